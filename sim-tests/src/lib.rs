@@ -1,1 +1,6 @@
+//! Verification of the hdl blocks on three engines: the golden model, rust-hdl's simulator and
+//! the Verilated RTL. See the README for the commands.
 
+pub mod aqm;
+pub mod fuzz;
+pub mod verilator;

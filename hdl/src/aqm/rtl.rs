@@ -1,0 +1,435 @@
+//! RTL of the AQM marker and of the AQM top (timestamp + marker); the golden model is
+//! `model.rs`, the algorithm and design choices are documented in `mod.rs`. Register addresses
+//! are the literals of [`super::csr`] (rust-hdl's `hdl_gen` cannot read Rust constants).
+
+use crate::sojourn::rtl::SojournStamp;
+use rust_hdl::prelude::*;
+
+/// One queue's marker: registers, per-queue state, counters and the decision logic.
+/// The decision is combinational on the dequeue inputs; state and counters update at the edge.
+#[derive(LogicBlock, Default)]
+pub struct AqmMarker {
+    pub clock: Signal<In, Clock>,
+    pub csr_we: Signal<In, Bit>,
+    pub csr_addr: Signal<In, Bits<6>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    pub deq: Signal<In, Bit>,
+    pub now: Signal<In, Bits<32>>,
+    pub sojourn: Signal<In, Bits<32>>,
+    pub ecn_in: Signal<In, Bits<2>>,
+    pub qlen: Signal<In, Bits<32>>,
+    pub ins: Signal<Out, Bit>,
+    pub det: Signal<Out, Bit>,
+    pub pst: Signal<Out, Bit>,
+    pub ecn_out: Signal<Out, Bits<2>>,
+    pub drop: Signal<Out, Bit>,
+    pub st_ms: Signal<Out, Bit>,
+    pub st_fat_valid: Signal<Out, Bit>,
+    pub st_det_latched: Signal<Out, Bit>,
+    pub st_fat: Signal<Out, Bits<32>>,
+    pub st_cnt: Signal<Out, Bits<16>>,
+    pub st_lastcount: Signal<Out, Bits<16>>,
+    pub st_next: Signal<Out, Bits<32>>,
+    pub cnt_marked: Signal<Out, Bits<32>>,
+    pub cnt_fired_inst: Signal<Out, Bits<32>>,
+    pub cnt_fired_pers: Signal<Out, Bits<32>>,
+    pub cnt_dropped: Signal<Out, Bits<32>>,
+    // configuration registers
+    mode: DFF<Bits<8>>,
+    ins_target: DFF<Bits<32>>,
+    k: DFF<Bits<32>>,
+    pst_target: DFF<Bits<32>>,
+    pst_interval: DFF<Bits<16>>,
+    codel_min_qlen: DFF<Bits<32>>,
+    lut_bias: DFF<Bits<6>>,
+    lut0: DFF<Bits<32>>,
+    lut1: DFF<Bits<32>>,
+    lut2: DFF<Bits<32>>,
+    lut3: DFF<Bits<32>>,
+    // per-queue state
+    ms: DFF<Bit>,
+    fat_valid: DFF<Bit>,
+    det_latched: DFF<Bit>,
+    fat: DFF<Bits<32>>,
+    cnt: DFF<Bits<16>>,
+    lastcount: DFF<Bits<16>>,
+    next: DFF<Bits<32>>,
+    // counters
+    c_marked: DFF<Bits<32>>,
+    c_inst: DFF<Bits<32>>,
+    c_pers: DFF<Bits<32>>,
+    c_dropped: DFF<Bits<32>>,
+    // wires
+    mode_sel: Signal<Local, Bits<3>>,
+    is_codel: Signal<Local, Bit>,
+    is_sharp: Signal<Local, Bit>,
+    harmonic: Signal<Local, Bit>,
+    interval32: Signal<Local, Bits<32>>,
+    below: Signal<Local, Bit>,
+    age: Signal<Local, Bits<32>>,
+    det_w: Signal<Local, Bit>,
+    cnt_inc: Signal<Local, Bits<16>>,
+    delta: Signal<Local, Bits<16>>,
+    d_next: Signal<Local, Bits<32>>,
+    recent: Signal<Local, Bit>,
+    cnt_entry: Signal<Local, Bits<16>>,
+    law_c: Signal<Local, Bits<16>>,
+    msb: Signal<Local, Bits<4>>,
+    norm: Signal<Local, Bits<16>>,
+    lut_idx: Signal<Local, Bits<4>>,
+    lut_word: Signal<Local, Bits<32>>,
+    byte_off: Signal<Local, Bits<5>>,
+    lut_entry: Signal<Local, Bits<8>>,
+    law_e: Signal<Local, Bits<7>>,
+    law_amt: Signal<Local, Bits<7>>,
+    law_val: Signal<Local, Bits<32>>,
+    due: Signal<Local, Bit>,
+    next_upd: Signal<Local, Bits<32>>,
+    lag: Signal<Local, Bits<32>>,
+    ins_w: Signal<Local, Bit>,
+    pst_w: Signal<Local, Bit>,
+    fire: Signal<Local, Bit>,
+    is_ect: Signal<Local, Bit>,
+}
+
+impl Logic for AqmMarker {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, mode, ins_target, k, pst_target, pst_interval, codel_min_qlen, lut_bias,
+            lut0, lut1, lut2, lut3, ms, fat_valid, det_latched, fat, cnt, lastcount, next,
+            c_marked, c_inst, c_pers, c_dropped
+        );
+        // --- configuration decode (mode word: csr::MODE)
+        self.mode_sel.next = self.mode.q.val().get_bits::<3>(0);
+        self.is_codel.next = self.mode_sel.val() == 3;
+        self.is_sharp.next = self.mode_sel.val() == 4;
+        self.harmonic.next = self.is_sharp.val() & !self.mode.q.val().get_bit(4);
+        self.interval32.next = bit_cast::<32, 16>(self.pst_interval.q.val());
+        self.is_ect.next = (self.ecn_in.val() == 1) | (self.ecn_in.val() == 2);
+
+        // --- above-target tracker shared by ECN♯ and CoDel (model: track_above)
+        self.below.next = self.sojourn.val() < self.pst_target.q.val();
+        if self.is_codel.val() & (self.qlen.val() <= self.codel_min_qlen.q.val()) {
+            self.below.next = true;
+        }
+        self.age.next = self.now.val() - self.fat.q.val();
+        self.det_w.next = false;
+        if !self.below.val() & self.fat_valid.q.val() {
+            if self.det_latched.q.val() {
+                self.det_w.next = true;
+            } else if self.is_codel.val() {
+                self.det_w.next = self.age.val() >= self.interval32.val();
+            } else {
+                self.det_w.next = self.age.val() > self.interval32.val();
+            }
+        }
+
+        // --- counts: saturating increment, CoDel re-entry count
+        self.cnt_inc.next = self.cnt.q.val() + 1;
+        if self.cnt.q.val().all() {
+            self.cnt_inc.next = self.cnt.q.val();
+        }
+        self.delta.next = self.cnt.q.val() - self.lastcount.q.val();
+        self.d_next.next = self.now.val() - self.next.q.val();
+        self.recent.next =
+            self.d_next.val().get_bit(31) | (self.d_next.val() < (self.interval32.val() << 4));
+        self.cnt_entry.next = 1.into();
+        if (self.delta.val() > 1) & self.recent.val() {
+            self.cnt_entry.next = self.delta.val();
+        }
+        self.law_c.next = self.cnt_inc.val();
+        if self.is_codel.val() & !self.ms.q.val() {
+            self.law_c.next = self.cnt_entry.val();
+        }
+
+        // --- control-law table (lut.rs): P/c or P/√c from the top 4 bits of c
+        self.msb.next = 0.into();
+        if self.law_c.val().get_bit(1) {
+            self.msb.next = 1.into();
+        }
+        if self.law_c.val().get_bits::<2>(2).any() {
+            self.msb.next = 2.into();
+        }
+        if self.law_c.val().get_bit(3) {
+            self.msb.next = 3.into();
+        }
+        if self.law_c.val().get_bit(4) {
+            self.msb.next = 4.into();
+        }
+        if self.law_c.val().get_bit(5) {
+            self.msb.next = 5.into();
+        }
+        if self.law_c.val().get_bit(6) {
+            self.msb.next = 6.into();
+        }
+        if self.law_c.val().get_bit(7) {
+            self.msb.next = 7.into();
+        }
+        if self.law_c.val().get_bit(8) {
+            self.msb.next = 8.into();
+        }
+        if self.law_c.val().get_bit(9) {
+            self.msb.next = 9.into();
+        }
+        if self.law_c.val().get_bit(10) {
+            self.msb.next = 10.into();
+        }
+        if self.law_c.val().get_bit(11) {
+            self.msb.next = 11.into();
+        }
+        if self.law_c.val().get_bit(12) {
+            self.msb.next = 12.into();
+        }
+        if self.law_c.val().get_bit(13) {
+            self.msb.next = 13.into();
+        }
+        if self.law_c.val().get_bit(14) {
+            self.msb.next = 14.into();
+        }
+        if self.law_c.val().get_bit(15) {
+            self.msb.next = 15.into();
+        }
+        if self.msb.val() >= 3 {
+            self.norm.next = self.law_c.val() >> (self.msb.val() - 3);
+        } else {
+            self.norm.next = self.law_c.val() << (bits::<4>(3) - self.msb.val());
+        }
+        self.lut_idx.next = bit_cast::<4, 16>(self.norm.val() & 7);
+        if self.harmonic.val() | self.msb.val().get_bit(0) {
+            self.lut_idx.next = bit_cast::<4, 16>(self.norm.val() & 7) | 8;
+        }
+        self.lut_word.next = self.lut0.q.val();
+        if self.lut_idx.val().get_bits::<2>(2) == 1 {
+            self.lut_word.next = self.lut1.q.val();
+        }
+        if self.lut_idx.val().get_bits::<2>(2) == 2 {
+            self.lut_word.next = self.lut2.q.val();
+        }
+        if self.lut_idx.val().get_bits::<2>(2) == 3 {
+            self.lut_word.next = self.lut3.q.val();
+        }
+        self.byte_off.next = bit_cast::<5, 2>(self.lut_idx.val().get_bits::<2>(0)) << 3;
+        self.lut_entry.next = self.lut_word.val().get_bits::<8>(self.byte_off.val().index());
+        self.law_e.next = bit_cast::<7, 4>(self.msb.val() >> 1);
+        if self.harmonic.val() {
+            self.law_e.next = bit_cast::<7, 4>(self.msb.val());
+        }
+        self.law_amt.next = self.law_e.val() + bit_cast::<7, 6>(self.lut_bias.q.val());
+        self.law_val.next = 0.into();
+        if self.law_amt.val() < 32 {
+            self.law_val.next = (bit_cast::<32, 8>(self.lut_entry.val()) << 16) >> self.law_amt.val();
+        }
+
+        // --- instantaneous rules
+        self.ins_w.next = false;
+        if self.mode_sel.val() == 1 {
+            self.ins_w.next = self.qlen.val() > self.k.q.val();
+        }
+        if (self.mode_sel.val() == 2) | self.is_sharp.val() {
+            self.ins_w.next = self.sojourn.val() > self.ins_target.q.val();
+        }
+
+        // --- persistent rules: ECN♯ Algorithm 1 / CoDel, state advances on every dequeue
+        self.pst_w.next = false;
+        self.due.next = !self.d_next.val().get_bit(31);
+        if self.is_sharp.val() & !self.mode.q.val().get_bit(5) {
+            self.due.next = !self.d_next.val().get_bit(31) & self.d_next.val().any();
+        }
+        self.next_upd.next = self.next.q.val() + self.law_val.val();
+        if self.is_sharp.val() & self.mode.q.val().get_bit(4) {
+            self.next_upd.next = self.now.val() + self.law_val.val();
+        }
+        if !self.due.val() {
+            self.next_upd.next = self.next.q.val();
+        }
+        self.lag.next = self.now.val() - self.next_upd.val();
+        if self.deq.val() & (self.is_sharp.val() | self.is_codel.val()) {
+            if self.below.val() {
+                self.fat_valid.d.next = false;
+                self.det_latched.d.next = false;
+            } else if !self.fat_valid.q.val() {
+                self.fat_valid.d.next = true;
+                self.fat.d.next = self.now.val();
+            } else {
+                self.det_latched.d.next = self.det_w.val();
+            }
+            if self.ms.q.val() {
+                if !self.det_w.val() {
+                    self.ms.d.next = false;
+                } else {
+                    self.pst_w.next = self.due.val();
+                    if self.due.val() {
+                        self.cnt.d.next = self.cnt_inc.val();
+                    }
+                    // lag clamp: next never trails now by more than 2^30 ticks
+                    self.next.d.next = self.next_upd.val();
+                    if !self.lag.val().get_bit(31) & (self.lag.val() > 0x4000_0000) {
+                        self.next.d.next = self.now.val() - 0x4000_0000;
+                    }
+                }
+            } else if self.det_w.val() {
+                self.ms.d.next = true;
+                self.pst_w.next = true;
+                if self.is_codel.val() {
+                    self.cnt.d.next = self.cnt_entry.val();
+                    self.lastcount.d.next = self.cnt_entry.val();
+                    self.next.d.next = self.now.val() + self.law_val.val();
+                } else {
+                    self.cnt.d.next = 1.into();
+                    self.next.d.next = self.now.val() + self.interval32.val();
+                }
+            }
+        }
+
+        // --- decision and counters
+        self.fire.next = self.deq.val() & (self.ins_w.val() | self.pst_w.val());
+        self.ins.next = self.deq.val() & self.ins_w.val();
+        self.det.next = self.deq.val() & (self.is_sharp.val() | self.is_codel.val()) & self.det_w.val();
+        self.pst.next = self.pst_w.val();
+        self.ecn_out.next = self.ecn_in.val();
+        self.drop.next = false;
+        if self.fire.val() & self.is_ect.val() {
+            self.ecn_out.next = 3.into();
+            if !self.c_marked.q.val().all() {
+                self.c_marked.d.next = self.c_marked.q.val() + 1;
+            }
+        }
+        if self.fire.val() & (self.ecn_in.val() == 0) & self.mode.q.val().get_bit(6) {
+            self.drop.next = true;
+            if !self.c_dropped.q.val().all() {
+                self.c_dropped.d.next = self.c_dropped.q.val() + 1;
+            }
+        }
+        if self.ins.val() & (!self.c_inst.q.val().all()) {
+            self.c_inst.d.next = self.c_inst.q.val() + 1;
+        }
+        if self.pst_w.val() & (!self.c_pers.q.val().all()) {
+            self.c_pers.d.next = self.c_pers.q.val() + 1;
+        }
+
+        // --- register writes (addresses: csr module); they win over the dequeue updates
+        if self.csr_we.val() {
+            match self.csr_addr.val().index() {
+                0 => self.mode.d.next = self.csr_wdata.val().get_bits::<8>(0),
+                1 => self.ins_target.d.next = self.csr_wdata.val(),
+                2 => self.k.d.next = self.csr_wdata.val(),
+                3 => self.pst_target.d.next = self.csr_wdata.val(),
+                4 => self.pst_interval.d.next = self.csr_wdata.val().get_bits::<16>(0),
+                5 => self.codel_min_qlen.d.next = self.csr_wdata.val(),
+                6 => self.lut_bias.d.next = self.csr_wdata.val().get_bits::<6>(0),
+                7 => {
+                    self.ms.d.next = false;
+                    self.fat_valid.d.next = false;
+                    self.det_latched.d.next = false;
+                    self.fat.d.next = 0.into();
+                    self.cnt.d.next = 0.into();
+                    self.lastcount.d.next = 0.into();
+                    self.next.d.next = 0.into();
+                }
+                16 => self.lut0.d.next = self.csr_wdata.val(),
+                17 => self.lut1.d.next = self.csr_wdata.val(),
+                18 => self.lut2.d.next = self.csr_wdata.val(),
+                19 => self.lut3.d.next = self.csr_wdata.val(),
+                24 => self.c_marked.d.next = self.csr_wdata.val(),
+                25 => self.c_inst.d.next = self.csr_wdata.val(),
+                26 => self.c_pers.d.next = self.csr_wdata.val(),
+                27 => self.c_dropped.d.next = self.csr_wdata.val(),
+                _ => {}
+            }
+        }
+
+        self.st_ms.next = self.ms.q.val();
+        self.st_fat_valid.next = self.fat_valid.q.val();
+        self.st_det_latched.next = self.det_latched.q.val();
+        self.st_fat.next = self.fat.q.val();
+        self.st_cnt.next = self.cnt.q.val();
+        self.st_lastcount.next = self.lastcount.q.val();
+        self.st_next.next = self.next.q.val();
+        self.cnt_marked.next = self.c_marked.q.val();
+        self.cnt_fired_inst.next = self.c_inst.q.val();
+        self.cnt_fired_pers.next = self.c_pers.q.val();
+        self.cnt_dropped.next = self.c_dropped.q.val();
+    }
+}
+
+/// The tested top of the foundation: sojourn timestamp + one marker behind one register port.
+/// Pins are what `hdl::aqm::vectors::CycleIn`/`Outputs` describe.
+#[derive(LogicBlock, Default)]
+pub struct AqmTop {
+    pub clock: Signal<In, Clock>,
+    pub csr_we: Signal<In, Bit>,
+    pub csr_addr: Signal<In, Bits<6>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    pub deq: Signal<In, Bit>,
+    pub deq_ts: Signal<In, Bits<32>>,
+    pub deq_ecn: Signal<In, Bits<2>>,
+    pub deq_qlen: Signal<In, Bits<32>>,
+    pub now: Signal<Out, Bits<32>>,
+    pub enq_ts: Signal<Out, Bits<32>>,
+    pub sojourn: Signal<Out, Bits<32>>,
+    pub ins: Signal<Out, Bit>,
+    pub det: Signal<Out, Bit>,
+    pub pst: Signal<Out, Bit>,
+    pub ecn_out: Signal<Out, Bits<2>>,
+    pub drop: Signal<Out, Bit>,
+    pub st_ms: Signal<Out, Bit>,
+    pub st_fat_valid: Signal<Out, Bit>,
+    pub st_det_latched: Signal<Out, Bit>,
+    pub st_fat: Signal<Out, Bits<32>>,
+    pub st_cnt: Signal<Out, Bits<16>>,
+    pub st_lastcount: Signal<Out, Bits<16>>,
+    pub st_next: Signal<Out, Bits<32>>,
+    pub cnt_marked: Signal<Out, Bits<32>>,
+    pub cnt_fired_inst: Signal<Out, Bits<32>>,
+    pub cnt_fired_pers: Signal<Out, Bits<32>>,
+    pub cnt_dropped: Signal<Out, Bits<32>>,
+    stamp: SojournStamp,
+    marker: AqmMarker,
+    clk_per_tick: DFF<Bits<16>>,
+}
+
+impl Logic for AqmTop {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, clk_per_tick);
+        clock!(self, clock, stamp, marker);
+        // timebase registers: csr::TIME_LOAD (8) and csr::CLK_PER_TICK (9)
+        self.stamp.load.next = self.csr_we.val() & (self.csr_addr.val() == 8);
+        self.stamp.load_value.next = self.csr_wdata.val();
+        if self.csr_we.val() & (self.csr_addr.val() == 9) {
+            self.clk_per_tick.d.next = self.csr_wdata.val().get_bits::<16>(0);
+        }
+        self.stamp.clk_per_tick.next = self.clk_per_tick.q.val();
+        self.stamp.deq_ts.next = self.deq_ts.val();
+        self.now.next = self.stamp.now.val();
+        self.enq_ts.next = self.stamp.enq_ts.val();
+        self.sojourn.next = self.stamp.sojourn.val();
+
+        self.marker.csr_we.next = self.csr_we.val();
+        self.marker.csr_addr.next = self.csr_addr.val();
+        self.marker.csr_wdata.next = self.csr_wdata.val();
+        // a register write cycle carries no dequeue
+        self.marker.deq.next = self.deq.val() & !self.csr_we.val();
+        self.marker.now.next = self.stamp.now.val();
+        self.marker.sojourn.next = self.stamp.sojourn.val();
+        self.marker.ecn_in.next = self.deq_ecn.val();
+        self.marker.qlen.next = self.deq_qlen.val();
+        self.ins.next = self.marker.ins.val();
+        self.det.next = self.marker.det.val();
+        self.pst.next = self.marker.pst.val();
+        self.ecn_out.next = self.marker.ecn_out.val();
+        self.drop.next = self.marker.drop.val();
+        self.st_ms.next = self.marker.st_ms.val();
+        self.st_fat_valid.next = self.marker.st_fat_valid.val();
+        self.st_det_latched.next = self.marker.st_det_latched.val();
+        self.st_fat.next = self.marker.st_fat.val();
+        self.st_cnt.next = self.marker.st_cnt.val();
+        self.st_lastcount.next = self.marker.st_lastcount.val();
+        self.st_next.next = self.marker.st_next.val();
+        self.cnt_marked.next = self.marker.cnt_marked.val();
+        self.cnt_fired_inst.next = self.marker.cnt_fired_inst.val();
+        self.cnt_fired_pers.next = self.marker.cnt_fired_pers.val();
+        self.cnt_dropped.next = self.marker.cnt_dropped.val();
+    }
+}

@@ -1,0 +1,13 @@
+//! Regenerate `testbench-vectors/aqm/*.jsonl` from the golden model:
+//! `cargo run --release -p hdl --bin gen-vectors [OUT_DIR]`.
+
+fn main() -> std::io::Result<()> {
+    let out = std::env::args().nth(1).unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../testbench-vectors").into());
+    let dir = std::path::Path::new(&out).join("aqm");
+    std::fs::create_dir_all(&dir)?;
+    for (name, text) in hdl::aqm::vectors::render() {
+        std::fs::write(dir.join(name), text)?;
+        println!("wrote {}", dir.join(name).display());
+    }
+    Ok(())
+}

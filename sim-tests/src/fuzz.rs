@@ -1,0 +1,130 @@
+//! Differential fuzz: random register writes and dequeue streams, every output of an engine
+//! compared with the golden model on every cycle. A failure names the seed, so it replays.
+
+use hdl::aqm::vectors::{AqmDut, CycleIn, ModelTop};
+use hdl::aqm::{csr, Config, Law, Mode};
+
+/// SplitMix64: small, seedable, good enough to drive stimulus.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E3779B97F4A7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// A random valid configuration of `mode`, small enough that every rule fires often.
+pub fn random_config(mode: Mode, r: &mut Rng) -> Config {
+    let ins_target = 1 + r.below(400) as u32;
+    Config {
+        mode,
+        law: if r.chance(50) { Law::PaperHarmonic } else { Law::Ns3Sqrt },
+        due_ge: r.chance(50),
+        drop_non_ect: r.chance(50),
+        ins_target,
+        k: r.below(120) as u32,
+        pst_target: 1 + r.below(ins_target as u64) as u32,
+        pst_interval: if r.chance(5) { r.below(65536).max(1) as u16 } else { 1 + r.below(300) as u16 },
+        codel_min_qlen: r.below(40) as u32,
+    }
+}
+
+/// One cycle of random stimulus around configuration `cfg`.
+fn random_cycle(cfg: &Config, r: &mut Rng, now_hint: u32) -> CycleIn {
+    let roll = r.below(1000);
+    if roll < 4 {
+        // reconfigure with a fresh random config of the same mode
+        let c = random_config(cfg.mode, r);
+        let w = c.csr_writes();
+        let (a, d) = w[r.below(w.len() as u64) as usize];
+        return CycleIn { csr_we: true, csr_addr: a, csr_wdata: d, ..Default::default() };
+    }
+    if roll < 6 {
+        let addr = [csr::CNT_MARKED, csr::CNT_FIRED_INST, csr::CNT_FIRED_PERS, csr::CNT_DROPPED][r.below(4) as usize];
+        return CycleIn { csr_we: true, csr_addr: addr, csr_wdata: u32::MAX - r.below(3) as u32, ..Default::default() };
+    }
+    if roll < 7 {
+        // jump the clock: near the wrap, or far ahead
+        let t = if r.chance(50) { 0u32.wrapping_sub(r.below(600) as u32) } else { now_hint.wrapping_add(r.next() as u32) };
+        return CycleIn { csr_we: true, csr_addr: csr::TIME_LOAD, csr_wdata: t, ..Default::default() };
+    }
+    if roll < 8 {
+        let addr = if r.chance(50) { csr::STATE_CLEAR } else { csr::CLK_PER_TICK };
+        return CycleIn { csr_we: true, csr_addr: addr, csr_wdata: r.below(4) as u32, ..Default::default() };
+    }
+    if roll < 9 {
+        // a raw write anywhere in the address space (unmapped and reserved values included)
+        return CycleIn { csr_we: true, csr_addr: r.below(64) as u8, csr_wdata: r.next() as u32, ..Default::default() };
+    }
+    if roll < 300 {
+        return CycleIn::default();
+    }
+    let soj = match r.below(10) {
+        0 => r.next() as u32,
+        1..=5 => r.below(cfg.pst_target as u64 * 2 + 2) as u32,
+        _ => r.below(cfg.ins_target as u64 * 2 + 2) as u32,
+    };
+    CycleIn {
+        // a dequeue in a write cycle must be ignored: keep a few to check it
+        csr_we: r.chance(1),
+        csr_addr: 63,
+        deq: true,
+        deq_ts: now_hint.wrapping_sub(soj),
+        deq_ecn: r.below(4) as u8,
+        deq_qlen: if r.chance(5) { r.next() as u32 } else { r.below(cfg.k as u64 * 2 + 60) as u32 },
+        ..Default::default()
+    }
+}
+
+/// Run `dequeues` random dequeues of `mode` through `dut` and the model in lockstep.
+/// Returns the number of clock cycles run.
+pub fn lockstep(mode: Mode, dequeues: u64, seed: u64, dut: &mut dyn AqmDut) -> Result<u64, String> {
+    let mut r = Rng::new(seed);
+    let mut model = ModelTop::default();
+    let mut cfg = random_config(mode, &mut r);
+    let mut prog = cfg.csr_writes();
+    prog.push((csr::CLK_PER_TICK, 1));
+    let mut cycles = 0u64;
+    let mut deqs = 0u64;
+    let mut now = 0u32;
+    while deqs < dequeues {
+        let i = if let Some(&(a, d)) = prog.first() {
+            prog.remove(0);
+            CycleIn { csr_we: true, csr_addr: a, csr_wdata: d, ..Default::default() }
+        } else {
+            if r.chance(1) && r.chance(10) {
+                cfg = random_config(mode, &mut r);
+                prog = cfg.csr_writes();
+            }
+            random_cycle(&cfg, &mut r, now)
+        };
+        let want = model.eval(&i);
+        let got = dut.eval(&i);
+        if got != want {
+            return Err(format!(
+                "mode {mode:?} seed {seed:#x}: mismatch at cycle {cycles} on {i:?}\n   engine {got:?}\n   model  {want:?}"
+            ));
+        }
+        now = want.now;
+        model.edge();
+        dut.edge();
+        cycles += 1;
+        if i.deq && !i.csr_we {
+            deqs += 1;
+        }
+    }
+    Ok(cycles)
+}
