@@ -149,10 +149,11 @@ impl AqmDut for ModelTop {
         let (i, next) = self.pending.take().expect("eval before edge");
         self.marker = next;
         let load = (i.csr_we && i.csr_addr == csr::TIME_LOAD).then_some(i.csr_wdata);
+        self.tb.clock(load);
+        // a register write takes effect from the next clock, like every register
         if i.csr_we && i.csr_addr == csr::CLK_PER_TICK {
             self.tb.clk_per_tick = i.csr_wdata as u16;
         }
-        self.tb.clock(load);
     }
 }
 
