@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Install the system packages the project needs when they are missing (Debian 12 / Ubuntu):
+# verilator (RTL simulation), yosys, nextpnr-ice40, fpga-icestorm (synthesis for the Alchitry Cu).
+set -euo pipefail
+need=()
+command -v verilator     >/dev/null 2>&1 || need+=(verilator)
+command -v yosys         >/dev/null 2>&1 || need+=(yosys)
+command -v nextpnr-ice40 >/dev/null 2>&1 || need+=(nextpnr-ice40)
+command -v icepack       >/dev/null 2>&1 || need+=(fpga-icestorm)
+command -v g++           >/dev/null 2>&1 || need+=(g++)
+[ ${#need[@]} -eq 0 ] && exit 0
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+    echo "missing: ${need[*]}; install them with: apt-get install ${need[*]}" >&2; exit 1
+  fi
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "missing: ${need[*]}; this script installs them with apt-get (Debian/Ubuntu). Install them with your package manager." >&2
+  exit 1
+fi
+echo "installing ${need[*]} ..." >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null

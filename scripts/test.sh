@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The whole test suite (README, Quick start; .ci/run calls it). Ends with the summed
+# "N passed, N failed" over every test binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+log=$(mktemp)
+set +e
+cargo test --release --workspace 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
+     END { printf "Total: %d passed, %d failed\n", p, f }' "$log"
+rm -f "$log"
+exit "$rc"
