@@ -137,7 +137,10 @@ fn build_library(name: &str, verilog: &str, ports: &[Port]) -> Result<PathBuf> {
     if lib.exists() {
         return Ok(lib);
     }
-    let tmp = dir.with_extension(format!("tmp{}", std::process::id()));
+    // unique per build: tests in one process build the same top in parallel
+    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.with_extension(format!("tmp{}-{seq}", std::process::id()));
     std::fs::create_dir_all(&tmp)?;
     std::fs::write(tmp.join("top.v"), verilog)?;
     std::fs::write(tmp.join("shim.cpp"), shim_source(ports))?;
