@@ -78,6 +78,7 @@ pub struct CycleIn {
     pub csr_we: bool,
     pub csr_addr: u8,
     pub csr_wdata: u32,
+    /// Marks a cycle whose `enq_ts` output the driver records; not an RTL pin (the stamp is always on `enq_ts`).
     pub enq: bool,
     pub deq: bool,
     pub deq_ts: u32,
