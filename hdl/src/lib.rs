@@ -5,6 +5,10 @@
 //! The specs cited in the doc comments are in `../shared/spec/`.
 
 pub mod aqm;
+pub mod cycle;
+pub mod ren;
+#[cfg(feature = "rtl")]
+pub mod rtl_util;
 pub mod sojourn;
 pub mod vectors;
 

@@ -4,27 +4,7 @@
 use hdl::aqm::vectors::{AqmDut, CycleIn, ModelTop};
 use hdl::aqm::{csr, Config, Law, Mode};
 
-/// SplitMix64: small, seedable, good enough to drive stimulus.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E3779B97F4A7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
-        z ^ (z >> 31)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
+pub use hdl::cycle::Rng;
 
 /// A random valid configuration of `mode`, small enough that every rule fires often.
 pub fn random_config(mode: Mode, r: &mut Rng) -> Config {

@@ -2,5 +2,6 @@
 //! the Verilated RTL. See the README for the commands.
 
 pub mod aqm;
+pub mod blocks;
 pub mod fuzz;
 pub mod verilator;

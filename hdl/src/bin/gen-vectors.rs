@@ -1,13 +1,17 @@
-//! Regenerate `testbench-vectors/aqm/*.jsonl` from the golden model:
+//! Regenerate `testbench-vectors/<block>/*.jsonl` from the golden model:
 //! `cargo run --release -p hdl --bin gen-vectors [OUT_DIR]`.
 
 fn main() -> std::io::Result<()> {
     let out = std::env::args().nth(1).unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../testbench-vectors").into());
-    let dir = std::path::Path::new(&out).join("aqm");
-    std::fs::create_dir_all(&dir)?;
-    for (name, text) in hdl::aqm::vectors::render() {
-        std::fs::write(dir.join(name), text)?;
-        println!("wrote {}", dir.join(name).display());
+    let blocks: [(&str, fn() -> Vec<(&'static str, String)>); 2] =
+        [("aqm", hdl::aqm::vectors::render), ("ren", hdl::ren::vectors::render)];
+    for (block, render) in blocks {
+        let dir = std::path::Path::new(&out).join(block);
+        std::fs::create_dir_all(&dir)?;
+        for (name, text) in render() {
+            std::fs::write(dir.join(name), text)?;
+            println!("wrote {}", dir.join(name).display());
+        }
     }
     Ok(())
 }

@@ -32,8 +32,29 @@ fn main() -> ExitCode {
     for file in &args.files {
         let block = block_of(file);
         if block != "aqm" {
-            eprintln!("{}: unknown block `{block}` (the folder names the block; known: aqm)", file.display());
-            return ExitCode::from(2);
+            let Some(def) = sim_tests::blocks::block(&block) else {
+                let known: Vec<_> = sim_tests::blocks::blocks().iter().map(|b| b.name).collect();
+                eprintln!("{}: unknown block `{block}` (the folder names the block; known: aqm, {})", file.display(), known.join(", "));
+                return ExitCode::from(2);
+            };
+            if args.emit {
+                eprintln!("--emit is only implemented for aqm vectors; pin-level vectors are emitted by the model generator");
+                return ExitCode::from(2);
+            }
+            match def.replay_file(file, args.engine) {
+                Ok(t) => {
+                    for f in &t.failures {
+                        eprintln!("FAIL {f}");
+                    }
+                    eprintln!("{}: {} passed, {} failed", file.display(), t.passed, t.failed);
+                    total.merge(t);
+                }
+                Err(e) => {
+                    eprintln!("{e:#}");
+                    return ExitCode::from(2);
+                }
+            }
+            continue;
         }
         let ops = match read_jsonl::<Op>(file) {
             Ok(o) => o,

@@ -1,0 +1,369 @@
+//! RTL of the REN counters; the golden model is `model.rs`, the choices are in `mod.rs`.
+//! Register addresses are the literals of [`super::csr`] (`hdl_gen` cannot read constants).
+
+use crate::rtl_util::SatCounter;
+use rust_hdl::prelude::*;
+use rust_hdl::widgets::prelude::DFFWithInit;
+
+#[derive(LogicBlock)]
+pub struct RenCounters {
+    pub clock: Signal<In, Clock>,
+    pub csr_we: Signal<In, Bit>,
+    pub csr_addr: Signal<In, Bits<8>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    pub idle_bytes: Signal<In, Bits<8>>,
+    pub q_pkts: Signal<In, Bits<20>>,
+    pub deq_valid: Signal<In, Bit>,
+    pub deq_is_data: Signal<In, Bit>,
+    pub deq_ecn: Signal<In, Bits<2>>,
+    pub deq_len: Signal<In, Bits<16>>,
+    pub ecn_out: Signal<Out, Bits<2>>,
+    pub ecn_changed: Signal<Out, Bit>,
+    pub drop: Signal<Out, Bit>,
+    pub period_tick: Signal<Out, Bit>,
+    pub ql_s: Signal<Out, Bits<16>>,
+    pub ti_s: Signal<Out, Bits<16>>,
+    pub over: Signal<Out, Bits<16>>,
+    pub under: Signal<Out, Bits<16>>,
+    pub over_iss: Signal<Out, Bits<16>>,
+    pub under_iss: Signal<Out, Bits<16>>,
+    pub cnt_over: Signal<Out, Bits<32>>,
+    pub cnt_under: Signal<Out, Bits<32>>,
+    pub cnt_full: Signal<Out, Bits<32>>,
+    pub cnt_pass: Signal<Out, Bits<32>>,
+    pub cnt_malformed: Signal<Out, Bits<32>>,
+    pub cnt_idle_clamped: Signal<Out, Bits<32>>,
+    pub cnt_csr_rejected: Signal<Out, Bits<32>>,
+    // configuration (reset values: mod.rs)
+    mode: DFFWithInit<Bits<2>>,
+    flags: DFFWithInit<Bits<2>>,
+    mss: DFFWithInit<Bits<16>>,
+    period: DFFWithInit<Bits<32>>,
+    max_len: DFFWithInit<Bits<16>>,
+    // period state
+    cnt: DFF<Bits<32>>,
+    ti_run: DFF<Bits<16>>,
+    resid: DFF<Bits<16>>,
+    bud_over: DFF<Bits<16>>,
+    bud_under: DFF<Bits<16>>,
+    iss_over: DFF<Bits<16>>,
+    iss_under: DFF<Bits<16>>,
+    lat_ql: DFF<Bits<16>>,
+    lat_ti: DFF<Bits<16>>,
+    c_over: SatCounter,
+    c_under: SatCounter,
+    c_full: SatCounter,
+    c_pass: SatCounter,
+    c_malformed: SatCounter,
+    c_clamped: SatCounter,
+    c_rejected: SatCounter,
+    // wires
+    malformed: Signal<Local, Bit>,
+    marks: Signal<Local, Bit>,
+    ql_now: Signal<Local, Bits<16>>,
+    b_over: Signal<Local, Bit>,
+    b_under: Signal<Local, Bit>,
+    loc_over: Signal<Local, Bit>,
+    loc_under: Signal<Local, Bit>,
+    loc_code: Signal<Local, Bits<2>>,
+    take_over: Signal<Local, Bit>,
+    take_under: Signal<Local, Bit>,
+    iss_over_n: Signal<Local, Bits<16>>,
+    iss_under_n: Signal<Local, Bits<16>>,
+    clamp: Signal<Local, Bit>,
+    idle: Signal<Local, Bits<17>>,
+    acc: Signal<Local, Bits<17>>,
+    carry: Signal<Local, Bit>,
+    resid_n: Signal<Local, Bits<17>>,
+    ti_total: Signal<Local, Bits<16>>,
+    boundary: Signal<Local, Bit>,
+    ti: Signal<Local, Bits<16>>,
+    over_a: Signal<Local, Bits<16>>,
+    under_a: Signal<Local, Bits<16>>,
+    csr_ok: Signal<Local, Bit>,
+}
+
+impl Default for RenCounters {
+    fn default() -> Self {
+        RenCounters {
+            clock: Default::default(),
+            csr_we: Default::default(),
+            csr_addr: Default::default(),
+            csr_wdata: Default::default(),
+            idle_bytes: Default::default(),
+            q_pkts: Default::default(),
+            deq_valid: Default::default(),
+            deq_is_data: Default::default(),
+            deq_ecn: Default::default(),
+            deq_len: Default::default(),
+            ecn_out: Default::default(),
+            ecn_changed: Default::default(),
+            drop: Default::default(),
+            period_tick: Default::default(),
+            ql_s: Default::default(),
+            ti_s: Default::default(),
+            over: Default::default(),
+            under: Default::default(),
+            over_iss: Default::default(),
+            under_iss: Default::default(),
+            cnt_over: Default::default(),
+            cnt_under: Default::default(),
+            cnt_full: Default::default(),
+            cnt_pass: Default::default(),
+            cnt_malformed: Default::default(),
+            cnt_idle_clamped: Default::default(),
+            cnt_csr_rejected: Default::default(),
+            mode: DFFWithInit::new(1.into()),
+            flags: DFFWithInit::new((super::DEFAULT_FLAGS).into()),
+            mss: DFFWithInit::new((super::DEFAULT_MSS).into()),
+            period: DFFWithInit::new((super::DEFAULT_PERIOD).into()),
+            max_len: DFFWithInit::new((super::DEFAULT_MAX_LEN).into()),
+            cnt: Default::default(),
+            ti_run: Default::default(),
+            resid: Default::default(),
+            bud_over: Default::default(),
+            bud_under: Default::default(),
+            iss_over: Default::default(),
+            iss_under: Default::default(),
+            lat_ql: Default::default(),
+            lat_ti: Default::default(),
+            c_over: Default::default(),
+            c_under: Default::default(),
+            c_full: Default::default(),
+            c_pass: Default::default(),
+            c_malformed: Default::default(),
+            c_clamped: Default::default(),
+            c_rejected: Default::default(),
+            malformed: Default::default(),
+            marks: Default::default(),
+            ql_now: Default::default(),
+            b_over: Default::default(),
+            b_under: Default::default(),
+            loc_over: Default::default(),
+            loc_under: Default::default(),
+            loc_code: Default::default(),
+            take_over: Default::default(),
+            take_under: Default::default(),
+            iss_over_n: Default::default(),
+            iss_under_n: Default::default(),
+            clamp: Default::default(),
+            idle: Default::default(),
+            acc: Default::default(),
+            carry: Default::default(),
+            resid_n: Default::default(),
+            ti_total: Default::default(),
+            boundary: Default::default(),
+            ti: Default::default(),
+            over_a: Default::default(),
+            under_a: Default::default(),
+            csr_ok: Default::default(),
+        }
+    }
+}
+
+impl Logic for RenCounters {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, mode, flags, mss, period, max_len, cnt, ti_run, resid, bud_over, bud_under,
+            iss_over, iss_under, lat_ql, lat_ti
+        );
+        clock!(self, clock, c_over, c_under, c_full, c_pass, c_malformed, c_clamped, c_rejected);
+        self.ql_s.next = self.lat_ql.q.val();
+        self.ti_s.next = self.lat_ti.q.val();
+        self.over.next = self.bud_over.q.val();
+        self.under.next = self.bud_under.q.val();
+        self.over_iss.next = self.iss_over.q.val();
+        self.under_iss.next = self.iss_under.q.val();
+
+        // --- 1. marking from the registers at the start of the clock
+        self.malformed.next =
+            self.deq_valid.val() & (!self.deq_len.val().any() | (self.deq_len.val() > self.max_len.q.val()));
+        self.marks.next = self.deq_valid.val()
+            & !self.malformed.val()
+            & self.deq_is_data.val()
+            & (self.deq_ecn.val() != 3);
+        self.ql_now.next = self.q_pkts.val().get_bits::<16>(0);
+        if self.q_pkts.val().get_bits::<4>(16).any() {
+            self.ql_now.next = 0xFFFF.into();
+        }
+        self.b_over.next = (self.ql_now.val() > self.ti_run.q.val())
+            & (self.iss_over.q.val() < (self.ql_now.val() - self.ti_run.q.val()));
+        self.b_under.next = (self.ti_run.q.val() > self.ql_now.val())
+            & (self.iss_under.q.val() < (self.ti_run.q.val() - self.ql_now.val()));
+        if self.mode.q.val() == 2 {
+            self.loc_over.next = self.b_over.val();
+            self.loc_under.next = !self.b_over.val() & self.b_under.val();
+        } else {
+            self.loc_over.next = self.bud_over.q.val().any();
+            self.loc_under.next = !self.bud_over.q.val().any() & self.bud_under.q.val().any();
+        }
+        self.loc_code.next = 1.into();
+        if self.loc_over.val() {
+            self.loc_code.next = 2.into();
+        }
+        if self.loc_under.val() {
+            self.loc_code.next = 0.into();
+        }
+        self.take_over.next =
+            self.marks.val() & self.loc_over.val() & (self.flags.q.val().get_bit(1) | (self.deq_ecn.val() < 2));
+        self.take_under.next =
+            self.marks.val() & self.loc_under.val() & (self.flags.q.val().get_bit(1) | !self.deq_ecn.val().any());
+        self.ecn_out.next = self.deq_ecn.val();
+        if self.marks.val() & (self.loc_code.val() > self.deq_ecn.val()) {
+            self.ecn_out.next = self.loc_code.val();
+        }
+        self.ecn_changed.next = self.marks.val() & (self.loc_code.val() > self.deq_ecn.val());
+        self.drop.next = self.malformed.val();
+        self.iss_over_n.next = self.iss_over.q.val();
+        if self.take_over.val() & !self.iss_over.q.val().all() {
+            self.iss_over_n.next = self.iss_over.q.val() + 1;
+        }
+        self.iss_under_n.next = self.iss_under.q.val();
+        if self.take_under.val() & !self.iss_under.q.val().all() {
+            self.iss_under_n.next = self.iss_under.q.val() + 1;
+        }
+
+        // --- 2. idle: running quotient plus residue below MSS
+        self.clamp.next = bit_cast::<16, 8>(self.idle_bytes.val()) > self.mss.q.val();
+        self.idle.next = bit_cast::<17, 8>(self.idle_bytes.val());
+        if self.clamp.val() {
+            self.idle.next = bit_cast::<17, 16>(self.mss.q.val());
+        }
+        self.acc.next = bit_cast::<17, 16>(self.resid.q.val()) + self.idle.val();
+        self.carry.next = self.acc.val() >= bit_cast::<17, 16>(self.mss.q.val());
+        self.resid_n.next = self.acc.val();
+        if self.carry.val() {
+            self.resid_n.next = self.acc.val() - bit_cast::<17, 16>(self.mss.q.val());
+        }
+        self.ti_total.next = self.ti_run.q.val();
+        if self.carry.val() & !self.ti_run.q.val().all() {
+            self.ti_total.next = self.ti_run.q.val() + 1;
+        }
+
+        // --- 3. boundary: latch, load budgets, restart the period
+        self.boundary.next = (self.cnt.q.val() + 1) >= self.period.q.val();
+        self.period_tick.next = self.boundary.val();
+        self.ti.next = self.ti_total.val();
+        if self.flags.q.val().get_bit(0) & !self.resid_n.val().any() & self.ti_total.val().any() {
+            self.ti.next = self.ti_total.val() - 1;
+        }
+        self.over_a.next = 0.into();
+        self.under_a.next = 0.into();
+        if self.ql_now.val() > self.ti.val() {
+            self.over_a.next = self.ql_now.val() - self.ti.val();
+        } else {
+            self.under_a.next = self.ti.val() - self.ql_now.val();
+        }
+        if self.boundary.val() {
+            self.bud_over.d.next = self.over_a.val();
+            self.bud_under.d.next = self.under_a.val();
+            if self.mode.q.val() == 1 {
+                self.bud_over.d.next = 0.into();
+                if self.over_a.val() > self.iss_over_n.val() {
+                    self.bud_over.d.next = self.over_a.val() - self.iss_over_n.val();
+                }
+                self.bud_under.d.next = 0.into();
+                if self.under_a.val() > self.iss_under_n.val() {
+                    self.bud_under.d.next = self.under_a.val() - self.iss_under_n.val();
+                }
+            }
+            self.lat_ql.d.next = self.ql_now.val();
+            self.lat_ti.d.next = self.ti.val();
+            self.cnt.d.next = 0.into();
+            self.ti_run.d.next = 0.into();
+            self.resid.d.next = 0.into();
+            self.iss_over.d.next = 0.into();
+            self.iss_under.d.next = 0.into();
+        } else {
+            if self.mode.q.val() != 2 {
+                if self.take_over.val() {
+                    self.bud_over.d.next = self.bud_over.q.val() - 1;
+                }
+                if self.take_under.val() {
+                    self.bud_under.d.next = self.bud_under.q.val() - 1;
+                }
+            }
+            self.iss_over.d.next = self.iss_over_n.val();
+            self.iss_under.d.next = self.iss_under_n.val();
+            self.ti_run.d.next = self.ti_total.val();
+            self.resid.d.next = self.resid_n.val().get_bits::<16>(0);
+            self.cnt.d.next = self.cnt.q.val() + 1;
+        }
+
+        // --- counters: every dequeue lands in exactly one
+        self.c_over.inc.next = self.marks.val() & self.loc_over.val();
+        self.c_under.inc.next = self.marks.val() & self.loc_under.val();
+        self.c_full.inc.next = self.marks.val() & !self.loc_over.val() & !self.loc_under.val();
+        self.c_pass.inc.next = self.deq_valid.val() & !self.malformed.val() & !self.marks.val();
+        self.c_malformed.inc.next = self.malformed.val();
+        self.c_clamped.inc.next = self.clamp.val();
+
+        // --- register writes (csr module); they win over everything above
+        self.csr_ok.next = false;
+        match self.csr_addr.val().index() {
+            0 => self.csr_ok.next = self.csr_wdata.val() <= 2,
+            1 => self.csr_ok.next = true,
+            2 => self.csr_ok.next = self.csr_wdata.val().get_bits::<16>(0).any(),
+            3 => self.csr_ok.next = self.csr_wdata.val().any(),
+            4 => self.csr_ok.next = self.csr_wdata.val().get_bits::<16>(0).any(),
+            5 => self.csr_ok.next = true,
+            16 => self.csr_ok.next = true,
+            17 => self.csr_ok.next = true,
+            18 => self.csr_ok.next = true,
+            19 => self.csr_ok.next = true,
+            20 => self.csr_ok.next = true,
+            21 => self.csr_ok.next = true,
+            22 => self.csr_ok.next = true,
+            _ => {}
+        }
+        self.c_rejected.inc.next = self.csr_we.val() & !self.csr_ok.val();
+        self.c_over.load.next = self.csr_we.val() & (self.csr_addr.val() == 16);
+        self.c_under.load.next = self.csr_we.val() & (self.csr_addr.val() == 17);
+        self.c_full.load.next = self.csr_we.val() & (self.csr_addr.val() == 18);
+        self.c_pass.load.next = self.csr_we.val() & (self.csr_addr.val() == 19);
+        self.c_malformed.load.next = self.csr_we.val() & (self.csr_addr.val() == 20);
+        self.c_clamped.load.next = self.csr_we.val() & (self.csr_addr.val() == 21);
+        self.c_rejected.load.next = self.csr_we.val() & (self.csr_addr.val() == 22);
+        self.c_over.load_val.next = self.csr_wdata.val();
+        self.c_under.load_val.next = self.csr_wdata.val();
+        self.c_full.load_val.next = self.csr_wdata.val();
+        self.c_pass.load_val.next = self.csr_wdata.val();
+        self.c_malformed.load_val.next = self.csr_wdata.val();
+        self.c_clamped.load_val.next = self.csr_wdata.val();
+        self.c_rejected.load_val.next = self.csr_wdata.val();
+        if self.csr_we.val() & self.csr_ok.val() {
+            match self.csr_addr.val().index() {
+                0 => self.mode.d.next = self.csr_wdata.val().get_bits::<2>(0),
+                1 => self.flags.d.next = self.csr_wdata.val().get_bits::<2>(0),
+                2 => self.mss.d.next = self.csr_wdata.val().get_bits::<16>(0),
+                3 => self.period.d.next = self.csr_wdata.val(),
+                4 => self.max_len.d.next = self.csr_wdata.val().get_bits::<16>(0),
+                5 => {
+                    self.cnt.d.next = 0.into();
+                    self.ti_run.d.next = 0.into();
+                    self.resid.d.next = 0.into();
+                    self.bud_over.d.next = 0.into();
+                    self.bud_under.d.next = 0.into();
+                    self.iss_over.d.next = 0.into();
+                    self.iss_under.d.next = 0.into();
+                    self.lat_ql.d.next = 0.into();
+                    self.lat_ti.d.next = 0.into();
+                }
+                _ => {}
+            }
+        }
+        self.cnt_over.next = self.c_over.value.val();
+        self.cnt_under.next = self.c_under.value.val();
+        self.cnt_full.next = self.c_full.value.val();
+        self.cnt_pass.next = self.c_pass.value.val();
+        self.cnt_malformed.next = self.c_malformed.value.val();
+        self.cnt_idle_clamped.next = self.c_clamped.value.val();
+        self.cnt_csr_rejected.next = self.c_rejected.value.val();
+    }
+}
+
+crate::pin_io!(RenCounters;
+    in: csr_we, csr_addr, csr_wdata, idle_bytes, q_pkts, deq_valid, deq_is_data, deq_ecn, deq_len;
+    out: ecn_out, ecn_changed, drop, period_tick, ql_s, ti_s, over, under, over_iss, under_iss,
+        cnt_over, cnt_under, cnt_full, cnt_pass, cnt_malformed, cnt_idle_clamped, cnt_csr_rejected);

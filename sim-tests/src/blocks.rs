@@ -1,0 +1,210 @@
+//! Every pin-level block (hdl::cycle) on the three engines behind one `Dut` trait, and the
+//! registry the replay tool, the fuzz tool and the tests share.
+
+use anyhow::{bail, Result};
+use hdl::cycle::{replay, CycleModel, Dut, ModelDut, Op, Pin, Rng};
+use hdl::vectors::{read_jsonl, Tally};
+use std::path::{Path, PathBuf};
+use hdl::rtl_util::PinIo;
+use rust_hdl::prelude::*;
+
+use crate::aqm::Engine;
+use crate::verilator::{PortId, VerilatedTop};
+
+/// rust-hdl's own simulator: inputs set, then `update_all` until nothing changes (what its
+/// `Simulation` does between events), without the thread-per-testbench machinery.
+pub struct RustHdlDut<T: PinIo> {
+    uut: T,
+}
+
+impl<T: PinIo + Default> RustHdlDut<T> {
+    pub fn new() -> Result<Self> {
+        let mut uut = T::default();
+        uut.connect_all();
+        let mut me = RustHdlDut { uut };
+        me.uut.set_clock(false);
+        me.settle()?;
+        Ok(me)
+    }
+
+    fn settle(&mut self) -> Result<()> {
+        if !simulate(&mut self.uut, 1000) {
+            bail!("rust-hdl simulation did not converge");
+        }
+        Ok(())
+    }
+}
+
+impl<T: PinIo> Dut for RustHdlDut<T> {
+    fn eval(&mut self, inputs: &[u64]) -> Vec<u64> {
+        self.uut.set_clock(false);
+        self.uut.set_inputs(inputs);
+        assert!(simulate(&mut self.uut, 1000), "rust-hdl simulation did not converge");
+        self.uut.outputs()
+    }
+    fn edge(&mut self) {
+        self.uut.set_clock(true);
+        assert!(simulate(&mut self.uut, 1000), "rust-hdl simulation did not converge");
+        self.uut.set_clock(false);
+        assert!(simulate(&mut self.uut, 1000), "rust-hdl simulation did not converge");
+    }
+}
+
+/// A Verilated top driven by pin tables; every pin must exist with the model's width.
+pub struct VerilatorDut {
+    top: VerilatedTop,
+    clock: PortId,
+    inputs: Vec<PortId>,
+    outputs: Vec<PortId>,
+}
+
+impl VerilatorDut {
+    pub fn new(name: &str, verilog: &str, inputs: &[Pin], outputs: &[Pin]) -> Result<Self> {
+        let top = VerilatedTop::build(name, verilog)?;
+        let find = |p: &Pin, input: bool| -> Result<PortId> {
+            let Some(port) = top.ports().iter().find(|q| q.name == p.name) else {
+                bail!("{name}: the Verilog has no port `{}`", p.name)
+            };
+            if port.width != p.width || port.input != input {
+                bail!("{name}: port `{}` is {} bits ({}) in the Verilog, the model says {} bits", p.name, port.width, if port.input { "input" } else { "output" }, p.width);
+            }
+            top.port(p.name)
+        };
+        let inputs = inputs.iter().map(|p| find(p, true)).collect::<Result<Vec<_>>>()?;
+        let outputs = outputs.iter().map(|p| find(p, false)).collect::<Result<Vec<_>>>()?;
+        let clock = top.port("clock")?;
+        let mut me = VerilatorDut { top, clock, inputs, outputs };
+        me.top.set(me.clock, 0);
+        me.top.eval();
+        Ok(me)
+    }
+}
+
+impl Dut for VerilatorDut {
+    fn eval(&mut self, inputs: &[u64]) -> Vec<u64> {
+        for (id, &v) in self.inputs.iter().zip(inputs) {
+            self.top.set(*id, v);
+        }
+        self.top.eval();
+        self.outputs.iter().map(|id| self.top.get(*id)).collect()
+    }
+    fn edge(&mut self) {
+        self.top.tick(self.clock);
+    }
+}
+
+/// A pin-level block: its name (= its vector folder), pin tables and engine constructors.
+pub struct BlockDef {
+    pub name: &'static str,
+    pub inputs: &'static [Pin],
+    pub outputs: &'static [Pin],
+    pub rtl_input_names: &'static [&'static str],
+    pub rtl_output_names: &'static [&'static str],
+    model: fn() -> Box<dyn Dut>,
+    rusthdl: fn() -> Result<Box<dyn Dut>>,
+    pub verilog: fn() -> String,
+    /// One clock of random fuzz stimulus (pin order).
+    pub random_cycle: fn(&mut Rng) -> Vec<u64>,
+    /// Inputs whose 1s are descriptor events (dequeues, arrivals) for the fuzz event count.
+    pub event_pins: &'static [&'static str],
+}
+
+fn def<M, T>(name: &'static str, random_cycle: fn(&mut Rng) -> Vec<u64>, event_pins: &'static [&'static str]) -> BlockDef
+where
+    M: CycleModel + Default + 'static,
+    T: PinIo + Default + 'static,
+{
+    BlockDef {
+        name,
+        inputs: M::INPUTS,
+        outputs: M::OUTPUTS,
+        rtl_input_names: T::INPUT_NAMES,
+        rtl_output_names: T::OUTPUT_NAMES,
+        model: || Box::new(ModelDut::new(M::default())),
+        rusthdl: || Ok(Box::new(RustHdlDut::<T>::new()?)),
+        verilog: || {
+            let mut uut = T::default();
+            uut.connect_all();
+            generate_verilog(&uut)
+        },
+        random_cycle,
+        event_pins,
+    }
+}
+
+/// Every pin-level block, by vector folder name.
+pub fn blocks() -> Vec<BlockDef> {
+    use hdl::ren;
+    vec![def::<ren::model::Ren, ren::rtl::RenCounters>("ren", ren::vectors::random_cycle, &["deq_valid"])]
+}
+
+/// The block whose vectors live in `testbench-vectors/<name>/`.
+pub fn block(name: &str) -> Option<BlockDef> {
+    blocks().into_iter().find(|b| b.name == name)
+}
+
+impl BlockDef {
+    pub fn engine(&self, e: Engine) -> Result<Box<dyn Dut>> {
+        Ok(match e {
+            Engine::Model => (self.model)(),
+            Engine::Rusthdl => (self.rusthdl)()?,
+            Engine::Verilator => Box::new(VerilatorDut::new(self.name, &(self.verilog)(), self.inputs, self.outputs)?),
+        })
+    }
+}
+
+/// Outcome of a lockstep fuzz run.
+#[derive(Debug, Default)]
+pub struct FuzzStats {
+    pub cycles: u64,
+    pub events: u64,
+}
+
+impl BlockDef {
+    /// The committed vector files of this block, sorted.
+    pub fn vector_files(&self) -> Vec<PathBuf> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testbench-vectors").join(self.name);
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "jsonl")).collect())
+            .unwrap_or_default();
+        v.sort();
+        v
+    }
+
+    /// Replay one vector file on a fresh engine.
+    pub fn replay_file(&self, file: &Path, e: Engine) -> Result<Tally> {
+        let ops = read_jsonl::<Op>(file)?;
+        let mut dut = self.engine(e)?;
+        replay(&file.display().to_string(), self.inputs, self.outputs, &ops, dut.as_mut()).map_err(anyhow::Error::msg)
+    }
+
+    /// Drive `cycles` clocks of random stimulus through the model and `engine` in lockstep,
+    /// comparing every output on every clock. The error names the seed, the cycle and the pins.
+    pub fn fuzz(&self, engine: Engine, seed: u64, cycles: u64) -> Result<FuzzStats> {
+        let mut model = self.engine(Engine::Model)?;
+        let mut dut = self.engine(engine)?;
+        let mut r = Rng::new(seed);
+        let ev: Vec<usize> = self.event_pins.iter().map(|n| self.inputs.iter().position(|p| p.name == *n).expect("event pin exists")).collect();
+        let mut stats = FuzzStats::default();
+        for c in 0..cycles {
+            let inp = (self.random_cycle)(&mut r);
+            let want = model.eval(&inp);
+            let got = dut.eval(&inp);
+            if want != got {
+                let diff: Vec<String> = self
+                    .outputs
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| want[*i] != got[*i])
+                    .map(|(i, p)| format!("{} model {} {engine:?} {}", p.name, want[i], got[i]))
+                    .collect();
+                bail!("{} fuzz seed {seed}, cycle {c}: {}", self.name, diff.join(", "));
+            }
+            stats.events += ev.iter().map(|&i| inp[i]).sum::<u64>();
+            model.edge();
+            dut.edge();
+            stats.cycles += 1;
+        }
+        Ok(stats)
+    }
+}
