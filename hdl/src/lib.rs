@@ -9,6 +9,7 @@ pub mod cycle;
 pub mod ren;
 #[cfg(feature = "rtl")]
 pub mod rtl_util;
+pub mod seldrop;
 pub mod sojourn;
 pub mod vectors;
 

@@ -134,8 +134,15 @@ where
 
 /// Every pin-level block, by vector folder name.
 pub fn blocks() -> Vec<BlockDef> {
-    use hdl::ren;
-    vec![def::<ren::model::Ren, ren::rtl::RenCounters>("ren", ren::vectors::random_cycle, &["deq_valid"])]
+    use hdl::{ren, seldrop};
+    vec![
+        def::<ren::model::Ren, ren::rtl::RenCounters>("ren", ren::vectors::random_cycle, &["deq_valid"]),
+        def::<seldrop::model::SelDrop, seldrop::rtl::SelectiveDrop>(
+            "seldrop",
+            seldrop::vectors::random_cycle,
+            &["arr_valid", "deq_valid"],
+        ),
+    ]
 }
 
 /// The block whose vectors live in `testbench-vectors/<name>/`.

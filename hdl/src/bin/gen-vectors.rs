@@ -3,8 +3,11 @@
 
 fn main() -> std::io::Result<()> {
     let out = std::env::args().nth(1).unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../testbench-vectors").into());
-    let blocks: [(&str, fn() -> Vec<(&'static str, String)>); 2] =
-        [("aqm", hdl::aqm::vectors::render), ("ren", hdl::ren::vectors::render)];
+    let blocks: [(&str, fn() -> Vec<(&'static str, String)>); 3] = [
+        ("aqm", hdl::aqm::vectors::render),
+        ("ren", hdl::ren::vectors::render),
+        ("seldrop", hdl::seldrop::vectors::render),
+    ];
     for (block, render) in blocks {
         let dir = std::path::Path::new(&out).join(block);
         std::fs::create_dir_all(&dir)?;

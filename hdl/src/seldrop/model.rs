@@ -1,0 +1,170 @@
+//! Golden model of the selective-drop admission block (table and choices in `mod.rs`).
+
+use super::{csr, SelDropIn, SelDropOut, DEFAULT_CAP, DEFAULT_K, DEFAULT_MAX_LEN};
+use crate::cycle::{CycleModel, Pin};
+
+const MAX32: u64 = 0xFFFF_FFFF;
+
+fn inc32(x: &mut u64) {
+    if *x < MAX32 {
+        *x += 1;
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelDrop {
+    pub bytes_unit: bool,
+    pub k: u64,
+    pub cap: u64,
+    pub drop_non_ect: bool,
+    pub max_len: u64,
+    pub occ_pkts: u64,
+    pub occ_bytes: u64,
+    /// enq, marked, drop_sel, drop_full, malformed, deq, bad_deq, csr_rejected.
+    pub counters: [u64; 8],
+}
+
+impl Default for SelDrop {
+    fn default() -> Self {
+        SelDrop {
+            bytes_unit: false,
+            k: DEFAULT_K,
+            cap: DEFAULT_CAP,
+            drop_non_ect: true,
+            max_len: DEFAULT_MAX_LEN,
+            occ_pkts: 0,
+            occ_bytes: 0,
+            counters: [0; 8],
+        }
+    }
+}
+
+/// What happened to an arrival.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    Enq,
+    Mark,
+    DropSel,
+    DropFull,
+    DropBad,
+}
+
+impl SelDrop {
+    /// The admission decision for an arrival against the state at the start of the clock.
+    pub fn decide(&self, len: u64, ecn: u64, low_prio: bool) -> Decision {
+        if len == 0 || len > self.max_len {
+            return Decision::DropBad;
+        }
+        let (occ, size) = if self.bytes_unit { (self.occ_bytes, len) } else { (self.occ_pkts, 1) };
+        if occ > self.cap || size > self.cap - occ || len > MAX32 - self.occ_bytes {
+            return Decision::DropFull;
+        }
+        if occ > self.k {
+            if (ecn == 0 || low_prio) && self.drop_non_ect {
+                return Decision::DropSel;
+            }
+            if ecn != 0 {
+                return Decision::Mark;
+            }
+        }
+        Decision::Enq
+    }
+
+    fn csr_write(&mut self, addr: u64, data: u64) {
+        let ok = match addr as u8 {
+            csr::UNIT if data <= 1 => {
+                self.bytes_unit = data == 1;
+                true
+            }
+            csr::K => {
+                self.k = data;
+                true
+            }
+            csr::CAP => {
+                self.cap = data;
+                true
+            }
+            csr::FLAGS => {
+                self.drop_non_ect = data & 1 == 1;
+                true
+            }
+            csr::MAX_LEN if data & 0xFFFF != 0 => {
+                self.max_len = data & 0xFFFF;
+                true
+            }
+            a if (csr::CNT_BASE..csr::CNT_BASE + 8).contains(&a) => {
+                self.counters[(a - csr::CNT_BASE) as usize] = data;
+                true
+            }
+            _ => false,
+        };
+        if !ok {
+            inc32(&mut self.counters[7]);
+        }
+    }
+}
+
+impl CycleModel for SelDrop {
+    const INPUTS: &'static [Pin] = SelDropIn::PINS;
+    const OUTPUTS: &'static [Pin] = SelDropOut::PINS;
+
+    fn step(&mut self, inputs: &[u64]) -> Vec<u64> {
+        let i = SelDropIn::from_slice(inputs);
+        let c = &self.counters;
+        let mut o = SelDropOut {
+            ecn_out: i.arr_ecn,
+            occ_pkts: self.occ_pkts,
+            occ_bytes: self.occ_bytes,
+            cnt_enq: c[0],
+            cnt_marked: c[1],
+            cnt_drop_sel: c[2],
+            cnt_drop_full: c[3],
+            cnt_malformed: c[4],
+            cnt_deq: c[5],
+            cnt_bad_deq: c[6],
+            cnt_csr_rejected: c[7],
+            ..Default::default()
+        };
+        let (mut add_p, mut add_b) = (0, 0);
+        if i.arr_valid == 1 {
+            match self.decide(i.arr_len, i.arr_ecn, i.arr_low_prio == 1) {
+                Decision::Enq | Decision::Mark => {
+                    o.admit = 1;
+                    (add_p, add_b) = (1, i.arr_len);
+                    inc32(&mut self.counters[0]);
+                    if self.decide(i.arr_len, i.arr_ecn, i.arr_low_prio == 1) == Decision::Mark {
+                        o.ecn_out = 3;
+                        inc32(&mut self.counters[1]);
+                    }
+                }
+                Decision::DropSel => {
+                    o.drop_sel = 1;
+                    inc32(&mut self.counters[2]);
+                }
+                Decision::DropFull => {
+                    o.drop_full = 1;
+                    inc32(&mut self.counters[3]);
+                }
+                Decision::DropBad => {
+                    o.drop_bad = 1;
+                    inc32(&mut self.counters[4]);
+                }
+            }
+        }
+        let (mut sub_p, mut sub_b) = (0, 0);
+        if i.deq_valid == 1 {
+            if self.occ_pkts == 0 || i.deq_len == 0 || i.deq_len > self.occ_bytes {
+                inc32(&mut self.counters[6]);
+            } else {
+                (sub_p, sub_b) = (1, i.deq_len);
+                inc32(&mut self.counters[5]);
+            }
+        }
+        self.occ_pkts = self.occ_pkts + add_p - sub_p;
+        self.occ_bytes = self.occ_bytes + add_b - sub_b;
+        if i.csr_we == 1 {
+            self.csr_write(i.csr_addr, i.csr_wdata);
+        }
+        o.to_vec()
+    }
+}

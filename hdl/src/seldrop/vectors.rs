@@ -1,0 +1,305 @@
+//! Selective-drop vectors: gemini-flashpass.md §5.2 tables S1–S7 row by row, the low-priority
+//! label, malformed and inconsistent inputs, and the random stimulus of the differential fuzz.
+
+use super::model::{Decision, SelDrop};
+use super::{csr, SelDropIn, SelDropOut};
+use crate::cycle::{Op, Rng, Script};
+use std::collections::VecDeque;
+
+pub type SelDropScript = Script<SelDrop>;
+
+/// One row of a §5.2 table.
+#[derive(Clone, Copy, Debug)]
+pub enum Row {
+    /// An arrival: ECN codepoint, length, low-priority label.
+    Arrive(u64, u64, bool),
+    /// "dequeue head".
+    Deq,
+}
+
+pub fn write(s: &mut SelDropScript, addr: u8, data: u64) {
+    s.cycle(SelDropIn { csr_we: 1, csr_addr: addr as u64, csr_wdata: data, ..Default::default() }.to_vec(), 1);
+}
+
+/// Program unit, K, CAP and DROP_NON_ECT.
+pub fn setup(s: &mut SelDropScript, bytes: bool, k: u64, cap: u64, drop_non_ect: bool) {
+    write(s, csr::UNIT, bytes as u64);
+    write(s, csr::K, k);
+    write(s, csr::CAP, cap);
+    write(s, csr::FLAGS, drop_non_ect as u64);
+}
+
+/// Run table rows, one clock each, keeping the admitted lengths in a FIFO so a dequeue removes
+/// the head's length. Returns, per row, the decision (None for a dequeue), the ECN out and the
+/// occupancy after the row in the configured unit.
+pub fn run_rows(s: &mut SelDropScript, q: &mut VecDeque<u64>, rows: &[Row]) -> Vec<(Option<Decision>, u64, u64)> {
+    let mut out = vec![];
+    for r in rows {
+        let mut i = SelDropIn::default();
+        let mut decision = None;
+        match *r {
+            Row::Arrive(ecn, len, low) => {
+                decision = Some(s.model().decide(len, ecn, low));
+                i = SelDropIn { arr_valid: 1, arr_ecn: ecn, arr_len: len, arr_low_prio: low as u64, ..i };
+            }
+            Row::Deq => {
+                i = SelDropIn { deq_valid: 1, deq_len: q.pop_front().unwrap_or(0), ..i };
+            }
+        }
+        let o = SelDropOut::from_slice(&s.cycle(i.to_vec(), 1));
+        if o.admit == 1 {
+            q.push_back(i.arr_len);
+        }
+        let m = s.model();
+        out.push((decision, o.ecn_out, if m.bytes_unit { m.occ_bytes } else { m.occ_pkts }));
+    }
+    out
+}
+
+fn a(ecn: u64) -> Row {
+    Row::Arrive(ecn, 84, false)
+}
+fn ab(ecn: u64, len: u64) -> Row {
+    Row::Arrive(ecn, len, false)
+}
+
+/// A §5.2 table: name, (bytes, K, CAP, DROP_NON_ECT), rows.
+pub struct Table {
+    pub name: &'static str,
+    pub cfg: (bool, u64, u64, bool),
+    pub rows: Vec<Row>,
+}
+
+pub fn spec_tables() -> Vec<Table> {
+    let emu = (false, 2, 8, true);
+    vec![
+        Table { name: "S1 alternating ordinary/over-provisioned, no dequeue", cfg: emu, rows: (0..12).map(|k| a(if k % 2 == 0 { 2 } else { 0 })).collect() },
+        Table { name: "S2 10 ordinary packets", cfg: emu, rows: vec![a(2); 10] },
+        Table { name: "S3 10 over-provisioned packets", cfg: emu, rows: vec![a(0); 10] },
+        Table {
+            name: "S4 mixed codepoints with dequeues",
+            cfg: emu,
+            rows: vec![a(2), a(1), a(0), a(3), a(0), Row::Deq, a(0), Row::Deq, a(0), a(0), Row::Deq, Row::Deq, a(0), a(2)],
+        },
+        Table { name: "S5a GEMINI port K=50 cap=450 drop_non_ect=1", cfg: (false, 50, 450, true), rows: [vec![a(2); 51], vec![a(0), a(3), a(0)]].concat() },
+        Table { name: "S5b mark-only K=50 cap=450 drop_non_ect=0", cfg: (false, 50, 450, false), rows: [vec![a(2); 51], vec![a(0), a(3), a(0)]].concat() },
+        Table {
+            name: "S6 byte mode, K=3076 B, cap=200000 B",
+            cfg: (true, 3076, 200_000, true),
+            rows: vec![ab(2, 1538), ab(0, 1538), ab(0, 64), ab(0, 1538), ab(2, 1538), Row::Deq, Row::Deq, ab(0, 1538), ab(2, 64)],
+        },
+        Table { name: "S7 full buffer beats marking", cfg: emu, rows: [vec![a(2); 8], vec![a(2), a(0), a(3), Row::Deq, a(1), a(0)]].concat() },
+        Table {
+            name: "low-priority label: an ECT packet labelled low priority is dropped above K like Not-ECT",
+            cfg: emu,
+            rows: vec![a(2), a(2), a(2), Row::Arrive(2, 84, true), Row::Arrive(3, 84, true), a(1), Row::Deq, Row::Deq, Row::Deq, Row::Arrive(2, 84, true)],
+        },
+        Table {
+            name: "low-priority label with DROP_NON_ECT=0: marked, not dropped",
+            cfg: (false, 2, 8, false),
+            rows: vec![a(2), a(2), a(2), Row::Arrive(2, 84, true), Row::Arrive(0, 84, true)],
+        },
+    ]
+}
+
+fn spec_file() -> Vec<Op> {
+    let mut s = SelDropScript::default();
+    for t in spec_tables() {
+        s.note(t.name);
+        let (bytes, k, cap, dne) = t.cfg;
+        setup(&mut s, bytes, k, cap, dne);
+        let mut q = VecDeque::new();
+        run_rows(&mut s, &mut q, &t.rows);
+        // drain so the next table starts empty
+        let n = q.len();
+        run_rows(&mut s, &mut q, &vec![Row::Deq; n]);
+    }
+    s.ops
+}
+
+fn robustness_file() -> Vec<Op> {
+    let mut s = SelDropScript::default();
+    s.note("malformed arrivals (length 0, above MAX_LEN) are dropped and counted; they change nothing");
+    setup(&mut s, false, 2, 8, true);
+    write(&mut s, csr::MAX_LEN, 1538);
+    let mut q = VecDeque::new();
+    run_rows(&mut s, &mut q, &[ab(2, 0), ab(2, 1539), ab(2, 1538), ab(0, 65535)]);
+    s.note("inconsistent dequeues: empty queue, zero length, more bytes than queued; ignored and counted");
+    s.cycle(SelDropIn { deq_valid: 1, deq_len: 0, ..Default::default() }.to_vec(), 1);
+    s.cycle(SelDropIn { deq_valid: 1, deq_len: 2000, ..Default::default() }.to_vec(), 1);
+    run_rows(&mut s, &mut q, &[Row::Deq]);
+    s.cycle(SelDropIn { deq_valid: 1, deq_len: 10, ..Default::default() }.to_vec(), 1);
+    s.note("an arrival and a dequeue in the same clock: the arrival sees the occupancy before the dequeue");
+    run_rows(&mut s, &mut q, &[a(2), a(2), a(2)]);
+    s.cycle(SelDropIn { arr_valid: 1, arr_ecn: 0, arr_len: 84, deq_valid: 1, deq_len: 84, ..Default::default() }.to_vec(), 1);
+    s.cycle(SelDropIn { arr_valid: 1, arr_ecn: 2, arr_len: 84, deq_valid: 1, deq_len: 84, ..Default::default() }.to_vec(), 1);
+    s.note("CAP lowered below the occupancy: every arrival is tail-dropped until the queue drains");
+    write(&mut s, csr::CAP, 1);
+    let mut q: VecDeque<u64> = VecDeque::from(vec![84; s.model().occ_pkts as usize]);
+    run_rows(&mut s, &mut q, &[a(2), a(0), Row::Deq, a(2), Row::Deq, a(2), a(2)]);
+    s.note("unit switch keeps the queue: byte thresholds apply to the bytes already queued");
+    setup(&mut s, true, 100, 300, true);
+    run_rows(&mut s, &mut q, &[a(0), a(2), a(0), a(2), a(2)]);
+    s.note("rejected register writes: UNIT 2, MAX_LEN 0, unknown addresses");
+    for (addr, v) in [(csr::UNIT, 2), (csr::MAX_LEN, 0x1_0000), (5, 1), (15, 1), (24, 1), (255, 7)] {
+        write(&mut s, addr, v);
+    }
+    s.note("counters saturate at 2^32 - 1 (presets through CNT_* writes)");
+    for k in 0..8u8 {
+        write(&mut s, csr::CNT_BASE + k, 0xFFFF_FFFE);
+    }
+    setup(&mut s, false, 0, 3, true);
+    let rows: Vec<Row> = [ab(2, 64), ab(2, 64), ab(0, 64), ab(2, 64), ab(2, 64), ab(2, 0), ab(2, 0)].to_vec();
+    run_rows(&mut s, &mut q, &rows);
+    for _ in 0..4 {
+        run_rows(&mut s, &mut q, &[Row::Deq]);
+    }
+    s.cycle(SelDropIn { deq_valid: 1, deq_len: 1, ..Default::default() }.to_vec(), 3);
+    write(&mut s, 24, 0);
+    write(&mut s, 24, 0);
+    s.ops
+}
+
+pub fn render() -> Vec<(&'static str, String)> {
+    let header = |name: &str| {
+        format!(
+            "Selective-drop vectors: {name}. Generated by the golden model (hdl/src/seldrop/vectors.rs);\n\
+             regenerate with `cargo run --release -p hdl --bin gen-vectors`. Format: testbench-vectors/README.md"
+        )
+    };
+    vec![("spec_tables.jsonl", spec_file()), ("robustness.jsonl", robustness_file())]
+        .into_iter()
+        .map(|(n, ops)| (n, crate::vectors::to_jsonl(&header(n), &ops)))
+        .collect()
+}
+
+/// One clock of fuzz stimulus: arrivals in half the clocks, dequeues in 40 %, small thresholds
+/// so every row of the table is reached, occasional (valid and invalid) register writes.
+pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
+    let mut i = SelDropIn::default();
+    if r.chance(50) {
+        i.arr_valid = 1;
+        i.arr_ecn = r.below(4);
+        i.arr_low_prio = r.chance(20) as u64;
+        i.arr_len = if r.chance(3) { [0, 9217, 65535][r.below(3) as usize] } else { 64 + r.below(1475) };
+    }
+    if r.chance(40) {
+        i.deq_valid = 1;
+        i.deq_len = if r.chance(5) { r.below(65536) } else { 64 + r.below(1475) };
+    }
+    if r.chance(1) {
+        i.csr_we = 1;
+        let (a, v) = match r.below(8) {
+            0 => (csr::UNIT, r.below(3)),
+            1 => (csr::K, if r.chance(50) { r.below(10) } else { r.below(20_000) }),
+            2 => (csr::CAP, if r.chance(50) { r.below(16) } else { r.below(40_000) }),
+            3 => (csr::FLAGS, r.below(4)),
+            4 => (csr::MAX_LEN, r.below(10_000)),
+            5 => (csr::CNT_BASE + r.below(8) as u8, 0xFFFF_FFF0 + r.below(16)),
+            _ => (r.below(256) as u8, r.next() & 0xFFFF_FFFF),
+        };
+        i.csr_addr = a as u64;
+        i.csr_wdata = v;
+    }
+    i.to_vec()
+}
+
+#[cfg(test)]
+mod spec_tests {
+    use super::*;
+    use crate::cycle::CycleModel;
+    use Decision::*;
+
+    fn table(name: &str) -> Vec<(Option<Decision>, u64, u64)> {
+        let t = spec_tables().into_iter().find(|t| t.name.starts_with(name)).unwrap();
+        let mut s = SelDropScript::default();
+        let (b, k, c, d) = t.cfg;
+        setup(&mut s, b, k, c, d);
+        run_rows(&mut s, &mut VecDeque::new(), &t.rows)
+    }
+    fn decisions(v: &[(Option<Decision>, u64, u64)]) -> Vec<Option<Decision>> {
+        v.iter().map(|r| r.0).collect()
+    }
+    fn occ(v: &[(Option<Decision>, u64, u64)]) -> Vec<u64> {
+        v.iter().map(|r| r.2).collect()
+    }
+
+    #[test]
+    fn s1_s2_s3() {
+        let s1 = table("S1");
+        let want: Vec<_> = [Enq, Enq, Enq, DropSel, Mark, DropSel, Mark, DropSel, Mark, DropSel, Mark, DropSel].map(Some).to_vec();
+        assert_eq!(decisions(&s1), want);
+        assert_eq!(occ(&s1), vec![1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7]);
+        assert_eq!(s1[4].1, 3, "marked packets leave as CE");
+        let s2 = table("S2");
+        assert_eq!(decisions(&s2), [Enq, Enq, Enq, Mark, Mark, Mark, Mark, Mark, DropFull, DropFull].map(Some).to_vec());
+        assert_eq!(occ(&s2), vec![1, 2, 3, 4, 5, 6, 7, 8, 8, 8]);
+        let s3 = table("S3");
+        assert_eq!(decisions(&s3), [vec![Some(Enq); 3], vec![Some(DropSel); 7]].concat());
+        assert_eq!(occ(&s3), [vec![1, 2], vec![3; 8]].concat());
+    }
+
+    #[test]
+    fn s4_mixed_with_dequeues() {
+        let s4 = table("S4");
+        let want = vec![Some(Enq), Some(Enq), Some(Enq), Some(Mark), Some(DropSel), None, Some(DropSel), None, Some(Enq), Some(DropSel), None, None, Some(Enq), Some(Enq)];
+        assert_eq!(decisions(&s4), want);
+        assert_eq!(occ(&s4), vec![1, 2, 3, 4, 4, 3, 3, 2, 3, 3, 2, 1, 2, 3]);
+        assert_eq!(s4[3].1, 3);
+    }
+
+    #[test]
+    fn s5_s6_s7() {
+        let s5a = table("S5a");
+        assert_eq!(decisions(&s5a[47..]), [Enq, Enq, Enq, Enq, DropSel, Mark, DropSel].map(Some).to_vec());
+        assert_eq!(occ(&s5a[47..]), vec![48, 49, 50, 51, 51, 52, 52]);
+        let s5b = table("S5b");
+        assert_eq!(decisions(&s5b[47..]), [Enq, Enq, Enq, Enq, Enq, Mark, Enq].map(Some).to_vec());
+        assert_eq!(occ(&s5b[47..]), vec![48, 49, 50, 51, 52, 53, 54]);
+        let s6 = table("S6");
+        assert_eq!(decisions(&s6), vec![Some(Enq), Some(Enq), Some(Enq), Some(DropSel), Some(Mark), None, None, Some(Enq), Some(Mark)]);
+        assert_eq!(occ(&s6), vec![1538, 3076, 3140, 3140, 4678, 3140, 1602, 3140, 3204]);
+        let s7 = table("S7");
+        assert_eq!(decisions(&s7[7..]), vec![Some(Mark), Some(DropFull), Some(DropFull), Some(DropFull), None, Some(Mark), Some(DropFull)]);
+        assert_eq!(occ(&s7[7..]), vec![8, 8, 8, 8, 7, 8, 8]);
+    }
+
+    #[test]
+    fn low_priority_label() {
+        let t = table("low-priority label: ");
+        assert_eq!(t[3].0, Some(DropSel));
+        assert_eq!(t[4].0, Some(DropSel), "a CE packet labelled low priority is droppable too");
+        assert_eq!(t[5].0, Some(Mark));
+        assert_eq!(t[9].0, Some(Enq), "below K the label does not matter");
+        let t = table("low-priority label with");
+        assert_eq!((t[3].0, t[4].0), (Some(Mark), Some(Enq)));
+    }
+
+    /// Conservation over a long random run: arrivals = enq + drops, occupancy = enq − deq.
+    #[test]
+    fn fuzz_conserves_arrivals() {
+        let mut m = SelDrop::default();
+        let mut r = Rng::new(3);
+        let mut arrivals = 0;
+        for _ in 0..100_000 {
+            let mut i = SelDropIn::from_slice(&random_cycle(&mut r));
+            if (csr::CNT_BASE..csr::CNT_BASE + 8).contains(&(i.csr_addr as u8)) {
+                i.csr_we = 0;
+            }
+            let o = SelDropOut::from_slice(&m.step(&i.to_vec()));
+            assert_eq!(o.cnt_enq + o.cnt_drop_sel + o.cnt_drop_full + o.cnt_malformed, arrivals);
+            assert_eq!(o.occ_pkts, o.cnt_enq - o.cnt_deq);
+            arrivals += i.arr_valid;
+        }
+        assert!(m.counters[1] > 100 && m.counters[2] > 100 && m.counters[3] > 100, "{:?}", m.counters);
+    }
+
+    #[test]
+    fn committed_vectors_are_fresh() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testbench-vectors/seldrop");
+        for (name, text) in render() {
+            let on_disk = std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+            assert!(on_disk == text, "testbench-vectors/seldrop/{name} is stale: run `cargo run --release -p hdl --bin gen-vectors`");
+        }
+    }
+}
