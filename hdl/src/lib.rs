@@ -10,6 +10,7 @@ pub mod ren;
 #[cfg(feature = "rtl")]
 pub mod rtl_util;
 pub mod seldrop;
+pub mod shaper;
 pub mod sojourn;
 pub mod vectors;
 

@@ -134,7 +134,7 @@ where
 
 /// Every pin-level block, by vector folder name.
 pub fn blocks() -> Vec<BlockDef> {
-    use hdl::{ren, seldrop};
+    use hdl::{ren, seldrop, shaper};
     vec![
         def::<ren::model::Ren, ren::rtl::RenCounters>("ren", ren::vectors::random_cycle, &["deq_valid"]),
         def::<seldrop::model::SelDrop, seldrop::rtl::SelectiveDrop>(
@@ -142,6 +142,7 @@ pub fn blocks() -> Vec<BlockDef> {
             seldrop::vectors::random_cycle,
             &["arr_valid", "deq_valid"],
         ),
+        def::<shaper::model::Shaper, shaper::rtl::TokenShaper>("shaper", shaper::vectors::random_cycle, &["deq"]),
     ]
 }
 

@@ -1,0 +1,122 @@
+//! Golden model of the token-bucket shaper (semantics and choices in `mod.rs`).
+
+use super::*;
+use crate::cycle::{CycleModel, Pin};
+
+fn inc32(x: &mut u64) {
+    if *x < 0xFFFF_FFFF {
+        *x += 1;
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shaper {
+    pub fill: u64,
+    pub scale: u64,
+    pub depth: u64,
+    pub overhead: u64,
+    pub max_len: u64,
+    pub tokens: u64,
+    /// sent, bad, violation, csr_rejected.
+    pub counters: [u64; 4],
+}
+
+impl Default for Shaper {
+    fn default() -> Self {
+        Shaper {
+            fill: DEFAULT_FILL,
+            scale: DEFAULT_SCALE,
+            depth: DEFAULT_DEPTH,
+            overhead: DEFAULT_OVERHEAD,
+            max_len: DEFAULT_MAX_LEN,
+            tokens: DEFAULT_DEPTH,
+            counters: [0; 4],
+        }
+    }
+}
+
+impl Shaper {
+    /// Tokens a frame of `len` bytes costs (wire bytes × scale; the wire length is 16 bits).
+    pub fn cost(&self, len: u64) -> u64 {
+        ((len + self.overhead) & 0xFFFF) * self.scale
+    }
+    pub fn bad(&self, len: u64) -> bool {
+        len == 0 || len > self.max_len
+    }
+    /// Would a head of `len` bytes depart if dequeued this clock?
+    pub fn eligible(&self, len: u64) -> bool {
+        !self.bad(len) && self.tokens >= self.cost(len)
+    }
+
+    fn csr_write(&mut self, addr: u64, data: u64) {
+        let ok = match addr as u8 {
+            csr::FILL => {
+                self.fill = data;
+                true
+            }
+            csr::SCALE if data & 0xFFFF != 0 => {
+                self.scale = data & 0xFFFF;
+                true
+            }
+            csr::DEPTH => {
+                self.depth = data;
+                self.tokens = data;
+                true
+            }
+            csr::OVERHEAD if data <= 255 => {
+                self.overhead = data;
+                true
+            }
+            csr::MAX_LEN if data & 0xFFFF != 0 => {
+                self.max_len = data & 0xFFFF;
+                true
+            }
+            a if (csr::CNT_BASE..csr::CNT_BASE + 4).contains(&a) => {
+                self.counters[(a - csr::CNT_BASE) as usize] = data;
+                true
+            }
+            _ => false,
+        };
+        if !ok {
+            inc32(&mut self.counters[3]);
+        }
+    }
+}
+
+impl CycleModel for Shaper {
+    const INPUTS: &'static [Pin] = ShaperIn::PINS;
+    const OUTPUTS: &'static [Pin] = ShaperOut::PINS;
+
+    fn step(&mut self, inputs: &[u64]) -> Vec<u64> {
+        let i = ShaperIn::from_slice(inputs);
+        let bad = i.head_valid == 1 && self.bad(i.head_len);
+        let eligible = i.head_valid == 1 && self.eligible(i.head_len);
+        let o = ShaperOut {
+            eligible: eligible as u64,
+            bad_head: bad as u64,
+            cost: self.cost(i.head_len),
+            tokens: self.tokens,
+            cnt_sent: self.counters[0],
+            cnt_bad: self.counters[1],
+            cnt_violation: self.counters[2],
+            cnt_csr_rejected: self.counters[3],
+        };
+        let mut after = self.tokens;
+        if i.deq == 1 {
+            if eligible {
+                after -= o.cost;
+                inc32(&mut self.counters[0]);
+            } else if bad {
+                inc32(&mut self.counters[1]);
+            } else {
+                inc32(&mut self.counters[2]);
+            }
+        }
+        // refill after the departure decision, then cap (SH)
+        self.tokens = if self.depth.saturating_sub(after) <= self.fill { self.depth } else { after + self.fill };
+        if i.csr_we == 1 {
+            self.csr_write(i.csr_addr, i.csr_wdata);
+        }
+        o.to_vec()
+    }
+}

@@ -1,0 +1,150 @@
+//! RTL of the token-bucket shaper; the golden model is `model.rs`, semantics in `mod.rs`.
+//! Register addresses are the literals of [`super::csr`].
+
+use crate::rtl_util::SatCounter;
+use rust_hdl::prelude::*;
+use rust_hdl::widgets::prelude::DFFWithInit;
+
+#[derive(LogicBlock)]
+pub struct TokenShaper {
+    pub clock: Signal<In, Clock>,
+    pub csr_we: Signal<In, Bit>,
+    pub csr_addr: Signal<In, Bits<8>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    pub head_valid: Signal<In, Bit>,
+    pub head_len: Signal<In, Bits<16>>,
+    pub deq: Signal<In, Bit>,
+    pub eligible: Signal<Out, Bit>,
+    pub bad_head: Signal<Out, Bit>,
+    pub cost: Signal<Out, Bits<32>>,
+    pub tokens: Signal<Out, Bits<32>>,
+    pub cnt_sent: Signal<Out, Bits<32>>,
+    pub cnt_bad: Signal<Out, Bits<32>>,
+    pub cnt_violation: Signal<Out, Bits<32>>,
+    pub cnt_csr_rejected: Signal<Out, Bits<32>>,
+    fill: DFFWithInit<Bits<32>>,
+    scale: DFFWithInit<Bits<16>>,
+    depth: DFFWithInit<Bits<32>>,
+    overhead: DFFWithInit<Bits<8>>,
+    max_len: DFFWithInit<Bits<16>>,
+    bucket: DFFWithInit<Bits<32>>,
+    c_sent: SatCounter,
+    c_bad: SatCounter,
+    c_violation: SatCounter,
+    c_rejected: SatCounter,
+    wire_len: Signal<Local, Bits<16>>,
+    cost_w: Signal<Local, Bits<32>>,
+    bad: Signal<Local, Bit>,
+    elig: Signal<Local, Bit>,
+    after: Signal<Local, Bits<32>>,
+    csr_ok: Signal<Local, Bit>,
+}
+
+impl Default for TokenShaper {
+    fn default() -> Self {
+        TokenShaper {
+            clock: Default::default(),
+            csr_we: Default::default(),
+            csr_addr: Default::default(),
+            csr_wdata: Default::default(),
+            head_valid: Default::default(),
+            head_len: Default::default(),
+            deq: Default::default(),
+            eligible: Default::default(),
+            bad_head: Default::default(),
+            cost: Default::default(),
+            tokens: Default::default(),
+            cnt_sent: Default::default(),
+            cnt_bad: Default::default(),
+            cnt_violation: Default::default(),
+            cnt_csr_rejected: Default::default(),
+            fill: DFFWithInit::new(super::DEFAULT_FILL.into()),
+            scale: DFFWithInit::new(super::DEFAULT_SCALE.into()),
+            depth: DFFWithInit::new(super::DEFAULT_DEPTH.into()),
+            overhead: DFFWithInit::new(super::DEFAULT_OVERHEAD.into()),
+            max_len: DFFWithInit::new(super::DEFAULT_MAX_LEN.into()),
+            bucket: DFFWithInit::new(super::DEFAULT_DEPTH.into()),
+            c_sent: Default::default(),
+            c_bad: Default::default(),
+            c_violation: Default::default(),
+            c_rejected: Default::default(),
+            wire_len: Default::default(),
+            cost_w: Default::default(),
+            bad: Default::default(),
+            elig: Default::default(),
+            after: Default::default(),
+            csr_ok: Default::default(),
+        }
+    }
+}
+
+impl Logic for TokenShaper {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, fill, scale, depth, overhead, max_len, bucket);
+        clock!(self, clock, c_sent, c_bad, c_violation, c_rejected);
+        self.wire_len.next = self.head_len.val() + bit_cast::<16, 8>(self.overhead.q.val());
+        self.cost_w.next = self.wire_len.val() * self.scale.q.val();
+        self.bad.next = self.head_valid.val() & (!self.head_len.val().any() | (self.head_len.val() > self.max_len.q.val()));
+        self.elig.next = self.head_valid.val() & !self.bad.val() & (self.bucket.q.val() >= self.cost_w.val());
+        self.eligible.next = self.elig.val();
+        self.bad_head.next = self.bad.val();
+        self.cost.next = self.cost_w.val();
+        self.tokens.next = self.bucket.q.val();
+
+        // charge an eligible departure, then refill and cap
+        self.after.next = self.bucket.q.val();
+        if self.deq.val() & self.elig.val() {
+            self.after.next = self.bucket.q.val() - self.cost_w.val();
+        }
+        if (self.depth.q.val() - self.after.val()) <= self.fill.q.val() {
+            self.bucket.d.next = self.depth.q.val();
+        } else {
+            self.bucket.d.next = self.after.val() + self.fill.q.val();
+        }
+        self.c_sent.inc.next = self.deq.val() & self.elig.val();
+        self.c_bad.inc.next = self.deq.val() & self.bad.val();
+        self.c_violation.inc.next = self.deq.val() & !self.elig.val() & !self.bad.val();
+
+        // register writes (csr module)
+        self.csr_ok.next = false;
+        match self.csr_addr.val().index() {
+            0 => self.csr_ok.next = true,
+            1 => self.csr_ok.next = self.csr_wdata.val().get_bits::<16>(0).any(),
+            2 => self.csr_ok.next = true,
+            3 => self.csr_ok.next = self.csr_wdata.val() <= 255,
+            4 => self.csr_ok.next = self.csr_wdata.val().get_bits::<16>(0).any(),
+            _ => self.csr_ok.next = (self.csr_addr.val() >= 16) & (self.csr_addr.val() < 20),
+        }
+        if self.csr_we.val() & self.csr_ok.val() {
+            match self.csr_addr.val().index() {
+                0 => self.fill.d.next = self.csr_wdata.val(),
+                1 => self.scale.d.next = self.csr_wdata.val().get_bits::<16>(0),
+                2 => {
+                    self.depth.d.next = self.csr_wdata.val();
+                    self.bucket.d.next = self.csr_wdata.val();
+                }
+                3 => self.overhead.d.next = self.csr_wdata.val().get_bits::<8>(0),
+                4 => self.max_len.d.next = self.csr_wdata.val().get_bits::<16>(0),
+                _ => {}
+            }
+        }
+        self.c_rejected.inc.next = self.csr_we.val() & !self.csr_ok.val();
+        self.c_sent.load.next = self.csr_we.val() & (self.csr_addr.val() == 16);
+        self.c_bad.load.next = self.csr_we.val() & (self.csr_addr.val() == 17);
+        self.c_violation.load.next = self.csr_we.val() & (self.csr_addr.val() == 18);
+        self.c_rejected.load.next = self.csr_we.val() & (self.csr_addr.val() == 19);
+        self.c_sent.load_val.next = self.csr_wdata.val();
+        self.c_bad.load_val.next = self.csr_wdata.val();
+        self.c_violation.load_val.next = self.csr_wdata.val();
+        self.c_rejected.load_val.next = self.csr_wdata.val();
+        self.cnt_sent.next = self.c_sent.value.val();
+        self.cnt_bad.next = self.c_bad.value.val();
+        self.cnt_violation.next = self.c_violation.value.val();
+        self.cnt_csr_rejected.next = self.c_rejected.value.val();
+    }
+}
+
+crate::pin_io!(TokenShaper;
+    in: csr_we, csr_addr, csr_wdata, head_valid, head_len, deq;
+    out: eligible, bad_head, cost, tokens, cnt_sent, cnt_bad, cnt_violation, cnt_csr_rejected);

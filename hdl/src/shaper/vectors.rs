@@ -1,0 +1,219 @@
+//! Shaper vectors: gemini-flashpass.md §5.2 SH (three link/clock configurations, 8 frames
+//! backlogged), burst and depth behaviour, malformed heads and protocol violations, and the
+//! random stimulus of the differential fuzz.
+
+use super::model::Shaper;
+use super::{csr, ShaperIn};
+use crate::cycle::{CycleModel, Op, Rng, Script};
+
+pub type ShaperScript = Script<Shaper>;
+
+pub fn write(s: &mut ShaperScript, addr: u8, data: u64) {
+    s.cycle(ShaperIn { csr_we: 1, csr_addr: addr as u64, csr_wdata: data, ..Default::default() }.to_vec(), 1);
+}
+
+/// Program FILL and SCALE, then DEPTH (which fills the bucket): the next clock is cycle 0.
+pub fn setup(s: &mut ShaperScript, fill: u64, scale: u64, depth: u64) {
+    write(s, csr::FILL, fill);
+    write(s, csr::SCALE, scale);
+    write(s, csr::DEPTH, depth);
+}
+
+/// Serve a backlog of frames (`lens`, frame bytes) as a greedy scheduler would: dequeue the
+/// head whenever it is eligible. Waiting clocks are one op each stretch. Returns the departure
+/// cycles counted from the first clock.
+pub fn serve(s: &mut ShaperScript, lens: &[u64], until: u64) -> Vec<u64> {
+    let mut t = 0;
+    let mut out = vec![];
+    let mut k = 0;
+    while t < until {
+        let head = lens.get(k).copied();
+        let idle = ShaperIn { head_valid: head.is_some() as u64, head_len: head.unwrap_or(0), ..Default::default() };
+        if head.is_some_and(|l| s.model().eligible(l)) {
+            s.cycle(ShaperIn { deq: 1, ..idle }.to_vec(), 1);
+            out.push(t);
+            k += 1;
+            t += 1;
+            continue;
+        }
+        // clocks until the head becomes eligible (or `until`)
+        let mut m = s.model().clone();
+        let mut n = 0;
+        while t + n < until && !head.is_some_and(|l| m.eligible(l)) {
+            m.step(&idle.to_vec());
+            n += 1;
+        }
+        if n > 0 {
+            s.cycle(idle.to_vec(), n as u32);
+        }
+        t += n;
+    }
+    out
+}
+
+/// The SH configurations: (label, fill per clock).
+pub const SH: [(&str, u64); 3] = [
+    ("10 Gb/s at 156.25 MHz, 8 B/clock", 672),
+    ("10 Gb/s at 312.5 MHz, 4 B/clock", 336),
+    ("100 Gb/s at 390.625 MHz, 32 B/clock", 2688),
+];
+
+fn spec_file() -> Vec<Op> {
+    let mut s = ShaperScript::default();
+    for (label, fill) in SH {
+        s.note(format!("SH {label}: fill {fill}/clock, cost 136248 per 84-B wire frame (64 B + 20 B overhead), depth 272496, 8 frames backlogged"));
+        setup(&mut s, fill, 1622, 272_496);
+        serve(&mut s, &[64; 8], 2500);
+    }
+    s.note("1538-B wire frames (1518 B + 20) at 8 B/clock with depth 2 x 1538 x 1622: long-run rate 84/1622 of the link");
+    setup(&mut s, 672, 1622, 2 * 1538 * 1622);
+    serve(&mut s, &[1518; 12], 40_000);
+    s.note("mixed sizes, then an idle gap refills the bucket to DEPTH and no further");
+    setup(&mut s, 672, 1622, 272_496);
+    serve(&mut s, &[64, 200, 1518, 64, 64], 9000);
+    s.cycle(ShaperIn::default().to_vec(), 1000);
+    serve(&mut s, &[64; 3], 10);
+    s.ops
+}
+
+fn robustness_file() -> Vec<Op> {
+    let mut s = ShaperScript::default();
+    s.note("malformed heads (length 0, above MAX_LEN) are never eligible; dequeuing one drops it without charging tokens");
+    write(&mut s, csr::MAX_LEN, 1518);
+    for len in [0, 1519, 65535] {
+        s.cycle(ShaperIn { head_valid: 1, head_len: len, ..Default::default() }.to_vec(), 1);
+        s.cycle(ShaperIn { head_valid: 1, head_len: len, deq: 1, ..Default::default() }.to_vec(), 1);
+    }
+    s.note("a dequeue of an ineligible head, or of no head, is ignored and counted");
+    serve(&mut s, &[1518, 1518], 3);
+    s.cycle(ShaperIn { head_valid: 1, head_len: 1518, deq: 1, ..Default::default() }.to_vec(), 3);
+    s.cycle(ShaperIn { deq: 1, ..Default::default() }.to_vec(), 2);
+    s.note("OVERHEAD and SCALE change the cost; invalid writes (SCALE 0, OVERHEAD 256, MAX_LEN 0, unknown) are rejected");
+    write(&mut s, csr::OVERHEAD, 0);
+    write(&mut s, csr::SCALE, 1000);
+    s.cycle(ShaperIn { head_valid: 1, head_len: 84, ..Default::default() }.to_vec(), 1);
+    for (a, v) in [(csr::SCALE, 0x1_0000), (csr::OVERHEAD, 256), (csr::MAX_LEN, 0), (5, 0), (20, 1), (200, 3)] {
+        write(&mut s, a, v);
+    }
+    s.cycle(ShaperIn { head_valid: 1, head_len: 84, ..Default::default() }.to_vec(), 1);
+    s.note("a DEPTH below the current tokens refills to exactly the new depth; FILL 0 freezes the bucket");
+    write(&mut s, csr::FILL, 0);
+    write(&mut s, csr::DEPTH, 200_000);
+    serve(&mut s, &[84, 84, 84], 20);
+    s.note("FILL larger than the bucket: full after every clock");
+    write(&mut s, csr::FILL, 0xFFFF_FFFF);
+    write(&mut s, csr::DEPTH, 0xFFFF_FFFF);
+    serve(&mut s, &[9216; 6], 8);
+    s.note("counters saturate at 2^32 - 1 (presets through CNT_* writes)");
+    for k in 0..4u8 {
+        write(&mut s, csr::CNT_BASE + k, 0xFFFF_FFFE);
+    }
+    serve(&mut s, &[64; 3], 4);
+    s.cycle(ShaperIn { head_valid: 1, head_len: 0, deq: 1, ..Default::default() }.to_vec(), 3);
+    write(&mut s, 21, 0);
+    write(&mut s, 21, 0);
+    s.ops
+}
+
+pub fn render() -> Vec<(&'static str, String)> {
+    let header = |name: &str| {
+        format!(
+            "Shaper vectors: {name}. Generated by the golden model (hdl/src/shaper/vectors.rs);\n\
+             regenerate with `cargo run --release -p hdl --bin gen-vectors`. Format: testbench-vectors/README.md"
+        )
+    };
+    vec![("spec_sh.jsonl", spec_file()), ("robustness.jsonl", robustness_file())]
+        .into_iter()
+        .map(|(n, ops)| (n, crate::vectors::to_jsonl(&header(n), &ops)))
+        .collect()
+}
+
+/// One clock of fuzz stimulus: a head most of the time, dequeues in 60 % of clocks (so some are
+/// violations), small buckets so the eligibility edge is crossed constantly.
+pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
+    let mut i = ShaperIn::default();
+    if r.chance(85) {
+        i.head_valid = 1;
+        i.head_len = if r.chance(3) { [0, 9217, 65535][r.below(3) as usize] } else { 1 + r.below(1600) };
+    }
+    i.deq = r.chance(60) as u64;
+    if r.chance(1) {
+        i.csr_we = 1;
+        let (a, v) = match r.below(8) {
+            0 => (csr::FILL, r.below(5000)),
+            1 => (csr::SCALE, r.below(3000)),
+            2 => (csr::DEPTH, r.below(4_000_000)),
+            3 => (csr::OVERHEAD, r.below(300)),
+            4 => (csr::MAX_LEN, r.below(10_000)),
+            5 => (csr::CNT_BASE + r.below(4) as u8, 0xFFFF_FFF0 + r.below(16)),
+            _ => (r.below(256) as u8, r.next() & 0xFFFF_FFFF),
+        };
+        i.csr_addr = a as u64;
+        i.csr_wdata = v;
+    }
+    i.to_vec()
+}
+
+#[cfg(test)]
+mod spec_tests {
+    use super::*;
+    use crate::shaper::ShaperOut;
+
+    #[test]
+    fn sh_departure_cycles() {
+        let want: [Vec<u64>; 3] = [
+            vec![0, 1, 203, 406, 609, 811, 1014, 1217],
+            vec![0, 1, 406, 811, 1217, 1622, 2028, 2433],
+            vec![0, 1, 51, 102, 153, 203, 254, 305],
+        ];
+        for ((_, fill), want) in SH.iter().zip(want) {
+            let mut s = ShaperScript::default();
+            setup(&mut s, *fill, 1622, 272_496);
+            assert_eq!(serve(&mut s, &[64; 8], 2500), want, "fill {fill}");
+        }
+    }
+
+    /// The long-run rate is exactly FILL/SCALE bytes per clock: over a million clocks of backlog
+    /// the bytes sent are within one bucket depth plus one frame of 84/1622 of the link.
+    #[test]
+    fn long_run_rate_is_84_over_1622() {
+        let mut m = Shaper::default();
+        let (fill, depth, clocks) = (672u64, 272_496u64, 1_000_000u64);
+        let mut wire_bytes = 0;
+        for c in 0..clocks {
+            let len = [64u64, 1518, 300, 9000][(c % 4) as usize];
+            let el = m.eligible(len);
+            m.step(&ShaperIn { head_valid: 1, head_len: len, deq: el as u64, ..Default::default() }.to_vec());
+            if el {
+                wire_bytes += len + 20;
+            }
+        }
+        let ideal = clocks * fill; // tokens granted = wire bytes × 1622 at the ideal rate
+        let sent = wire_bytes * 1622;
+        assert!(sent <= ideal + depth, "{sent} > {ideal} + depth");
+        assert!(sent + depth + 9020 * 1622 >= ideal, "{sent} too far below {ideal}");
+        let link = (clocks * 8) as f64;
+        let share = wire_bytes as f64 / link;
+        assert!((share - 84.0 / 1622.0).abs() < 1e-3, "share {share}");
+    }
+
+    #[test]
+    fn malformed_heads_and_violations_cost_nothing() {
+        let mut m = Shaper::default();
+        let full = m.tokens;
+        let o = ShaperOut::from_slice(&m.step(&ShaperIn { head_valid: 1, head_len: 0, deq: 1, ..Default::default() }.to_vec()));
+        assert_eq!((o.eligible, o.bad_head, m.tokens, m.counters[1]), (0, 1, full, 1));
+        m.tokens = 5;
+        m.step(&ShaperIn { head_valid: 1, head_len: 64, deq: 1, ..Default::default() }.to_vec());
+        assert_eq!((m.tokens, m.counters[0], m.counters[2]), (5 + 672, 0, 1));
+    }
+
+    #[test]
+    fn committed_vectors_are_fresh() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testbench-vectors/shaper");
+        for (name, text) in render() {
+            let on_disk = std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+            assert!(on_disk == text, "testbench-vectors/shaper/{name} is stale: run `cargo run --release -p hdl --bin gen-vectors`");
+        }
+    }
+}
