@@ -134,7 +134,7 @@ where
 
 /// Every pin-level block, by vector folder name.
 pub fn blocks() -> Vec<BlockDef> {
-    use hdl::{ren, seldrop, shaper};
+    use hdl::{intstamp, ren, seldrop, shaper};
     vec![
         def::<ren::model::Ren, ren::rtl::RenCounters>("ren", ren::vectors::random_cycle, &["deq_valid"]),
         def::<seldrop::model::SelDrop, seldrop::rtl::SelectiveDrop>(
@@ -143,6 +143,7 @@ pub fn blocks() -> Vec<BlockDef> {
             &["arr_valid", "deq_valid"],
         ),
         def::<shaper::model::Shaper, shaper::rtl::TokenShaper>("shaper", shaper::vectors::random_cycle, &["deq"]),
+        def::<intstamp::model::IntStamp, intstamp::rtl::IntStamper>("intstamp", intstamp::vectors::random_cycle, &["deq_valid"]),
     ]
 }
 

@@ -3,11 +3,12 @@
 
 fn main() -> std::io::Result<()> {
     let out = std::env::args().nth(1).unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../testbench-vectors").into());
-    let blocks: [(&str, fn() -> Vec<(&'static str, String)>); 4] = [
+    let blocks: [(&str, fn() -> Vec<(&'static str, String)>); 5] = [
         ("aqm", hdl::aqm::vectors::render),
         ("ren", hdl::ren::vectors::render),
         ("seldrop", hdl::seldrop::vectors::render),
         ("shaper", hdl::shaper::vectors::render),
+        ("intstamp", hdl::intstamp::vectors::render),
     ];
     for (block, render) in blocks {
         let dir = std::path::Path::new(&out).join(block);
