@@ -3,6 +3,7 @@
 //! checked and its log shown on failure (rust-hdl-bsp-alchitry-cu ignores both and passes no
 //! `--freq`, so the flow is run here directly; its pin names are used in `ALCHITRY_CU_PCF`).
 
+pub mod harness;
 pub mod tops;
 
 use anyhow::{anyhow, bail, Context, Result};

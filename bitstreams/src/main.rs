@@ -1,6 +1,8 @@
 //! `cargo run --release -p bitstreams -- [TOP...]`: synthesize, place, route and pack board tops
 //! for the Alchitry Cu and print logic cells, RAM blocks, PLLs and Fmax at `--freq 100`.
-//! Tops so far: `aqm` (sojourn timestamp + AQM marker). Outputs go to `target/bitstreams/<top>/`.
+//! Tops: `aqm` (sojourn timestamp + AQM marker, its own LFSR board) and the switch blocks `ren`,
+//! `seldrop`, `shaper`, `intstamp` in the generic harness (bitstreams/src/harness.rs). Outputs go to
+//! `target/bitstreams/<top>/`.
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -12,15 +14,17 @@ struct Args {
     tops: Vec<String>,
 }
 
-const TOPS: &[&str] = &["aqm"];
+const TOPS: &[&str] = &["aqm", "ren", "seldrop", "shaper", "intstamp"];
 
 fn main() -> ExitCode {
     let a = Args::parse();
     let tops: Vec<String> = if a.tops.is_empty() { TOPS.iter().map(|s| s.to_string()).collect() } else { a.tops };
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bitstreams");
     for t in &tops {
+        let harnessed = bitstreams::harness::switch_block_tops().into_iter().find(|(n, _)| n == t);
         let verilog = match t.as_str() {
             "aqm" => bitstreams::tops::verilog_of(bitstreams::tops::AqmBoard::default()),
+            _ if harnessed.is_some() => (harnessed.unwrap().1)(),
             other => {
                 eprintln!("unknown top `{other}`; known: {}", TOPS.join(", "));
                 return ExitCode::from(2);
