@@ -128,6 +128,7 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
 #[cfg(test)]
 mod spec_tests {
     use super::*;
+    use crate::intstamp::model::IntStamp;
     use crate::intstamp::{pack_hop, IntOut};
 
     fn field(hop: u64, lo: u32, width: u32) -> u64 {
@@ -170,6 +171,28 @@ mod spec_tests {
         assert_eq!((o.drop, o.stamp_valid), (1, 0));
         assert_eq!((s.model().tx_bytes, s.model().counters[0]), (before.tx_bytes, before.counters[0]));
         assert_eq!(s.model().counters[1], 1);
+    }
+
+    /// Conservation: every dequeue is stamped or dropped as malformed, and tx_bytes moves by
+    /// exactly the stamped lengths (mod 2^32) between byte-counter loads.
+    #[test]
+    fn fuzz_conserves_dequeues() {
+        use crate::cycle::CycleModel;
+        let mut m = IntStamp::default();
+        let mut r = Rng::new(9);
+        let mut deqs = 0;
+        for _ in 0..100_000 {
+            let mut i = IntIn::from_slice(&random_cycle(&mut r));
+            if (csr::CNT_BASE..csr::CNT_BASE + 3).contains(&(i.csr_addr as u8)) || i.csr_addr == csr::TX_LOAD as u64 {
+                i.csr_we = 0;
+            }
+            let before = m.tx_bytes;
+            let o = IntOut::from_slice(&m.step(&i.to_vec()));
+            assert_eq!(o.cnt_stamped + o.cnt_malformed, deqs);
+            assert_eq!(m.tx_bytes, (before + o.stamp_valid * i.deq_len) & 0xFFFF_FFFF);
+            deqs += i.deq_valid;
+        }
+        assert!(m.counters[1] > 1000, "{:?}", m.counters);
     }
 
     #[test]
