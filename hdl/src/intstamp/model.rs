@@ -1,13 +1,7 @@
 //! Golden model of the INT stamper (layout and choices in `mod.rs`).
 
 use super::*;
-use crate::cycle::{CycleModel, Pin};
-
-fn inc32(x: &mut u64) {
-    if *x < 0xFFFF_FFFF {
-        *x += 1;
-    }
-}
+use crate::cycle::{inc32, CycleModel, Pin};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IntStamp {

@@ -1,15 +1,9 @@
 //! Golden model of the REN counters (ren.md §1.6 per-cycle semantics, choices in `mod.rs`).
 
 use super::{csr, RenIn, RenOut, DEFAULT_FLAGS, DEFAULT_MAX_LEN, DEFAULT_MSS, DEFAULT_PERIOD};
-use crate::cycle::{CycleModel, Pin};
+use crate::cycle::{inc32, CycleModel, Pin};
 
 const SAT16: u64 = 0xFFFF;
-
-fn inc32(x: &mut u64) {
-    if *x < 0xFFFF_FFFF {
-        *x += 1;
-    }
-}
 
 /// Registers of one REN port block.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,15 +1,9 @@
 //! Golden model of the selective-drop admission block (table and choices in `mod.rs`).
 
 use super::{csr, SelDropIn, SelDropOut, DEFAULT_CAP, DEFAULT_K, DEFAULT_MAX_LEN};
-use crate::cycle::{CycleModel, Pin};
+use crate::cycle::{inc32, CycleModel, Pin};
 
 const MAX32: u64 = 0xFFFF_FFFF;
-
-fn inc32(x: &mut u64) {
-    if *x < MAX32 {
-        *x += 1;
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SelDrop {
