@@ -4,7 +4,7 @@
 //! start at flip-flops and outputs end at flip-flops, so nothing is optimised away and the Fmax
 //! nextpnr reports is the block's own register-to-register timing (plus at most two XOR levels
 //! on the fold). The harness itself costs one flip-flop per input bit, plus 72 for the LFSR,
-//! the fold and the LEDs.
+//! the fold and the LEDs ([`harness_flops`]; the flow prints it).
 
 use hdl::cycle::Pin;
 use hdl::rtl_util::PinIo;
@@ -52,12 +52,23 @@ pub fn wrap(block: &str, inputs: &[Pin], outputs: &[Pin]) -> String {
     v
 }
 
-/// The switch blocks of issue 3 wrapped for the board: (name, board Verilog).
-pub fn switch_block_tops() -> Vec<(&'static str, fn() -> String)> {
+/// Flip-flops the harness adds around a block: one per input bit, the LFSR, the fold, the LEDs.
+pub fn harness_flops(inputs: &[Pin]) -> u32 {
+    inputs.iter().map(|p| p.width).sum::<u32>() + 32 + 32 + 8
+}
+
+/// A harnessed block ready for the flow.
+pub struct Board {
+    pub verilog: String,
+    pub harness_flops: u32,
+}
+
+/// The switch blocks wrapped for the board, by name.
+pub fn switch_block_tops() -> Vec<(&'static str, fn() -> Board)> {
     use hdl::cycle::CycleModel;
     use hdl::{intstamp, ren, seldrop, shaper};
-    fn board<M: CycleModel, T: PinIo + Default>() -> String {
-        wrap(&block_verilog::<T>(), M::INPUTS, M::OUTPUTS)
+    fn board<M: CycleModel, T: PinIo + Default>() -> Board {
+        Board { verilog: wrap(&block_verilog::<T>(), M::INPUTS, M::OUTPUTS), harness_flops: harness_flops(M::INPUTS) }
     }
     vec![
         ("ren", board::<ren::model::Ren, ren::rtl::RenCounters>),

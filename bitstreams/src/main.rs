@@ -22,9 +22,14 @@ fn main() -> ExitCode {
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bitstreams");
     for t in &tops {
         let harnessed = bitstreams::harness::switch_block_tops().into_iter().find(|(n, _)| n == t);
+        let mut harness = String::new();
         let verilog = match t.as_str() {
             "aqm" => bitstreams::tops::verilog_of(bitstreams::tops::AqmBoard::default()),
-            _ if harnessed.is_some() => (harnessed.unwrap().1)(),
+            _ if harnessed.is_some() => {
+                let b = (harnessed.unwrap().1)();
+                harness = format!(" (harness included: {} flip-flops)", b.harness_flops);
+                b.verilog
+            }
             other => {
                 eprintln!("unknown top `{other}`; known: {}", TOPS.join(", "));
                 return ExitCode::from(2);
@@ -33,7 +38,7 @@ fn main() -> ExitCode {
         eprintln!("{t}: yosys, nextpnr-ice40 --hx8k --package cb132 --freq 100, icepack ...");
         match bitstreams::build(t, &verilog, &out.join(t), true) {
             Ok(r) => println!(
-                "{t}: {} / {} logic cells, {} RAM blocks, {} PLLs, Fmax {:.2} MHz ({} 100 MHz), bitstream {}",
+                "{t}: {} / {} logic cells{harness}, {} RAM blocks, {} PLLs, Fmax {:.2} MHz ({} 100 MHz), bitstream {}",
                 r.logic_cells, r.logic_cells_avail, r.ram_blocks, r.plls, r.fmax_mhz,
                 if r.fmax_mhz >= 100.0 { "meets" } else { "misses" },
                 r.bitstream.map(|p| p.display().to_string()).unwrap_or_default()

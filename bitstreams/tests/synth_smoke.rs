@@ -16,7 +16,7 @@ fn aqm_marker_synthesizes_for_the_hx8k() {
 fn synth_block(name: &str) {
     let (_, verilog) = bitstreams::harness::switch_block_tops().into_iter().find(|(n, _)| *n == name).unwrap();
     let dir = std::env::temp_dir().join(format!("synth-smoke-{name}-{}", std::process::id()));
-    let r = bitstreams::build(name, &verilog(), &dir, false).unwrap();
+    let r = bitstreams::build(name, &verilog().verilog, &dir, false).unwrap();
     println!("{name}: {} / {} logic cells, {} RAM blocks, Fmax {:.2} MHz at --freq 100", r.logic_cells, r.logic_cells_avail, r.ram_blocks, r.fmax_mhz);
     assert!(r.logic_cells > 100 && r.logic_cells <= r.logic_cells_avail, "{r:?}");
     assert!(r.fmax_mhz > 0.0);

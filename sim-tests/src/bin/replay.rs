@@ -26,69 +26,44 @@ fn block_of(file: &std::path::Path) -> String {
     file.parent().and_then(|p| p.file_name()).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
+/// Replay (or, for aqm with `--emit`, print) one file. `Ok(None)` means emitted; an error is a
+/// malformed file or an engine that cannot start, reported with exit code 2.
+fn run_file(file: &std::path::Path, args: &Args) -> Result<Option<Tally>, String> {
+    let block = block_of(file);
+    if block != "aqm" {
+        let Some(def) = sim_tests::blocks::block(&block) else {
+            let known: Vec<_> = sim_tests::blocks::blocks().iter().map(|b| b.name).collect();
+            return Err(format!("{}: unknown block `{block}` (the folder names the block; known: aqm, {})", file.display(), known.join(", ")));
+        };
+        if args.emit {
+            return Err("--emit is only implemented for aqm vectors; pin-level vectors are emitted by the model generator".into());
+        }
+        return def.replay_file(file, args.engine).map(Some).map_err(|e| format!("{e:#}"));
+    }
+    let ops = read_jsonl::<Op>(file).map_err(|e| e.to_string())?;
+    let mut dut = aqm_engine(args.engine).map_err(|e| format!("cannot start the {:?} engine: {e:#}", args.engine))?;
+    if args.emit {
+        let plain: Vec<Op> = ops.into_iter().map(|o| o.item).collect();
+        let out = emit(&plain, dut.as_mut()).map_err(|e| format!("{}: {e}", file.display()))?;
+        print!("{}", to_jsonl(&format!("{} on {:?}", file.display(), args.engine), &out));
+        return Ok(None);
+    }
+    replay(&file.display().to_string(), &ops, dut.as_mut()).map(Some)
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let mut total = Tally::default();
     for file in &args.files {
-        let block = block_of(file);
-        if block != "aqm" {
-            let Some(def) = sim_tests::blocks::block(&block) else {
-                let known: Vec<_> = sim_tests::blocks::blocks().iter().map(|b| b.name).collect();
-                eprintln!("{}: unknown block `{block}` (the folder names the block; known: aqm, {})", file.display(), known.join(", "));
-                return ExitCode::from(2);
-            };
-            if args.emit {
-                eprintln!("--emit is only implemented for aqm vectors; pin-level vectors are emitted by the model generator");
-                return ExitCode::from(2);
-            }
-            match def.replay_file(file, args.engine) {
-                Ok(t) => {
-                    for f in &t.failures {
-                        eprintln!("FAIL {f}");
-                    }
-                    eprintln!("{}: {} passed, {} failed", file.display(), t.passed, t.failed);
-                    total.merge(t);
-                }
-                Err(e) => {
-                    eprintln!("{e:#}");
-                    return ExitCode::from(2);
-                }
-            }
-            continue;
-        }
-        let ops = match read_jsonl::<Op>(file) {
-            Ok(o) => o,
-            Err(e) => {
-                eprintln!("{e}");
-                return ExitCode::from(2);
-            }
-        };
-        let mut dut = match aqm_engine(args.engine) {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("cannot start the {:?} engine: {e:#}", args.engine);
-                return ExitCode::from(2);
-            }
-        };
-        if args.emit {
-            let plain: Vec<Op> = ops.into_iter().map(|o| o.item).collect();
-            match emit(&plain, dut.as_mut()) {
-                Ok(out) => print!("{}", to_jsonl(&format!("{} on {:?}", file.display(), args.engine), &out)),
-                Err(e) => {
-                    eprintln!("{}: {e}", file.display());
-                    return ExitCode::from(2);
-                }
-            }
-            continue;
-        }
-        match replay(&file.display().to_string(), &ops, dut.as_mut()) {
-            Ok(t) => {
+        match run_file(file, &args) {
+            Ok(Some(t)) => {
                 for f in &t.failures {
                     eprintln!("FAIL {f}");
                 }
                 eprintln!("{}: {} passed, {} failed", file.display(), t.passed, t.failed);
                 total.merge(t);
             }
+            Ok(None) => {}
             Err(e) => {
                 eprintln!("{e}");
                 return ExitCode::from(2);
