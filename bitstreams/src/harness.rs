@@ -66,11 +66,12 @@ pub struct Board {
 /// The switch blocks wrapped for the board, by name.
 pub fn switch_block_tops() -> Vec<(&'static str, fn() -> Board)> {
     use hdl::cycle::CycleModel;
-    use hdl::{intstamp, ren, seldrop, shaper};
+    use hdl::{dwrr, intstamp, ren, seldrop, shaper};
     fn board<M: CycleModel, T: PinIo + Default>() -> Board {
         Board { verilog: wrap(&block_verilog::<T>(), M::INPUTS, M::OUTPUTS), harness_flops: harness_flops(M::INPUTS) }
     }
     vec![
+        ("dwrr", board::<dwrr::model::Dwrr, dwrr::rtl::Dwrr8>),
         ("ren", board::<ren::model::Ren, ren::rtl::RenCounters>),
         ("seldrop", board::<seldrop::model::SelDrop, seldrop::rtl::SelectiveDrop>),
         ("shaper", board::<shaper::model::Shaper, shaper::rtl::TokenShaper>),

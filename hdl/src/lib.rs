@@ -6,6 +6,7 @@
 
 pub mod aqm;
 pub mod cycle;
+pub mod dwrr;
 pub mod intstamp;
 pub mod ren;
 #[cfg(feature = "rtl")]

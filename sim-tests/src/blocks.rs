@@ -134,8 +134,9 @@ where
 
 /// Every pin-level block, by vector folder name.
 pub fn blocks() -> Vec<BlockDef> {
-    use hdl::{intstamp, ren, seldrop, shaper};
+    use hdl::{dwrr, intstamp, ren, seldrop, shaper};
     vec![
+        def::<dwrr::model::Dwrr, dwrr::rtl::Dwrr8>("dwrr", dwrr::vectors::random_cycle, &["grant_en"]),
         def::<ren::model::Ren, ren::rtl::RenCounters>("ren", ren::vectors::random_cycle, &["deq_valid"]),
         def::<seldrop::model::SelDrop, seldrop::rtl::SelectiveDrop>(
             "seldrop",

@@ -3,8 +3,9 @@
 
 fn main() -> std::io::Result<()> {
     let out = std::env::args().nth(1).unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../testbench-vectors").into());
-    let blocks: [(&str, fn() -> Vec<(&'static str, String)>); 5] = [
+    let blocks: [(&str, fn() -> Vec<(&'static str, String)>); 6] = [
         ("aqm", hdl::aqm::vectors::render),
+        ("dwrr", hdl::dwrr::vectors::render),
         ("ren", hdl::ren::vectors::render),
         ("seldrop", hdl::seldrop::vectors::render),
         ("shaper", hdl::shaper::vectors::render),

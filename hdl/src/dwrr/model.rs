@@ -1,0 +1,102 @@
+//! Golden model of the DWRR / strict-priority scheduler (semantics and choices in `mod.rs`).
+
+use super::*;
+use crate::cycle::{CycleModel, Pin};
+
+/// Scheduler state for any power-of-two queue count (the port model uses it with its own `N`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dwrr {
+    pub quantum: Vec<u64>,
+    pub prio_mask: u64,
+    pub cur: usize,
+    pub deficit: Vec<u64>,
+}
+
+impl Default for Dwrr {
+    fn default() -> Self {
+        Dwrr::new(N)
+    }
+}
+
+impl Dwrr {
+    pub fn new(n: usize) -> Self {
+        assert!(n.is_power_of_two() && n >= 2, "queue count must be a power of two");
+        Dwrr { quantum: vec![DEFAULT_QUANTUM; n], prio_mask: 0, cur: n - 1, deficit: vec![0; n] }
+    }
+
+    pub fn n(&self) -> usize {
+        self.quantum.len()
+    }
+
+    /// One clock: `valid` bit q = queue q has a servable head of `len[q]` bytes. Returns the
+    /// granted queue and moves to the state after the edge.
+    pub fn clock(&mut self, valid: u64, len: &[u64], grant_en: bool) -> Option<usize> {
+        let n = self.n();
+        let sp = valid & self.prio_mask;
+        let dw = valid & !self.prio_mask;
+        let mut grant = None;
+        if grant_en && sp != 0 {
+            grant = Some(sp.trailing_zeros() as usize);
+        } else if grant_en && dw != 0 {
+            let c = self.cur;
+            if dw >> c & 1 == 1 && len[c] <= self.deficit[c] {
+                self.deficit[c] -= len[c];
+                grant = Some(c);
+            } else {
+                let j = (1..=n).map(|k| (c + k) % n).find(|&j| dw >> j & 1 == 1).unwrap();
+                self.cur = j;
+                let d = (self.deficit[j] + self.quantum[j]).min(0xFFFF);
+                self.deficit[j] = if len[j] <= d { d - len[j] } else { d };
+                if len[j] <= d {
+                    grant = Some(j);
+                }
+            }
+        }
+        for q in 0..n {
+            if dw >> q & 1 == 0 {
+                self.deficit[q] = 0;
+            }
+        }
+        grant
+    }
+
+    pub fn csr_write(&mut self, addr: u64, data: u64) {
+        let n = self.n() as u64;
+        if addr < n && data <= 0xFFFF {
+            self.quantum[addr as usize] = data;
+        } else if addr == csr::PRIO_MASK as u64 {
+            self.prio_mask = data & crate::cycle::mask(n as u32);
+        }
+    }
+}
+
+impl CycleModel for Dwrr {
+    const INPUTS: &'static [Pin] = DwrrIn::PINS;
+    const OUTPUTS: &'static [Pin] = DwrrOut::PINS;
+
+    fn step(&mut self, inputs: &[u64]) -> Vec<u64> {
+        let i = DwrrIn::from_slice(inputs);
+        let d = &self.deficit;
+        let mut o = DwrrOut {
+            cur: self.cur as u64,
+            deficit0: d[0],
+            deficit1: d[1],
+            deficit2: d[2],
+            deficit3: d[3],
+            deficit4: d[4],
+            deficit5: d[5],
+            deficit6: d[6],
+            deficit7: d[7],
+            ..Default::default()
+        };
+        let len = [i.head_len0, i.head_len1, i.head_len2, i.head_len3, i.head_len4, i.head_len5, i.head_len6, i.head_len7];
+        if let Some(q) = self.clock(i.head_valid, &len, i.grant_en == 1) {
+            o.grant = 1;
+            o.grant_q = q as u64;
+        }
+        if i.csr_we == 1 {
+            self.csr_write(i.csr_addr, i.csr_wdata);
+        }
+        o.to_vec()
+    }
+}
