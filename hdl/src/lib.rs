@@ -8,6 +8,7 @@ pub mod aqm;
 pub mod cycle;
 pub mod dwrr;
 pub mod intstamp;
+pub mod port;
 pub mod ren;
 #[cfg(feature = "rtl")]
 pub mod rtl_util;

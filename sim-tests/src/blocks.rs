@@ -134,7 +134,7 @@ where
 
 /// Every pin-level block, by vector folder name.
 pub fn blocks() -> Vec<BlockDef> {
-    use hdl::{dwrr, intstamp, ren, seldrop, shaper};
+    use hdl::{dwrr, intstamp, port, ren, seldrop, shaper};
     vec![
         def::<dwrr::model::Dwrr, dwrr::rtl::Dwrr8>("dwrr", dwrr::vectors::random_cycle, &["grant_en"]),
         def::<ren::model::Ren, ren::rtl::RenCounters>("ren", ren::vectors::random_cycle, &["deq_valid"]),
@@ -145,6 +145,7 @@ pub fn blocks() -> Vec<BlockDef> {
         ),
         def::<shaper::model::Shaper, shaper::rtl::TokenShaper>("shaper", shaper::vectors::random_cycle, &["deq"]),
         def::<intstamp::model::IntStamp, intstamp::rtl::IntStamper>("intstamp", intstamp::vectors::random_cycle, &["deq_valid"]),
+        def::<port::vectors::Port8x16, port::rtl::SwitchPort8x16>("port", port::vectors::random_cycle, &["in_valid"]),
     ]
 }
 

@@ -3,13 +3,14 @@
 
 fn main() -> std::io::Result<()> {
     let out = std::env::args().nth(1).unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../testbench-vectors").into());
-    let blocks: [(&str, fn() -> Vec<(&'static str, String)>); 6] = [
+    let blocks: [(&str, fn() -> Vec<(&'static str, String)>); 7] = [
         ("aqm", hdl::aqm::vectors::render),
         ("dwrr", hdl::dwrr::vectors::render),
         ("ren", hdl::ren::vectors::render),
         ("seldrop", hdl::seldrop::vectors::render),
         ("shaper", hdl::shaper::vectors::render),
         ("intstamp", hdl::intstamp::vectors::render),
+        ("port", hdl::port::vectors::render),
     ];
     for (block, render) in blocks {
         let dir = std::path::Path::new(&out).join(block);

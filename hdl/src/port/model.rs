@@ -1,0 +1,325 @@
+//! Golden model of the switch egress port (dataflow and choices in `mod.rs`). It composes the
+//! golden models of the blocks the RTL instantiates, driven pin by pin exactly as the RTL
+//! drives them, plus the port's own FIFOs, pacer, registers and counters.
+
+use super::*;
+use crate::aqm::model::Marker;
+use crate::cycle::{inc32, CycleModel, Pin};
+use crate::dwrr::model::Dwrr;
+use crate::intstamp::{model::IntStamp, IntIn, IntOut};
+use crate::ren::{model::Ren, RenIn, RenOut};
+use crate::seldrop::{model::SelDrop, SelDropIn, SelDropOut};
+use crate::shaper::{model::Shaper, ShaperIn};
+use std::collections::VecDeque;
+
+/// A queued descriptor as the FIFO stores it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Desc {
+    pub len: u64,
+    pub ecn: u64,
+    pub is_data: bool,
+    pub ts: u64,
+}
+
+/// Port counters (saturating), in `rd` order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub input: u64,
+    pub enq: u64,
+    pub drop_malformed: u64,
+    pub drop_tail: u64,
+    pub drop_sel: u64,
+    pub deq: u64,
+    pub out: u64,
+    pub drop_aqm: u64,
+    pub drop_ren: u64,
+    pub drop_int: u64,
+    pub marked_aqm: u64,
+}
+
+/// The port with `NQ` queues of `2^DB` descriptors each.
+#[derive(Clone, Debug)]
+pub struct PortModel<const NQ: usize, const DB: usize> {
+    pub class_map: u64,
+    pub qcap: u64,
+    pub max_len: u64,
+    pub rate: u64,
+    pub overhead: u64,
+    pub emu_q: u64,
+    pub sel_q: u64,
+    pub now: u64,
+    pub fifo: Vec<VecDeque<Desc>>,
+    pub resident_bytes: u64,
+    /// Pacer credit in 1/256 bytes (signed).
+    pub credit: i64,
+    /// Idle byte slots of the last clock, for REN.
+    pub idle: u64,
+    /// The descriptor granted last clock: (queue, descriptor).
+    pub d1: Option<(usize, Desc)>,
+    pub dwrr: Dwrr,
+    pub aqm: Vec<Marker>,
+    pub seldrop: SelDrop,
+    pub shaper: Shaper,
+    pub ren: Ren,
+    pub int: IntStamp,
+    pub cnt: Counters,
+}
+
+impl<const NQ: usize, const DB: usize> Default for PortModel<NQ, DB> {
+    fn default() -> Self {
+        PortModel {
+            class_map: (0..8u64).map(|c| (c % NQ as u64) << (3 * c)).sum(),
+            qcap: 1 << DB,
+            max_len: DEFAULT_MAX_LEN,
+            rate: DEFAULT_RATE,
+            overhead: DEFAULT_OVERHEAD,
+            emu_q: 0,
+            sel_q: 0,
+            now: 0,
+            fifo: vec![VecDeque::new(); NQ],
+            resident_bytes: 0,
+            credit: 0,
+            idle: 0,
+            d1: None,
+            dwrr: Dwrr::new(NQ),
+            aqm: vec![Marker::default(); NQ],
+            seldrop: SelDrop::default(),
+            shaper: Shaper::default(),
+            ren: Ren::default(),
+            int: IntStamp::default(),
+            cnt: Counters::default(),
+        }
+    }
+}
+
+/// The enabled queue of an `EMU_Q` / `SEL_Q` register.
+fn enabled(reg: u64) -> Option<usize> {
+    (reg & 0x10 != 0).then_some((reg & 7) as usize)
+}
+
+impl<const NQ: usize, const DB: usize> PortModel<NQ, DB> {
+    pub const DEPTH: usize = 1 << DB;
+
+    pub fn resident_pkts(&self) -> u64 {
+        self.fifo.iter().map(|f| f.len() as u64).sum()
+    }
+
+    pub fn queue_of(&self, class: u64) -> usize {
+        ((self.class_map >> (3 * class)) & 7) as usize & (NQ - 1)
+    }
+
+    /// The register read port.
+    pub fn read(&self, addr: u64) -> u64 {
+        let c = &self.cnt;
+        match addr {
+            rd::IN => c.input,
+            rd::ENQ => c.enq,
+            rd::DROP_MALFORMED => c.drop_malformed,
+            rd::DROP_TAIL => c.drop_tail,
+            rd::DROP_SEL => c.drop_sel,
+            rd::DEQ => c.deq,
+            rd::OUT => c.out,
+            rd::DROP_AQM => c.drop_aqm,
+            rd::DROP_REN => c.drop_ren,
+            rd::DROP_INT => c.drop_int,
+            rd::MARKED_AQM => c.marked_aqm,
+            rd::RESIDENT_PKTS => self.resident_pkts(),
+            rd::RESIDENT_BYTES => self.resident_bytes,
+            rd::NOW => self.now,
+            rd::IN_FLIGHT => self.d1.is_some() as u64,
+            a if a >= rd::QLEN0 && a < rd::QLEN0 + NQ as u64 => self.fifo[(a - rd::QLEN0) as usize].len() as u64,
+            _ => 0,
+        }
+    }
+
+    fn write_port_csr(&mut self, reg: u64, data: u64) {
+        match reg as u16 {
+            csr::CLASS_MAP => self.class_map = data & 0xFF_FFFF,
+            csr::QCAP => self.qcap = data,
+            csr::MAX_LEN if data <= 0x3FFF => self.max_len = data,
+            csr::RATE => self.rate = data & 0xFF_FFFF,
+            csr::OVERHEAD => self.overhead = data & 0xFF,
+            csr::EMU_Q => self.emu_q = data & 0x17,
+            csr::SEL_Q => self.sel_q = data & 0x17,
+            _ => {}
+        }
+    }
+}
+
+impl<const NQ: usize, const DB: usize> CycleModel for PortModel<NQ, DB> {
+    const INPUTS: &'static [Pin] = PortIn::PINS;
+    const OUTPUTS: &'static [Pin] = PortOut::PINS;
+
+    fn step(&mut self, inputs: &[u64]) -> Vec<u64> {
+        let i = PortIn::from_slice(inputs);
+        let block = i.csr_addr >> 8;
+        let reg = i.csr_addr & 0xFF;
+        let we = |b: u64| (i.csr_we == 1 && block == b) as u64;
+        let mut o = PortOut { csr_rdata: self.read(i.csr_raddr), ..Default::default() };
+        let counts: Vec<u64> = self.fifo.iter().map(|f| f.len() as u64).collect();
+        let resident_pkts: u64 = counts.iter().sum();
+
+        // --- departure of the descriptor granted last clock: AQM → REN → INT
+        let now = self.now;
+        let (d1v, d1q, d1) = match self.d1 {
+            Some((q, d)) => (true, q, d),
+            None => (false, 0, Desc::default()),
+        };
+        let sojourn = if d1v { now.wrapping_sub(d1.ts) & 0xFFFF_FFFF } else { 0 };
+        let (mut ecn1, mut aqm_drop) = (d1.ecn, false);
+        if d1v {
+            let dec = self.aqm[d1q].dequeue(now as u32, sojourn as u32, d1.ecn as u8, counts[d1q] as u32);
+            ecn1 = dec.ecn_out as u64;
+            aqm_drop = dec.drop;
+        }
+        if i.csr_we == 1 && block == 2 && reg < 64 {
+            for m in &mut self.aqm {
+                m.write_csr(reg as u8, i.csr_wdata as u32);
+            }
+        }
+        let ren = RenOut::from_slice(&self.ren.step(
+            &RenIn {
+                csr_we: we(5),
+                csr_addr: reg,
+                csr_wdata: i.csr_wdata,
+                idle_bytes: self.idle,
+                q_pkts: resident_pkts,
+                deq_valid: (d1v && !aqm_drop) as u64,
+                deq_is_data: d1.is_data as u64,
+                deq_ecn: ecn1,
+                deq_len: d1.len,
+            }
+            .to_vec(),
+        ));
+        let ren_drop = d1v && !aqm_drop && ren.drop == 1;
+        let int = IntOut::from_slice(&self.int.step(
+            &IntIn {
+                csr_we: we(6),
+                csr_addr: reg,
+                csr_wdata: i.csr_wdata,
+                deq_valid: (d1v && !aqm_drop && !ren_drop) as u64,
+                deq_len: d1.len,
+                now: now & 0xFF_FFFF,
+                qlen_after: self.resident_bytes,
+            }
+            .to_vec(),
+        ));
+        let int_drop = d1v && !aqm_drop && !ren_drop && int.drop == 1;
+        let out_valid = d1v && !aqm_drop && !ren_drop && !int_drop;
+        (o.out_valid, o.out_q, o.out_len, o.out_ecn, o.out_is_data) = (out_valid as u64, d1q as u64, d1.len, ren.ecn_out, d1.is_data as u64);
+        (o.out_sojourn, o.out_hop_lo, o.out_hop_hi) = (sojourn, int.hop_lo, int.hop_hi);
+        if d1v {
+            if crate::ecn::is_ect(d1.ecn as u8) && ecn1 == 3 {
+                inc32(&mut self.cnt.marked_aqm);
+            }
+            let c = &mut self.cnt;
+            inc32(if aqm_drop {
+                &mut c.drop_aqm
+            } else if ren_drop {
+                &mut c.drop_ren
+            } else if int_drop {
+                &mut c.drop_int
+            } else {
+                &mut c.out
+            });
+        }
+
+        // --- scheduling: shaper eligibility, DWRR / SP, pacer
+        let head = |q: usize| self.fifo[q].front().map(|d| d.len).unwrap_or(0);
+        let lens: Vec<u64> = (0..NQ).map(head).collect();
+        let emu = enabled(self.emu_q).filter(|&q| q < NQ);
+        let mut valid: u64 = (0..NQ).filter(|&q| counts[q] > 0).map(|q| 1 << q).sum();
+        if let Some(e) = emu {
+            if !self.shaper.eligible(lens[e]) {
+                valid &= !(1 << e);
+            }
+        }
+        let ready = self.credit >= 0;
+        let grant = self.dwrr.clock(valid, &lens, ready);
+        if we(1) == 1 {
+            self.dwrr.csr_write(reg, i.csr_wdata);
+        }
+        self.shaper.step(
+            &ShaperIn {
+                csr_we: we(4),
+                csr_addr: reg,
+                csr_wdata: i.csr_wdata,
+                head_valid: emu.is_some_and(|e| counts[e] > 0) as u64,
+                head_len: emu.map(|e| lens[e]).unwrap_or(0),
+                deq: (emu.is_some() && grant == emu) as u64,
+            }
+            .to_vec(),
+        );
+        let popped = grant.map(|q| {
+            let d = self.fifo[q].pop_front().expect("granted queue is backlogged");
+            self.resident_bytes -= d.len;
+            inc32(&mut self.cnt.deq);
+            (q, d)
+        });
+        (o.grant, o.grant_q) = (grant.is_some() as u64, grant.unwrap_or(0) as u64);
+        self.idle = if ready && grant.is_none() { (self.rate >> 8).min(255) } else { 0 };
+        self.credit = match popped {
+            Some((_, d)) => self.credit - (((d.len + self.overhead) << 8) as i64) + self.rate as i64,
+            None if ready => 0,
+            None => self.credit + self.rate as i64,
+        };
+        self.d1 = popped;
+
+        // --- arrival: classify, admit, enqueue with the time stamp
+        let q = self.queue_of(i.in_class);
+        let malformed = i.in_len == 0 || i.in_len > self.max_len;
+        let full = counts[q] >= self.qcap || counts[q] as usize >= Self::DEPTH;
+        let sel = enabled(self.sel_q).filter(|&s| s < NQ);
+        let sel_applies = sel == Some(q);
+        let sd = SelDropOut::from_slice(&self.seldrop.step(
+            &SelDropIn {
+                csr_we: we(3),
+                csr_addr: reg,
+                csr_wdata: i.csr_wdata,
+                arr_valid: (i.in_valid == 1 && !malformed && !full && sel_applies) as u64,
+                arr_len: i.in_len,
+                arr_ecn: i.in_ecn,
+                arr_low_prio: i.in_low_prio,
+                deq_valid: (sel.is_some() && popped.map(|p| p.0) == sel) as u64,
+                deq_len: popped.map(|p| p.1.len).unwrap_or(0),
+            }
+            .to_vec(),
+        ));
+        if i.in_valid == 1 {
+            inc32(&mut self.cnt.input);
+            o.in_drop = if malformed {
+                drop::MALFORMED
+            } else if full {
+                drop::TAIL
+            } else if !sel_applies || sd.admit == 1 {
+                drop::NONE
+            } else if sd.drop_sel == 1 {
+                drop::SELECTIVE
+            } else if sd.drop_full == 1 {
+                drop::TAIL
+            } else {
+                drop::MALFORMED
+            };
+            let c = &mut self.cnt;
+            inc32(match o.in_drop {
+                drop::MALFORMED => &mut c.drop_malformed,
+                drop::TAIL => &mut c.drop_tail,
+                drop::SELECTIVE => &mut c.drop_sel,
+                _ => &mut c.enq,
+            });
+            if o.in_drop == drop::NONE {
+                o.in_admit = 1;
+                let ecn = if sel_applies { sd.ecn_out } else { i.in_ecn };
+                self.fifo[q].push_back(Desc { len: i.in_len, ecn, is_data: i.in_is_data == 1, ts: now });
+                self.resident_bytes += i.in_len;
+            }
+        }
+
+        // --- time base and port registers
+        self.now = if we(0) == 1 && reg == csr::TIME_LOAD as u64 { i.csr_wdata } else { (now + 1) & 0xFFFF_FFFF };
+        if we(0) == 1 {
+            self.write_port_csr(reg, i.csr_wdata);
+        }
+        o.to_vec()
+    }
+}

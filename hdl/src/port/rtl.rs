@@ -1,0 +1,602 @@
+//! RTL of the switch egress port; the golden model is `model.rs`, the dataflow and the choices
+//! are in `mod.rs`. `NQ` queues (power of two, `QB = log2 NQ`), FIFO depth `2^DB` per queue
+//! (`CB = DB + 1` bits of occupancy). Each queue's FIFO is two block RAMs (17-bit descriptor,
+//! 32-bit enqueue stamp) read one entry ahead, so the scheduler sees every head in the clock it
+//! decides and a queue can be served on consecutive clocks; a write to the entry being read is
+//! forwarded from a bypass register.
+
+use crate::aqm::rtl::AqmMarker;
+use crate::dwrr::rtl::Dwrr;
+use crate::intstamp::rtl::IntStamper;
+use crate::ren::rtl::RenCounters;
+use crate::rtl_util::SatCounter;
+use crate::seldrop::rtl::SelectiveDrop;
+use crate::shaper::rtl::TokenShaper;
+use rust_hdl::prelude::*;
+use rust_hdl::widgets::prelude::{DFFWithInit, RAM};
+
+/// Port counters, in `rd` order (0..=10).
+const N_CNT: usize = 11;
+
+#[derive(LogicBlock)]
+pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> {
+    pub clock: Signal<In, Clock>,
+    pub csr_we: Signal<In, Bit>,
+    pub csr_addr: Signal<In, Bits<12>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    pub csr_raddr: Signal<In, Bits<8>>,
+    pub in_valid: Signal<In, Bit>,
+    pub in_class: Signal<In, Bits<3>>,
+    pub in_len: Signal<In, Bits<16>>,
+    pub in_ecn: Signal<In, Bits<2>>,
+    pub in_low_prio: Signal<In, Bit>,
+    pub in_is_data: Signal<In, Bit>,
+    pub in_admit: Signal<Out, Bit>,
+    pub in_drop: Signal<Out, Bits<2>>,
+    pub grant: Signal<Out, Bit>,
+    pub grant_q: Signal<Out, Bits<3>>,
+    pub out_valid: Signal<Out, Bit>,
+    pub out_q: Signal<Out, Bits<3>>,
+    pub out_len: Signal<Out, Bits<16>>,
+    pub out_ecn: Signal<Out, Bits<2>>,
+    pub out_is_data: Signal<Out, Bit>,
+    pub out_sojourn: Signal<Out, Bits<32>>,
+    pub out_hop_lo: Signal<Out, Bits<32>>,
+    pub out_hop_hi: Signal<Out, Bits<32>>,
+    pub csr_rdata: Signal<Out, Bits<32>>,
+    // blocks
+    dwrr: Dwrr<NQ, QB>,
+    aqm: [AqmMarker; NQ],
+    seldrop: SelectiveDrop,
+    shaper: TokenShaper,
+    ren: RenCounters,
+    int_stamp: IntStamper,
+    // per-queue FIFOs: descriptor {is_data:1, ecn:2, len:14} and enqueue stamp
+    ram_meta: [RAM<Bits<17>, DB>; NQ],
+    ram_ts: [RAM<Bits<32>, DB>; NQ],
+    wr_ptr: [DFF<Bits<DB>>; NQ],
+    rd_ptr: [DFF<Bits<DB>>; NQ],
+    count: [DFF<Bits<CB>>; NQ],
+    byp_v: [DFF<Bit>; NQ],
+    byp_meta: [DFF<Bits<17>>; NQ],
+    byp_ts: [DFF<Bits<32>>; NQ],
+    head_meta: [Signal<Local, Bits<17>>; NQ],
+    head_ts: [Signal<Local, Bits<32>>; NQ],
+    pop: [Signal<Local, Bit>; NQ],
+    push: [Signal<Local, Bit>; NQ],
+    rd_next: [Signal<Local, Bits<DB>>; NQ],
+    // port registers
+    class_map: DFFWithInit<Bits<24>>,
+    qcap: DFFWithInit<Bits<32>>,
+    max_len: DFFWithInit<Bits<16>>,
+    rate: DFFWithInit<Bits<24>>,
+    overhead: DFFWithInit<Bits<8>>,
+    emu_q: DFF<Bits<5>>,
+    sel_q: DFF<Bits<5>>,
+    now: DFF<Bits<32>>,
+    credit: DFF<Bits<32>>,
+    idle: DFF<Bits<8>>,
+    res_pkts: DFF<Bits<32>>,
+    res_bytes: DFF<Bits<32>>,
+    d1_valid: DFF<Bit>,
+    d1_q: DFF<Bits<QB>>,
+    d1_meta: DFF<Bits<17>>,
+    d1_ts: DFF<Bits<32>>,
+    cnt: [SatCounter; N_CNT],
+    nq: Constant<Bits<4>>,
+    depth: Constant<Bits<CB>>,
+    onehot: [Constant<Bits<NQ>>; NQ],
+    servable: [Signal<Local, Bit>; NQ],
+    hv: [Signal<Local, Bits<NQ>>; NQ],
+    d1_count: Signal<Local, Bits<CB>>,
+    d1_count32: Signal<Local, Bits<32>>,
+    rd_count: Signal<Local, Bits<CB>>,
+    // wires
+    block: Signal<Local, Bits<4>>,
+    sub_addr: Signal<Local, Bits<8>>,
+    // departure
+    d1_ecn: Signal<Local, Bits<2>>,
+    d1_len: Signal<Local, Bits<16>>,
+    sojourn: Signal<Local, Bits<32>>,
+    aqm_ecn: Signal<Local, Bits<2>>,
+    aqm_drop: Signal<Local, Bit>,
+    ren_drop: Signal<Local, Bit>,
+    int_drop: Signal<Local, Bit>,
+    // scheduling
+    emu_en: Signal<Local, Bit>,
+    emu: Signal<Local, Bits<QB>>,
+    emu_len: Signal<Local, Bits<16>>,
+    emu_backlog: Signal<Local, Bit>,
+    ready: Signal<Local, Bit>,
+    g: Signal<Local, Bit>,
+    gq: Signal<Local, Bits<QB>>,
+    g_meta: Signal<Local, Bits<17>>,
+    g_ts: Signal<Local, Bits<32>>,
+    g_len: Signal<Local, Bits<16>>,
+    rate_int: Signal<Local, Bits<16>>,
+    // arrival
+    qsel: Signal<Local, Bits<3>>,
+    q: Signal<Local, Bits<QB>>,
+    q_count: Signal<Local, Bits<CB>>,
+    malformed: Signal<Local, Bit>,
+    full: Signal<Local, Bit>,
+    sel_en: Signal<Local, Bit>,
+    sel: Signal<Local, Bits<QB>>,
+    sel_applies: Signal<Local, Bit>,
+    drop_code: Signal<Local, Bits<2>>,
+    admit: Signal<Local, Bit>,
+    enq_meta: Signal<Local, Bits<17>>,
+}
+
+impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default for SwitchPort<NQ, QB, DB, CB> {
+    fn default() -> Self {
+        assert!(NQ == 1 << QB && QB >= 1 && QB <= 3 && CB == DB + 1);
+        let class_map: u64 = (0..8u64).map(|c| (c % NQ as u64) << (3 * c)).sum();
+        SwitchPort {
+            clock: Default::default(),
+            csr_we: Default::default(),
+            csr_addr: Default::default(),
+            csr_wdata: Default::default(),
+            csr_raddr: Default::default(),
+            in_valid: Default::default(),
+            in_class: Default::default(),
+            in_len: Default::default(),
+            in_ecn: Default::default(),
+            in_low_prio: Default::default(),
+            in_is_data: Default::default(),
+            in_admit: Default::default(),
+            in_drop: Default::default(),
+            grant: Default::default(),
+            grant_q: Default::default(),
+            out_valid: Default::default(),
+            out_q: Default::default(),
+            out_len: Default::default(),
+            out_ecn: Default::default(),
+            out_is_data: Default::default(),
+            out_sojourn: Default::default(),
+            out_hop_lo: Default::default(),
+            out_hop_hi: Default::default(),
+            csr_rdata: Default::default(),
+            dwrr: Default::default(),
+            aqm: std::array::from_fn(|_| Default::default()),
+            seldrop: Default::default(),
+            shaper: Default::default(),
+            ren: Default::default(),
+            int_stamp: Default::default(),
+            ram_meta: std::array::from_fn(|_| Default::default()),
+            ram_ts: std::array::from_fn(|_| Default::default()),
+            wr_ptr: std::array::from_fn(|_| Default::default()),
+            rd_ptr: std::array::from_fn(|_| Default::default()),
+            count: std::array::from_fn(|_| Default::default()),
+            byp_v: std::array::from_fn(|_| Default::default()),
+            byp_meta: std::array::from_fn(|_| Default::default()),
+            byp_ts: std::array::from_fn(|_| Default::default()),
+            head_meta: std::array::from_fn(|_| Default::default()),
+            head_ts: std::array::from_fn(|_| Default::default()),
+            pop: std::array::from_fn(|_| Default::default()),
+            push: std::array::from_fn(|_| Default::default()),
+            rd_next: std::array::from_fn(|_| Default::default()),
+            class_map: DFFWithInit::new(class_map.into()),
+            qcap: DFFWithInit::new((1u64 << DB).into()),
+            max_len: DFFWithInit::new(super::DEFAULT_MAX_LEN.into()),
+            rate: DFFWithInit::new(super::DEFAULT_RATE.into()),
+            overhead: DFFWithInit::new(super::DEFAULT_OVERHEAD.into()),
+            emu_q: Default::default(),
+            sel_q: Default::default(),
+            now: Default::default(),
+            credit: Default::default(),
+            idle: Default::default(),
+            res_pkts: Default::default(),
+            res_bytes: Default::default(),
+            d1_valid: Default::default(),
+            d1_q: Default::default(),
+            d1_meta: Default::default(),
+            d1_ts: Default::default(),
+            cnt: std::array::from_fn(|_| Default::default()),
+            nq: Constant::new((NQ as u64).into()),
+            depth: Constant::new((1u64 << DB).into()),
+            onehot: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
+            servable: std::array::from_fn(|_| Default::default()),
+            hv: std::array::from_fn(|_| Default::default()),
+            d1_count: Default::default(),
+            d1_count32: Default::default(),
+            rd_count: Default::default(),
+            block: Default::default(),
+            sub_addr: Default::default(),
+            d1_ecn: Default::default(),
+            d1_len: Default::default(),
+            sojourn: Default::default(),
+            aqm_ecn: Default::default(),
+            aqm_drop: Default::default(),
+            ren_drop: Default::default(),
+            int_drop: Default::default(),
+            emu_en: Default::default(),
+            emu: Default::default(),
+            emu_len: Default::default(),
+            emu_backlog: Default::default(),
+            ready: Default::default(),
+            g: Default::default(),
+            gq: Default::default(),
+            g_meta: Default::default(),
+            g_ts: Default::default(),
+            g_len: Default::default(),
+            rate_int: Default::default(),
+            qsel: Default::default(),
+            q: Default::default(),
+            q_count: Default::default(),
+            malformed: Default::default(),
+            full: Default::default(),
+            sel_en: Default::default(),
+            sel: Default::default(),
+            sel_applies: Default::default(),
+            drop_code: Default::default(),
+            admit: Default::default(),
+            enq_meta: Default::default(),
+        }
+    }
+}
+
+impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic for SwitchPort<NQ, QB, DB, CB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, class_map, qcap, max_len, rate, overhead, emu_q, sel_q, now, credit, idle, res_pkts,
+            res_bytes, d1_valid, d1_q, d1_meta, d1_ts
+        );
+        clock!(self, clock, dwrr, seldrop, shaper, ren, int_stamp);
+        self.block.next = self.csr_addr.val().get_bits::<4>(8);
+        self.sub_addr.next = self.csr_addr.val().get_bits::<8>(0);
+        for i in 0..N_CNT {
+            self.cnt[i].clock.next = self.clock.val();
+            self.cnt[i].inc.next = false;
+            self.cnt[i].load.next = false;
+            self.cnt[i].load_val.next = 0.into();
+        }
+
+        // --- FIFO heads (read one entry ahead, bypass on a write to the entry being read)
+        for i in 0..NQ {
+            self.aqm[i].clock.next = self.clock.val();
+            self.ram_meta[i].read_clock.next = self.clock.val();
+            self.ram_meta[i].write_clock.next = self.clock.val();
+            self.ram_ts[i].read_clock.next = self.clock.val();
+            self.ram_ts[i].write_clock.next = self.clock.val();
+            self.wr_ptr[i].clock.next = self.clock.val();
+            self.wr_ptr[i].d.next = self.wr_ptr[i].q.val();
+            self.rd_ptr[i].clock.next = self.clock.val();
+            self.rd_ptr[i].d.next = self.rd_ptr[i].q.val();
+            self.count[i].clock.next = self.clock.val();
+            self.count[i].d.next = self.count[i].q.val();
+            self.byp_v[i].clock.next = self.clock.val();
+            self.byp_v[i].d.next = false;
+            self.byp_meta[i].clock.next = self.clock.val();
+            self.byp_meta[i].d.next = self.byp_meta[i].q.val();
+            self.byp_ts[i].clock.next = self.clock.val();
+            self.byp_ts[i].d.next = self.byp_ts[i].q.val();
+            self.head_meta[i].next = self.ram_meta[i].read_data.val();
+            self.head_ts[i].next = self.ram_ts[i].read_data.val();
+            if self.byp_v[i].q.val() {
+                self.head_meta[i].next = self.byp_meta[i].q.val();
+                self.head_ts[i].next = self.byp_ts[i].q.val();
+            }
+        }
+
+        // --- departure of the descriptor granted last clock: AQM → REN → INT
+        self.d1_len.next = bit_cast::<16, 14>(self.d1_meta.q.val().get_bits::<14>(0));
+        self.d1_ecn.next = self.d1_meta.q.val().get_bits::<2>(14);
+        self.sojourn.next = 0.into();
+        if self.d1_valid.q.val() {
+            self.sojourn.next = self.now.q.val() - self.d1_ts.q.val();
+        }
+        self.aqm_ecn.next = self.d1_ecn.val();
+        self.aqm_drop.next = false;
+        // (bit_cast cannot take a loop-indexed argument in hdl_gen: mux first, then widen)
+        self.d1_count.next = 0.into();
+        for i in 0..NQ {
+            if self.d1_q.q.val().index() == i {
+                self.d1_count.next = self.count[i].q.val();
+            }
+        }
+        self.d1_count32.next = bit_cast::<32, CB>(self.d1_count.val());
+        for i in 0..NQ {
+            self.aqm[i].csr_we.next = self.csr_we.val() & (self.block.val() == 2) & (self.sub_addr.val() < 64);
+            self.aqm[i].csr_addr.next = self.sub_addr.val().get_bits::<6>(0);
+            self.aqm[i].csr_wdata.next = self.csr_wdata.val();
+            self.aqm[i].deq.next = self.d1_valid.q.val() & (self.d1_q.q.val().index() == i);
+            self.aqm[i].now.next = self.now.q.val();
+            self.aqm[i].sojourn.next = self.sojourn.val();
+            self.aqm[i].ecn_in.next = self.d1_ecn.val();
+            self.aqm[i].qlen.next = self.d1_count32.val();
+            if self.d1_valid.q.val() & (self.d1_q.q.val().index() == i) {
+                self.aqm_ecn.next = self.aqm[i].ecn_out.val();
+                self.aqm_drop.next = self.aqm[i].drop.val();
+            }
+        }
+        self.ren.csr_we.next = self.csr_we.val() & (self.block.val() == 5);
+        self.ren.csr_addr.next = self.sub_addr.val();
+        self.ren.csr_wdata.next = self.csr_wdata.val();
+        self.ren.idle_bytes.next = self.idle.q.val();
+        self.ren.q_pkts.next = self.res_pkts.q.val().get_bits::<20>(0);
+        self.ren.deq_valid.next = self.d1_valid.q.val() & !self.aqm_drop.val();
+        self.ren.deq_is_data.next = self.d1_meta.q.val().get_bit(16);
+        self.ren.deq_ecn.next = self.aqm_ecn.val();
+        self.ren.deq_len.next = self.d1_len.val();
+        self.ren_drop.next = self.d1_valid.q.val() & !self.aqm_drop.val() & self.ren.drop.val();
+        self.int_stamp.csr_we.next = self.csr_we.val() & (self.block.val() == 6);
+        self.int_stamp.csr_addr.next = self.sub_addr.val();
+        self.int_stamp.csr_wdata.next = self.csr_wdata.val();
+        self.int_stamp.deq_valid.next = self.d1_valid.q.val() & !self.aqm_drop.val() & !self.ren_drop.val();
+        self.int_stamp.deq_len.next = self.d1_len.val();
+        self.int_stamp.now.next = self.now.q.val().get_bits::<24>(0);
+        self.int_stamp.qlen_after.next = self.res_bytes.q.val();
+        self.int_drop.next = self.d1_valid.q.val() & !self.aqm_drop.val() & !self.ren_drop.val() & self.int_stamp.drop.val();
+        self.out_valid.next = self.d1_valid.q.val() & !self.aqm_drop.val() & !self.ren_drop.val() & !self.int_drop.val();
+        self.out_q.next = bit_cast::<3, QB>(self.d1_q.q.val());
+        self.out_len.next = self.d1_len.val();
+        self.out_ecn.next = self.ren.ecn_out.val();
+        self.out_is_data.next = self.d1_meta.q.val().get_bit(16);
+        self.out_sojourn.next = self.sojourn.val();
+        self.out_hop_lo.next = self.int_stamp.hop_lo.val();
+        self.out_hop_hi.next = self.int_stamp.hop_hi.val();
+        // counters 6..=10: out, drop_aqm, drop_ren, drop_int, marked_aqm
+        self.cnt[6].inc.next = self.out_valid.val();
+        self.cnt[7].inc.next = self.d1_valid.q.val() & self.aqm_drop.val();
+        self.cnt[8].inc.next = self.ren_drop.val();
+        self.cnt[9].inc.next = self.int_drop.val();
+        self.cnt[10].inc.next = self.d1_valid.q.val()
+            & ((self.d1_ecn.val() == 1) | (self.d1_ecn.val() == 2))
+            & (self.aqm_ecn.val() == 3);
+
+        // --- scheduling: shaper eligibility (emulation queue), DWRR / SP, pacer
+        self.emu_en.next = self.emu_q.q.val().get_bit(4);
+        self.emu.next = bit_cast::<QB, 3>(self.emu_q.q.val().get_bits::<3>(0));
+        if bit_cast::<4, 3>(self.emu_q.q.val().get_bits::<3>(0)) >= self.nq.val() {
+            self.emu_en.next = false;
+        }
+        self.emu_len.next = 0.into();
+        self.emu_backlog.next = false;
+        for i in 0..NQ {
+            if self.emu.val().index() == i {
+                self.emu_len.next = self.head_meta[i].val().get_bits::<16>(0) & 0x3FFF;
+                self.emu_backlog.next = self.count[i].q.val().any();
+            }
+        }
+        self.shaper.csr_we.next = self.csr_we.val() & (self.block.val() == 4);
+        self.shaper.csr_addr.next = self.sub_addr.val();
+        self.shaper.csr_wdata.next = self.csr_wdata.val();
+        self.shaper.head_valid.next = self.emu_en.val() & self.emu_backlog.val();
+        self.shaper.head_len.next = self.emu_len.val();
+        self.ready.next = !self.credit.q.val().get_bit(31);
+        self.dwrr.csr_we.next = self.csr_we.val() & (self.block.val() == 1);
+        self.dwrr.csr_addr.next = self.sub_addr.val();
+        self.dwrr.csr_wdata.next = self.csr_wdata.val();
+        self.dwrr.grant_en.next = self.ready.val();
+        // servable heads, accumulated bit by bit: hv[i] holds queues 0..=i
+        for i in 0..NQ {
+            self.dwrr.head_len[i].next = 0.into();
+            self.servable[i].next = false;
+            if self.count[i].q.val().any() {
+                self.dwrr.head_len[i].next = self.head_meta[i].val().get_bits::<16>(0) & 0x3FFF;
+                self.servable[i].next = !(self.emu_en.val() & (self.emu.val().index() == i) & !self.shaper.eligible.val());
+            }
+        }
+        self.hv[0].next = 0.into();
+        if self.servable[0].val() {
+            self.hv[0].next = self.onehot[0].val();
+        }
+        for i in 1..NQ {
+            self.hv[i].next = self.hv[i - 1].val();
+            if self.servable[i].val() {
+                self.hv[i].next = self.hv[i - 1].val() | self.onehot[i].val();
+            }
+            self.dwrr.head_valid.next = self.hv[i].val();
+        }
+        self.g.next = self.dwrr.grant.val();
+        self.gq.next = self.dwrr.grant_q.val();
+        self.grant.next = self.g.val();
+        self.grant_q.next = bit_cast::<3, QB>(self.gq.val());
+        self.shaper.deq.next = self.emu_en.val() & self.g.val() & (self.gq.val() == self.emu.val());
+        self.g_meta.next = 0.into();
+        self.g_ts.next = 0.into();
+        for i in 0..NQ {
+            self.pop[i].next = self.g.val() & (self.gq.val().index() == i);
+            if self.pop[i].val() {
+                self.g_meta.next = self.head_meta[i].val();
+                self.g_ts.next = self.head_ts[i].val();
+            }
+        }
+        self.g_len.next = bit_cast::<16, 14>(self.g_meta.val().get_bits::<14>(0));
+        self.d1_valid.d.next = self.g.val();
+        self.d1_q.d.next = self.gq.val();
+        self.d1_meta.d.next = self.g_meta.val();
+        self.d1_ts.d.next = self.g_ts.val();
+        self.cnt[5].inc.next = self.g.val();
+        // pacer: credit in 1/256 bytes; free when >= 0; an idle free clock restarts from 0
+        self.rate_int.next = self.rate.q.val().get_bits::<16>(8);
+        self.idle.d.next = 0.into();
+        if self.ready.val() & !self.g.val() {
+            self.idle.d.next = 255.into();
+            if self.rate_int.val() < 255 {
+                self.idle.d.next = self.rate_int.val().get_bits::<8>(0);
+            }
+        }
+        if self.g.val() {
+            self.credit.d.next = self.credit.q.val()
+                - (bit_cast::<32, 16>(self.g_len.val() + bit_cast::<16, 8>(self.overhead.q.val())) << 8)
+                + bit_cast::<32, 24>(self.rate.q.val());
+        } else if self.ready.val() {
+            self.credit.d.next = 0.into();
+        } else {
+            self.credit.d.next = self.credit.q.val() + bit_cast::<32, 24>(self.rate.q.val());
+        }
+
+        // --- arrival: classify, admit, enqueue with the time stamp
+        self.qsel.next = 0.into();
+        for c in 0..8 {
+            if self.in_class.val().index() == c {
+                self.qsel.next = self.class_map.q.val().get_bits::<3>(3 * c);
+            }
+        }
+        self.q.next = bit_cast::<QB, 3>(self.qsel.val());
+        self.q_count.next = 0.into();
+        for i in 0..NQ {
+            if self.q.val().index() == i {
+                self.q_count.next = self.count[i].q.val();
+            }
+        }
+        self.malformed.next = !self.in_len.val().any() | (self.in_len.val() > self.max_len.q.val());
+        self.full.next = (bit_cast::<32, CB>(self.q_count.val()) >= self.qcap.q.val()) | (self.q_count.val() == self.depth.val());
+        self.sel_en.next = self.sel_q.q.val().get_bit(4);
+        if bit_cast::<4, 3>(self.sel_q.q.val().get_bits::<3>(0)) >= self.nq.val() {
+            self.sel_en.next = false;
+        }
+        self.sel.next = bit_cast::<QB, 3>(self.sel_q.q.val().get_bits::<3>(0));
+        self.sel_applies.next = self.sel_en.val() & (self.sel.val() == self.q.val());
+        self.seldrop.csr_we.next = self.csr_we.val() & (self.block.val() == 3);
+        self.seldrop.csr_addr.next = self.sub_addr.val();
+        self.seldrop.csr_wdata.next = self.csr_wdata.val();
+        self.seldrop.arr_valid.next = self.in_valid.val() & !self.malformed.val() & !self.full.val() & self.sel_applies.val();
+        self.seldrop.arr_len.next = self.in_len.val();
+        self.seldrop.arr_ecn.next = self.in_ecn.val();
+        self.seldrop.arr_low_prio.next = self.in_low_prio.val();
+        self.seldrop.deq_valid.next = self.sel_en.val() & self.g.val() & (self.gq.val() == self.sel.val());
+        self.seldrop.deq_len.next = self.g_len.val();
+        self.drop_code.next = 0.into();
+        if self.malformed.val() {
+            self.drop_code.next = 1.into();
+        } else if self.full.val() {
+            self.drop_code.next = 2.into();
+        } else if self.sel_applies.val() & !self.seldrop.admit.val() {
+            if self.seldrop.drop_sel.val() {
+                self.drop_code.next = 3.into();
+            } else if self.seldrop.drop_full.val() {
+                self.drop_code.next = 2.into();
+            } else {
+                self.drop_code.next = 1.into();
+            }
+        }
+        self.admit.next = self.in_valid.val() & (self.drop_code.val() == 0);
+        self.in_admit.next = self.admit.val();
+        self.in_drop.next = 0.into();
+        if self.in_valid.val() {
+            self.in_drop.next = self.drop_code.val();
+        }
+        self.cnt[0].inc.next = self.in_valid.val();
+        self.cnt[1].inc.next = self.admit.val();
+        self.cnt[2].inc.next = self.in_valid.val() & (self.drop_code.val() == 1);
+        self.cnt[3].inc.next = self.in_valid.val() & (self.drop_code.val() == 2);
+        self.cnt[4].inc.next = self.in_valid.val() & (self.drop_code.val() == 3);
+        self.enq_meta.next = bit_cast::<17, 14>(self.in_len.val().get_bits::<14>(0))
+            | (bit_cast::<17, 2>(self.in_ecn.val()) << 14);
+        if self.sel_applies.val() {
+            self.enq_meta.next = bit_cast::<17, 14>(self.in_len.val().get_bits::<14>(0))
+                | (bit_cast::<17, 2>(self.seldrop.ecn_out.val()) << 14);
+        }
+        if self.in_is_data.val() {
+            self.enq_meta.next = self.enq_meta.val() | 0x1_0000;
+        }
+
+        // --- FIFO updates: pop (read pointer), push (write pointer), bypass
+        for i in 0..NQ {
+            self.push[i].next = self.admit.val() & (self.q.val().index() == i);
+            self.rd_next[i].next = self.rd_ptr[i].q.val();
+            if self.pop[i].val() {
+                self.rd_next[i].next = self.rd_ptr[i].q.val() + 1;
+            }
+            self.rd_ptr[i].d.next = self.rd_next[i].val();
+            self.ram_meta[i].read_address.next = self.rd_next[i].val();
+            self.ram_ts[i].read_address.next = self.rd_next[i].val();
+            self.ram_meta[i].write_address.next = self.wr_ptr[i].q.val();
+            self.ram_ts[i].write_address.next = self.wr_ptr[i].q.val();
+            self.ram_meta[i].write_data.next = self.enq_meta.val();
+            self.ram_ts[i].write_data.next = self.now.q.val();
+            self.ram_meta[i].write_enable.next = self.push[i].val();
+            self.ram_ts[i].write_enable.next = self.push[i].val();
+            if self.push[i].val() {
+                self.wr_ptr[i].d.next = self.wr_ptr[i].q.val() + 1;
+                if self.wr_ptr[i].q.val() == self.rd_next[i].val() {
+                    self.byp_v[i].d.next = true;
+                    self.byp_meta[i].d.next = self.enq_meta.val();
+                    self.byp_ts[i].d.next = self.now.q.val();
+                }
+            }
+            if self.push[i].val() & !self.pop[i].val() {
+                self.count[i].d.next = self.count[i].q.val() + 1;
+            }
+            if !self.push[i].val() & self.pop[i].val() {
+                self.count[i].d.next = self.count[i].q.val() - 1;
+            }
+        }
+        if self.admit.val() & !self.g.val() {
+            self.res_pkts.d.next = self.res_pkts.q.val() + 1;
+        }
+        if !self.admit.val() & self.g.val() {
+            self.res_pkts.d.next = self.res_pkts.q.val() - 1;
+        }
+        if self.admit.val() {
+            if self.g.val() {
+                self.res_bytes.d.next = self.res_bytes.q.val() + bit_cast::<32, 16>(self.in_len.val()) - bit_cast::<32, 16>(self.g_len.val());
+            } else {
+                self.res_bytes.d.next = self.res_bytes.q.val() + bit_cast::<32, 16>(self.in_len.val());
+            }
+        } else if self.g.val() {
+            self.res_bytes.d.next = self.res_bytes.q.val() - bit_cast::<32, 16>(self.g_len.val());
+        }
+
+        // --- time base and port registers (csr module)
+        self.now.d.next = self.now.q.val() + 1;
+        if self.csr_we.val() & (self.block.val() == 0) {
+            match self.sub_addr.val().index() {
+                0 => self.class_map.d.next = self.csr_wdata.val().get_bits::<24>(0),
+                1 => self.qcap.d.next = self.csr_wdata.val(),
+                2 => {
+                    if self.csr_wdata.val() <= 0x3FFF {
+                        self.max_len.d.next = self.csr_wdata.val().get_bits::<16>(0);
+                    }
+                }
+                3 => self.rate.d.next = self.csr_wdata.val().get_bits::<24>(0),
+                4 => self.overhead.d.next = self.csr_wdata.val().get_bits::<8>(0),
+                5 => self.emu_q.d.next = self.csr_wdata.val().get_bits::<5>(0) & 0x17,
+                6 => self.sel_q.d.next = self.csr_wdata.val().get_bits::<5>(0) & 0x17,
+                7 => self.now.d.next = self.csr_wdata.val(),
+                _ => {}
+            }
+        }
+
+        // --- register read port (rd module)
+        self.csr_rdata.next = 0.into();
+        for i in 0..N_CNT {
+            if self.csr_raddr.val().index() == i {
+                self.csr_rdata.next = self.cnt[i].value.val();
+            }
+        }
+        self.rd_count.next = 0.into();
+        for i in 0..NQ {
+            if self.csr_raddr.val().index() == 16 + i {
+                self.rd_count.next = self.count[i].q.val();
+            }
+        }
+        if (self.csr_raddr.val() >= 16) & (self.csr_raddr.val() < 24) {
+            self.csr_rdata.next = bit_cast::<32, CB>(self.rd_count.val());
+        }
+        match self.csr_raddr.val().index() {
+            11 => self.csr_rdata.next = self.res_pkts.q.val(),
+            12 => self.csr_rdata.next = self.res_bytes.q.val(),
+            13 => self.csr_rdata.next = self.now.q.val(),
+            14 => self.csr_rdata.next = bit_cast::<32, 1>(self.d1_valid.q.val().into()),
+            _ => {}
+        }
+    }
+}
+
+/// The configuration the vectors, the fuzz and the throughput run drive: 8 queues of 16.
+pub type SwitchPort8x16 = SwitchPort<8, 3, 4, 5>;
+
+macro_rules! port_pins {
+    ($t:ty) => {
+        crate::pin_io!($t;
+            in: csr_we, csr_addr, csr_wdata, csr_raddr, in_valid, in_class, in_len, in_ecn, in_low_prio, in_is_data;
+            out: in_admit, in_drop, grant, grant_q, out_valid, out_q, out_len, out_ecn, out_is_data, out_sojourn,
+                out_hop_lo, out_hop_hi, csr_rdata);
+    };
+}
+port_pins!(SwitchPort8x16);
