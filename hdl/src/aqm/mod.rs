@@ -152,6 +152,20 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The registers after reset (all zero, marker off): what the RTL holds before the host
+    /// writes a configuration, and so what the model starts from.
+    pub const RESET: Config = Config {
+        mode: Mode::Off,
+        law: Law::PaperHarmonic,
+        due_ge: false,
+        drop_non_ect: false,
+        ins_target: 0,
+        k: 0,
+        pst_target: 0,
+        pst_interval: 0,
+        codel_min_qlen: 0,
+    };
+
     pub fn mode_word(&self) -> u32 {
         self.mode.bits()
             | (matches!(self.law, Law::Ns3Sqrt) as u32) << 4

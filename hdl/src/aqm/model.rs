@@ -52,7 +52,7 @@ impl Default for Marker {
 impl Marker {
     pub fn new(widths: Widths, division: Division) -> Marker {
         Marker {
-            cfg: Config::default(),
+            cfg: Config::RESET,
             lut_words: [0; 4],
             lut_shift_bias: 0,
             state: State::default(),

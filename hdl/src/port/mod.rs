@@ -23,9 +23,10 @@
 //!   The DWRR / strict-priority scheduler (ecn-sharp.md §3) grants one queue when the pacer
 //!   says the link is free; the head is popped into the register `D1`.
 //! * **Link pacer**: a credit in 1/256 bytes. Free when `credit ≥ 0`; a departure charges
-//!   `(len + OVERHEAD) × 256` and every clock adds `RATE` (bytes per clock, 16.8 fixed point).
-//!   A free clock with no departure is idle: the credit restarts from 0 (an idle link banks
-//!   nothing) and `min(RATE >> 8, 255)` idle byte slots go to REN on the next clock.
+//!   `(len + OVERHEAD) × 256` and every clock adds `RATE` (bytes per clock, 16.8 fixed point);
+//!   after a departure the credit is capped at `RATE`. A free clock with no departure is idle:
+//!   the credit restarts from 0 (an idle link banks nothing) and `min(RATE >> 8, 255)` idle
+//!   byte slots go to REN on the next clock.
 //! * **Departure** (from `D1`, one clock after the grant): the dequeued queue's AQM marker judges
 //!   the sojourn `now − enq_ts` (and `qlen` = that queue's FIFO occupancy, in packets); a
 //!   marker drop (Not-ECT with `drop_non_ect`) removes it. REN merges its code into the ECN

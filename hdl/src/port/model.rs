@@ -259,7 +259,7 @@ impl<const NQ: usize, const DB: usize> CycleModel for PortModel<NQ, DB> {
         (o.grant, o.grant_q) = (grant.is_some() as u64, grant.unwrap_or(0) as u64);
         self.idle = if ready && grant.is_none() { (self.rate >> 8).min(255) } else { 0 };
         self.credit = match popped {
-            Some((_, d)) => self.credit - (((d.len + self.overhead) << 8) as i64) + self.rate as i64,
+            Some((_, d)) => (self.credit - (((d.len + self.overhead) << 8) as i64) + self.rate as i64).min(self.rate as i64),
             None if ready => 0,
             None => self.credit + self.rate as i64,
         };

@@ -114,6 +114,8 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     g_ts: Signal<Local, Bits<32>>,
     g_len: Signal<Local, Bits<16>>,
     rate_int: Signal<Local, Bits<16>>,
+    rate32: Signal<Local, Bits<32>>,
+    credit_after: Signal<Local, Bits<32>>,
     // arrival
     qsel: Signal<Local, Bits<3>>,
     q: Signal<Local, Bits<QB>>,
@@ -221,6 +223,8 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             g_ts: Default::default(),
             g_len: Default::default(),
             rate_int: Default::default(),
+            rate32: Default::default(),
+            credit_after: Default::default(),
             qsel: Default::default(),
             q: Default::default(),
             q_count: Default::default(),
@@ -419,14 +423,20 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
                 self.idle.d.next = self.rate_int.val().get_bits::<8>(0);
             }
         }
+        self.rate32.next = bit_cast::<32, 24>(self.rate.q.val());
+        self.credit_after.next = self.credit.q.val()
+            - (bit_cast::<32, 16>(self.g_len.val() + bit_cast::<16, 8>(self.overhead.q.val())) << 8)
+            + self.rate32.val();
         if self.g.val() {
-            self.credit.d.next = self.credit.q.val()
-                - (bit_cast::<32, 16>(self.g_len.val() + bit_cast::<16, 8>(self.overhead.q.val())) << 8)
-                + bit_cast::<32, 24>(self.rate.q.val());
+            // a departure leaves at most one clock of credit (no banking beyond the line rate)
+            self.credit.d.next = self.credit_after.val();
+            if !self.credit_after.val().get_bit(31) & (self.credit_after.val() > self.rate32.val()) {
+                self.credit.d.next = self.rate32.val();
+            }
         } else if self.ready.val() {
             self.credit.d.next = 0.into();
         } else {
-            self.credit.d.next = self.credit.q.val() + bit_cast::<32, 24>(self.rate.q.val());
+            self.credit.d.next = self.credit.q.val() + self.rate32.val();
         }
 
         // --- arrival: classify, admit, enqueue with the time stamp
