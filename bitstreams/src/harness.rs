@@ -66,7 +66,7 @@ pub struct Board {
 /// The switch blocks wrapped for the board, by name.
 pub fn switch_block_tops() -> Vec<(&'static str, fn() -> Board)> {
     use hdl::cycle::CycleModel;
-    use hdl::{dwrr, intstamp, ren, seldrop, shaper};
+    use hdl::{dwrr, intstamp, port, ren, seldrop, shaper};
     fn board<M: CycleModel, T: PinIo + Default>() -> Board {
         Board { verilog: wrap(&block_verilog::<T>(), M::INPUTS, M::OUTPUTS), harness_flops: harness_flops(M::INPUTS) }
     }
@@ -76,5 +76,7 @@ pub fn switch_block_tops() -> Vec<(&'static str, fn() -> Board)> {
         ("seldrop", board::<seldrop::model::SelDrop, seldrop::rtl::SelectiveDrop>),
         ("shaper", board::<shaper::model::Shaper, shaper::rtl::TokenShaper>),
         ("intstamp", board::<intstamp::model::IntStamp, intstamp::rtl::IntStamper>),
+        ("port", board::<port::model::PortModel<2, 8>, port::rtl::SwitchPort2x256>),
+        ("port4", board::<port::model::PortModel<4, 8>, port::rtl::SwitchPort4x256>),
     ]
 }

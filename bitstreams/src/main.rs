@@ -14,7 +14,7 @@ struct Args {
     tops: Vec<String>,
 }
 
-const TOPS: &[&str] = &["aqm", "dwrr", "ren", "seldrop", "shaper", "intstamp"];
+const TOPS: &[&str] = &["aqm", "dwrr", "ren", "seldrop", "shaper", "intstamp", "port", "port4"];
 
 fn main() -> ExitCode {
     let a = Args::parse();
