@@ -119,13 +119,18 @@ fn run(cmd: &mut Command, what: &str, log: &Path) -> Result<()> {
 
 /// Run `verilator --lint-only -Wall` with the project's waivers; Ok when it is clean.
 pub fn lint(verilog: &str) -> Result<()> {
+    lint_with(verilog, &[])
+}
+
+/// [`lint`] with extra waivers for one top (each caller justifies its own).
+pub fn lint_with(verilog: &str, extra_waivers: &[&str]) -> Result<()> {
     verilator_root()?;
     let dir = std::env::temp_dir().join(format!("vlint-{}-{:x}", std::process::id(), fnv1a(verilog.as_bytes())));
     std::fs::create_dir_all(&dir)?;
     let v = dir.join("top.v");
     std::fs::write(&v, verilog)?;
     let r = run(
-        Command::new("verilator").args(["--lint-only", "-Wall", "--top-module", "top"]).args(LINT_WAIVERS).arg(&v),
+        Command::new("verilator").args(["--lint-only", "-Wall", "--top-module", "top"]).args(LINT_WAIVERS).args(extra_waivers).arg(&v),
         "verilator --lint-only -Wall",
         &dir.join("lint.log"),
     );

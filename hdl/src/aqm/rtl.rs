@@ -5,10 +5,12 @@
 use crate::sojourn::rtl::SojournStamp;
 use rust_hdl::prelude::*;
 
-/// One queue's marker: registers, per-queue state, counters and the decision logic.
+/// The marker's registers, counters and decision logic, with the per-queue state outside
+/// (`s_*` in, `n_*` out): [`AqmMarker`] keeps one queue's state in registers, the switch port
+/// keeps one set per queue and serves them all with one core (ecn-sharp.md §2.5, §5 item 13).
 /// The decision is combinational on the dequeue inputs; state and counters update at the edge.
 #[derive(LogicBlock, Default)]
-pub struct AqmMarker {
+pub struct AqmCore {
     pub clock: Signal<In, Clock>,
     pub csr_we: Signal<In, Bit>,
     pub csr_addr: Signal<In, Bits<6>>,
@@ -18,6 +20,14 @@ pub struct AqmMarker {
     pub sojourn: Signal<In, Bits<32>>,
     pub ecn_in: Signal<In, Bits<2>>,
     pub qlen: Signal<In, Bits<32>>,
+    /// The queue's state at the start of the clock (from the owner's registers).
+    pub s_ms: Signal<In, Bit>,
+    pub s_fat_valid: Signal<In, Bit>,
+    pub s_det_latched: Signal<In, Bit>,
+    pub s_fat: Signal<In, Bits<32>>,
+    pub s_cnt: Signal<In, Bits<16>>,
+    pub s_lastcount: Signal<In, Bits<16>>,
+    pub s_next: Signal<In, Bits<32>>,
     pub ins: Signal<Out, Bit>,
     pub det: Signal<Out, Bit>,
     pub pst: Signal<Out, Bit>,
@@ -34,6 +44,14 @@ pub struct AqmMarker {
     pub cnt_fired_inst: Signal<Out, Bits<32>>,
     pub cnt_fired_pers: Signal<Out, Bits<32>>,
     pub cnt_dropped: Signal<Out, Bits<32>>,
+    /// The queue's state after the clock edge (to the owner's registers).
+    pub n_ms: Signal<Out, Bit>,
+    pub n_fat_valid: Signal<Out, Bit>,
+    pub n_det_latched: Signal<Out, Bit>,
+    pub n_fat: Signal<Out, Bits<32>>,
+    pub n_cnt: Signal<Out, Bits<16>>,
+    pub n_lastcount: Signal<Out, Bits<16>>,
+    pub n_next: Signal<Out, Bits<32>>,
     // configuration registers
     mode: DFF<Bits<8>>,
     ins_target: DFF<Bits<32>>,
@@ -46,14 +64,6 @@ pub struct AqmMarker {
     lut1: DFF<Bits<32>>,
     lut2: DFF<Bits<32>>,
     lut3: DFF<Bits<32>>,
-    // per-queue state
-    ms: DFF<Bit>,
-    fat_valid: DFF<Bit>,
-    det_latched: DFF<Bit>,
-    fat: DFF<Bits<32>>,
-    cnt: DFF<Bits<16>>,
-    lastcount: DFF<Bits<16>>,
-    next: DFF<Bits<32>>,
     // counters
     c_marked: DFF<Bits<32>>,
     c_inst: DFF<Bits<32>>,
@@ -92,14 +102,20 @@ pub struct AqmMarker {
     is_ect: Signal<Local, Bit>,
 }
 
-impl Logic for AqmMarker {
+impl Logic for AqmCore {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, mode, ins_target, k, pst_target, pst_interval, codel_min_qlen, lut_bias,
-            lut0, lut1, lut2, lut3, ms, fat_valid, det_latched, fat, cnt, lastcount, next,
-            c_marked, c_inst, c_pers, c_dropped
+            self, clock, mode, ins_target, k, pst_target, pst_interval, codel_min_qlen, lut_bias, lut0, lut1, lut2, lut3, c_marked, c_inst, c_pers, c_dropped
         );
+        // the state is kept unless a dequeue or a register write changes it
+        self.n_ms.next = self.s_ms.val();
+        self.n_fat_valid.next = self.s_fat_valid.val();
+        self.n_det_latched.next = self.s_det_latched.val();
+        self.n_fat.next = self.s_fat.val();
+        self.n_cnt.next = self.s_cnt.val();
+        self.n_lastcount.next = self.s_lastcount.val();
+        self.n_next.next = self.s_next.val();
         // --- configuration decode (mode word: csr::MODE)
         self.mode_sel.next = self.mode.q.val().get_bits::<3>(0);
         self.is_codel.next = self.mode_sel.val() == 3;
@@ -113,10 +129,10 @@ impl Logic for AqmMarker {
         if self.is_codel.val() & (self.qlen.val() <= self.codel_min_qlen.q.val()) {
             self.below.next = true;
         }
-        self.age.next = self.now.val() - self.fat.q.val();
+        self.age.next = self.now.val() - self.s_fat.val();
         self.det_w.next = false;
-        if !self.below.val() & self.fat_valid.q.val() {
-            if self.det_latched.q.val() {
+        if !self.below.val() & self.s_fat_valid.val() {
+            if self.s_det_latched.val() {
                 self.det_w.next = true;
             } else if self.is_codel.val() {
                 self.det_w.next = self.age.val() >= self.interval32.val();
@@ -126,12 +142,12 @@ impl Logic for AqmMarker {
         }
 
         // --- counts: saturating increment, CoDel re-entry count
-        self.cnt_inc.next = self.cnt.q.val() + 1;
-        if self.cnt.q.val().all() {
-            self.cnt_inc.next = self.cnt.q.val();
+        self.cnt_inc.next = self.s_cnt.val() + 1;
+        if self.s_cnt.val().all() {
+            self.cnt_inc.next = self.s_cnt.val();
         }
-        self.delta.next = self.cnt.q.val() - self.lastcount.q.val();
-        self.d_next.next = self.now.val() - self.next.q.val();
+        self.delta.next = self.s_cnt.val() - self.s_lastcount.val();
+        self.d_next.next = self.now.val() - self.s_next.val();
         self.recent.next =
             self.d_next.val().get_bit(31) | (self.d_next.val() < (self.interval32.val() << 4));
         self.cnt_entry.next = 1.into();
@@ -139,7 +155,7 @@ impl Logic for AqmMarker {
             self.cnt_entry.next = self.delta.val();
         }
         self.law_c.next = self.cnt_inc.val();
-        if self.is_codel.val() & !self.ms.q.val() {
+        if self.is_codel.val() & !self.s_ms.val() {
             self.law_c.next = self.cnt_entry.val();
         }
 
@@ -236,48 +252,48 @@ impl Logic for AqmMarker {
         if self.is_sharp.val() & !self.mode.q.val().get_bit(5) {
             self.due.next = !self.d_next.val().get_bit(31) & self.d_next.val().any();
         }
-        self.next_upd.next = self.next.q.val() + self.law_val.val();
+        self.next_upd.next = self.s_next.val() + self.law_val.val();
         if self.is_sharp.val() & self.mode.q.val().get_bit(4) {
             self.next_upd.next = self.now.val() + self.law_val.val();
         }
         if !self.due.val() {
-            self.next_upd.next = self.next.q.val();
+            self.next_upd.next = self.s_next.val();
         }
         self.lag.next = self.now.val() - self.next_upd.val();
         if self.deq.val() & (self.is_sharp.val() | self.is_codel.val()) {
             if self.below.val() {
-                self.fat_valid.d.next = false;
-                self.det_latched.d.next = false;
-            } else if !self.fat_valid.q.val() {
-                self.fat_valid.d.next = true;
-                self.fat.d.next = self.now.val();
+                self.n_fat_valid.next = false;
+                self.n_det_latched.next = false;
+            } else if !self.s_fat_valid.val() {
+                self.n_fat_valid.next = true;
+                self.n_fat.next = self.now.val();
             } else {
-                self.det_latched.d.next = self.det_w.val();
+                self.n_det_latched.next = self.det_w.val();
             }
-            if self.ms.q.val() {
+            if self.s_ms.val() {
                 if !self.det_w.val() {
-                    self.ms.d.next = false;
+                    self.n_ms.next = false;
                 } else {
                     self.pst_w.next = self.due.val();
                     if self.due.val() {
-                        self.cnt.d.next = self.cnt_inc.val();
+                        self.n_cnt.next = self.cnt_inc.val();
                     }
                     // lag clamp: next never trails now by more than 2^30 ticks
-                    self.next.d.next = self.next_upd.val();
+                    self.n_next.next = self.next_upd.val();
                     if !self.lag.val().get_bit(31) & (self.lag.val() > 0x4000_0000) {
-                        self.next.d.next = self.now.val() - 0x4000_0000;
+                        self.n_next.next = self.now.val() - 0x4000_0000;
                     }
                 }
             } else if self.det_w.val() {
-                self.ms.d.next = true;
+                self.n_ms.next = true;
                 self.pst_w.next = true;
                 if self.is_codel.val() {
-                    self.cnt.d.next = self.cnt_entry.val();
-                    self.lastcount.d.next = self.cnt_entry.val();
-                    self.next.d.next = self.now.val() + self.law_val.val();
+                    self.n_cnt.next = self.cnt_entry.val();
+                    self.n_lastcount.next = self.cnt_entry.val();
+                    self.n_next.next = self.now.val() + self.law_val.val();
                 } else {
-                    self.cnt.d.next = 1.into();
-                    self.next.d.next = self.now.val() + self.interval32.val();
+                    self.n_cnt.next = 1.into();
+                    self.n_next.next = self.now.val() + self.interval32.val();
                 }
             }
         }
@@ -319,13 +335,13 @@ impl Logic for AqmMarker {
                 5 => self.codel_min_qlen.d.next = self.csr_wdata.val(),
                 6 => self.lut_bias.d.next = self.csr_wdata.val().get_bits::<6>(0),
                 7 => {
-                    self.ms.d.next = false;
-                    self.fat_valid.d.next = false;
-                    self.det_latched.d.next = false;
-                    self.fat.d.next = 0.into();
-                    self.cnt.d.next = 0.into();
-                    self.lastcount.d.next = 0.into();
-                    self.next.d.next = 0.into();
+                    self.n_ms.next = false;
+                    self.n_fat_valid.next = false;
+                    self.n_det_latched.next = false;
+                    self.n_fat.next = 0.into();
+                    self.n_cnt.next = 0.into();
+                    self.n_lastcount.next = 0.into();
+                    self.n_next.next = 0.into();
                 }
                 16 => self.lut0.d.next = self.csr_wdata.val(),
                 17 => self.lut1.d.next = self.csr_wdata.val(),
@@ -339,17 +355,101 @@ impl Logic for AqmMarker {
             }
         }
 
-        self.st_ms.next = self.ms.q.val();
-        self.st_fat_valid.next = self.fat_valid.q.val();
-        self.st_det_latched.next = self.det_latched.q.val();
-        self.st_fat.next = self.fat.q.val();
-        self.st_cnt.next = self.cnt.q.val();
-        self.st_lastcount.next = self.lastcount.q.val();
-        self.st_next.next = self.next.q.val();
+        self.st_ms.next = self.s_ms.val();
+        self.st_fat_valid.next = self.s_fat_valid.val();
+        self.st_det_latched.next = self.s_det_latched.val();
+        self.st_fat.next = self.s_fat.val();
+        self.st_cnt.next = self.s_cnt.val();
+        self.st_lastcount.next = self.s_lastcount.val();
+        self.st_next.next = self.s_next.val();
         self.cnt_marked.next = self.c_marked.q.val();
         self.cnt_fired_inst.next = self.c_inst.q.val();
         self.cnt_fired_pers.next = self.c_pers.q.val();
         self.cnt_dropped.next = self.c_dropped.q.val();
+    }
+}
+
+/// One queue's marker: [`AqmCore`] with the queue's state in registers.
+#[derive(LogicBlock, Default)]
+pub struct AqmMarker {
+    pub clock: Signal<In, Clock>,
+    pub csr_we: Signal<In, Bit>,
+    pub csr_addr: Signal<In, Bits<6>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    pub deq: Signal<In, Bit>,
+    pub now: Signal<In, Bits<32>>,
+    pub sojourn: Signal<In, Bits<32>>,
+    pub ecn_in: Signal<In, Bits<2>>,
+    pub qlen: Signal<In, Bits<32>>,
+    pub ins: Signal<Out, Bit>,
+    pub det: Signal<Out, Bit>,
+    pub pst: Signal<Out, Bit>,
+    pub ecn_out: Signal<Out, Bits<2>>,
+    pub drop: Signal<Out, Bit>,
+    pub st_ms: Signal<Out, Bit>,
+    pub st_fat_valid: Signal<Out, Bit>,
+    pub st_det_latched: Signal<Out, Bit>,
+    pub st_fat: Signal<Out, Bits<32>>,
+    pub st_cnt: Signal<Out, Bits<16>>,
+    pub st_lastcount: Signal<Out, Bits<16>>,
+    pub st_next: Signal<Out, Bits<32>>,
+    pub cnt_marked: Signal<Out, Bits<32>>,
+    pub cnt_fired_inst: Signal<Out, Bits<32>>,
+    pub cnt_fired_pers: Signal<Out, Bits<32>>,
+    pub cnt_dropped: Signal<Out, Bits<32>>,
+    core: AqmCore,
+    ms: DFF<Bit>,
+    fat_valid: DFF<Bit>,
+    det_latched: DFF<Bit>,
+    fat: DFF<Bits<32>>,
+    cnt: DFF<Bits<16>>,
+    lastcount: DFF<Bits<16>>,
+    next: DFF<Bits<32>>,
+}
+
+impl Logic for AqmMarker {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, ms, fat_valid, det_latched, fat, cnt, lastcount, next);
+        clock!(self, clock, core);
+        self.core.s_ms.next = self.ms.q.val();
+        self.ms.d.next = self.core.n_ms.val();
+        self.core.s_fat_valid.next = self.fat_valid.q.val();
+        self.fat_valid.d.next = self.core.n_fat_valid.val();
+        self.core.s_det_latched.next = self.det_latched.q.val();
+        self.det_latched.d.next = self.core.n_det_latched.val();
+        self.core.s_fat.next = self.fat.q.val();
+        self.fat.d.next = self.core.n_fat.val();
+        self.core.s_cnt.next = self.cnt.q.val();
+        self.cnt.d.next = self.core.n_cnt.val();
+        self.core.s_lastcount.next = self.lastcount.q.val();
+        self.lastcount.d.next = self.core.n_lastcount.val();
+        self.core.s_next.next = self.next.q.val();
+        self.next.d.next = self.core.n_next.val();
+        self.core.csr_we.next = self.csr_we.val();
+        self.core.csr_addr.next = self.csr_addr.val();
+        self.core.csr_wdata.next = self.csr_wdata.val();
+        self.core.deq.next = self.deq.val();
+        self.core.now.next = self.now.val();
+        self.core.sojourn.next = self.sojourn.val();
+        self.core.ecn_in.next = self.ecn_in.val();
+        self.core.qlen.next = self.qlen.val();
+        self.ins.next = self.core.ins.val();
+        self.det.next = self.core.det.val();
+        self.pst.next = self.core.pst.val();
+        self.ecn_out.next = self.core.ecn_out.val();
+        self.drop.next = self.core.drop.val();
+        self.st_ms.next = self.core.st_ms.val();
+        self.st_fat_valid.next = self.core.st_fat_valid.val();
+        self.st_det_latched.next = self.core.st_det_latched.val();
+        self.st_fat.next = self.core.st_fat.val();
+        self.st_cnt.next = self.core.st_cnt.val();
+        self.st_lastcount.next = self.core.st_lastcount.val();
+        self.st_next.next = self.core.st_next.val();
+        self.cnt_marked.next = self.core.cnt_marked.val();
+        self.cnt_fired_inst.next = self.core.cnt_fired_inst.val();
+        self.cnt_fired_pers.next = self.core.cnt_fired_pers.val();
+        self.cnt_dropped.next = self.core.cnt_dropped.val();
     }
 }
 

@@ -5,7 +5,7 @@
 //! decides and a queue can be served on consecutive clocks; a write to the entry being read is
 //! forwarded from a bypass register.
 
-use crate::aqm::rtl::AqmMarker;
+use crate::aqm::rtl::AqmCore;
 use crate::dwrr::rtl::Dwrr;
 use crate::intstamp::rtl::IntStamper;
 use crate::ren::rtl::RenCounters;
@@ -46,7 +46,15 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     pub csr_rdata: Signal<Out, Bits<32>>,
     // blocks
     dwrr: Dwrr<NQ, QB>,
-    aqm: [AqmMarker; NQ],
+    /// One marker core serves every queue; each queue's marker state is in `aqm_*[q]`.
+    aqm: AqmCore,
+    aqm_ms: [DFF<Bit>; NQ],
+    aqm_fat_valid: [DFF<Bit>; NQ],
+    aqm_det_latched: [DFF<Bit>; NQ],
+    aqm_fat: [DFF<Bits<32>>; NQ],
+    aqm_cnt: [DFF<Bits<16>>; NQ],
+    aqm_lastcount: [DFF<Bits<16>>; NQ],
+    aqm_next: [DFF<Bits<32>>; NQ],
     seldrop: SelectiveDrop,
     shaper: TokenShaper,
     ren: RenCounters,
@@ -100,6 +108,7 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     sojourn: Signal<Local, Bits<32>>,
     aqm_ecn: Signal<Local, Bits<2>>,
     aqm_drop: Signal<Local, Bit>,
+    aqm_clear: Signal<Local, Bit>,
     ren_drop: Signal<Local, Bit>,
     int_drop: Signal<Local, Bit>,
     // scheduling
@@ -160,7 +169,14 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             out_hop_hi: Default::default(),
             csr_rdata: Default::default(),
             dwrr: Default::default(),
-            aqm: std::array::from_fn(|_| Default::default()),
+            aqm: Default::default(),
+            aqm_ms: std::array::from_fn(|_| Default::default()),
+            aqm_fat_valid: std::array::from_fn(|_| Default::default()),
+            aqm_det_latched: std::array::from_fn(|_| Default::default()),
+            aqm_fat: std::array::from_fn(|_| Default::default()),
+            aqm_cnt: std::array::from_fn(|_| Default::default()),
+            aqm_lastcount: std::array::from_fn(|_| Default::default()),
+            aqm_next: std::array::from_fn(|_| Default::default()),
             seldrop: Default::default(),
             shaper: Default::default(),
             ren: Default::default(),
@@ -210,6 +226,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             sojourn: Default::default(),
             aqm_ecn: Default::default(),
             aqm_drop: Default::default(),
+            aqm_clear: Default::default(),
             ren_drop: Default::default(),
             int_drop: Default::default(),
             emu_en: Default::default(),
@@ -247,7 +264,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
             self, clock, class_map, qcap, max_len, rate, overhead, emu_q, sel_q, now, credit, idle, res_pkts,
             res_bytes, d1_valid, d1_q, d1_meta, d1_ts
         );
-        clock!(self, clock, dwrr, seldrop, shaper, ren, int_stamp);
+        clock!(self, clock, dwrr, aqm, seldrop, shaper, ren, int_stamp);
         self.block.next = self.csr_addr.val().get_bits::<4>(8);
         self.sub_addr.next = self.csr_addr.val().get_bits::<8>(0);
         for i in 0..N_CNT {
@@ -259,7 +276,6 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
 
         // --- FIFO heads (read one entry ahead, bypass on a write to the entry being read)
         for i in 0..NQ {
-            self.aqm[i].clock.next = self.clock.val();
             self.ram_meta[i].read_clock.next = self.clock.val();
             self.ram_meta[i].write_clock.next = self.clock.val();
             self.ram_ts[i].read_clock.next = self.clock.val();
@@ -291,8 +307,6 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         if self.d1_valid.q.val() {
             self.sojourn.next = self.now.q.val() - self.d1_ts.q.val();
         }
-        self.aqm_ecn.next = self.d1_ecn.val();
-        self.aqm_drop.next = false;
         // (bit_cast cannot take a loop-indexed argument in hdl_gen: mux first, then widen)
         self.d1_count.next = 0.into();
         for i in 0..NQ {
@@ -301,18 +315,66 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
             }
         }
         self.d1_count32.next = bit_cast::<32, CB>(self.d1_count.val());
+        self.aqm.csr_we.next = self.csr_we.val() & (self.block.val() == 2) & (self.sub_addr.val() < 64);
+        self.aqm.csr_addr.next = self.sub_addr.val().get_bits::<6>(0);
+        self.aqm.csr_wdata.next = self.csr_wdata.val();
+        self.aqm.deq.next = self.d1_valid.q.val();
+        self.aqm.now.next = self.now.q.val();
+        self.aqm.sojourn.next = self.sojourn.val();
+        self.aqm.ecn_in.next = self.d1_ecn.val();
+        self.aqm.qlen.next = self.d1_count32.val();
+        self.aqm_ecn.next = self.aqm.ecn_out.val();
+        self.aqm_drop.next = self.d1_valid.q.val() & self.aqm.drop.val();
+        // the dequeued queue's state goes through the core and back; STATE_CLEAR clears all
+        self.aqm_clear.next = self.aqm.csr_we.val() & (self.sub_addr.val() == 7);
+        self.aqm.s_ms.next = false;
+        self.aqm.s_fat_valid.next = false;
+        self.aqm.s_det_latched.next = false;
+        self.aqm.s_fat.next = 0.into();
+        self.aqm.s_cnt.next = 0.into();
+        self.aqm.s_lastcount.next = 0.into();
+        self.aqm.s_next.next = 0.into();
         for i in 0..NQ {
-            self.aqm[i].csr_we.next = self.csr_we.val() & (self.block.val() == 2) & (self.sub_addr.val() < 64);
-            self.aqm[i].csr_addr.next = self.sub_addr.val().get_bits::<6>(0);
-            self.aqm[i].csr_wdata.next = self.csr_wdata.val();
-            self.aqm[i].deq.next = self.d1_valid.q.val() & (self.d1_q.q.val().index() == i);
-            self.aqm[i].now.next = self.now.q.val();
-            self.aqm[i].sojourn.next = self.sojourn.val();
-            self.aqm[i].ecn_in.next = self.d1_ecn.val();
-            self.aqm[i].qlen.next = self.d1_count32.val();
+            self.aqm_ms[i].clock.next = self.clock.val();
+            self.aqm_ms[i].d.next = self.aqm_ms[i].q.val();
+            self.aqm_fat_valid[i].clock.next = self.clock.val();
+            self.aqm_fat_valid[i].d.next = self.aqm_fat_valid[i].q.val();
+            self.aqm_det_latched[i].clock.next = self.clock.val();
+            self.aqm_det_latched[i].d.next = self.aqm_det_latched[i].q.val();
+            self.aqm_fat[i].clock.next = self.clock.val();
+            self.aqm_fat[i].d.next = self.aqm_fat[i].q.val();
+            self.aqm_cnt[i].clock.next = self.clock.val();
+            self.aqm_cnt[i].d.next = self.aqm_cnt[i].q.val();
+            self.aqm_lastcount[i].clock.next = self.clock.val();
+            self.aqm_lastcount[i].d.next = self.aqm_lastcount[i].q.val();
+            self.aqm_next[i].clock.next = self.clock.val();
+            self.aqm_next[i].d.next = self.aqm_next[i].q.val();
+            if self.d1_q.q.val().index() == i {
+                self.aqm.s_ms.next = self.aqm_ms[i].q.val();
+                self.aqm.s_fat_valid.next = self.aqm_fat_valid[i].q.val();
+                self.aqm.s_det_latched.next = self.aqm_det_latched[i].q.val();
+                self.aqm.s_fat.next = self.aqm_fat[i].q.val();
+                self.aqm.s_cnt.next = self.aqm_cnt[i].q.val();
+                self.aqm.s_lastcount.next = self.aqm_lastcount[i].q.val();
+                self.aqm.s_next.next = self.aqm_next[i].q.val();
+            }
             if self.d1_valid.q.val() & (self.d1_q.q.val().index() == i) {
-                self.aqm_ecn.next = self.aqm[i].ecn_out.val();
-                self.aqm_drop.next = self.aqm[i].drop.val();
+                self.aqm_ms[i].d.next = self.aqm.n_ms.val();
+                self.aqm_fat_valid[i].d.next = self.aqm.n_fat_valid.val();
+                self.aqm_det_latched[i].d.next = self.aqm.n_det_latched.val();
+                self.aqm_fat[i].d.next = self.aqm.n_fat.val();
+                self.aqm_cnt[i].d.next = self.aqm.n_cnt.val();
+                self.aqm_lastcount[i].d.next = self.aqm.n_lastcount.val();
+                self.aqm_next[i].d.next = self.aqm.n_next.val();
+            }
+            if self.aqm_clear.val() {
+                self.aqm_ms[i].d.next = false;
+                self.aqm_fat_valid[i].d.next = false;
+                self.aqm_det_latched[i].d.next = false;
+                self.aqm_fat[i].d.next = 0.into();
+                self.aqm_cnt[i].d.next = 0.into();
+                self.aqm_lastcount[i].d.next = 0.into();
+                self.aqm_next[i].d.next = 0.into();
             }
         }
         self.ren.csr_we.next = self.csr_we.val() & (self.block.val() == 5);
