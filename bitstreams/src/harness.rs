@@ -77,6 +77,5 @@ pub fn switch_block_tops() -> Vec<(&'static str, fn() -> Board)> {
         ("shaper", board::<shaper::model::Shaper, shaper::rtl::TokenShaper>),
         ("intstamp", board::<intstamp::model::IntStamp, intstamp::rtl::IntStamper>),
         ("port", board::<port::model::PortModel<2, 8>, port::rtl::SwitchPort2x256>),
-        ("port4", board::<port::model::PortModel<4, 8>, port::rtl::SwitchPort4x256>),
     ]
 }

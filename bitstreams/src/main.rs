@@ -14,7 +14,10 @@ struct Args {
     tops: Vec<String>,
 }
 
-const TOPS: &[&str] = &["aqm", "dwrr", "ren", "seldrop", "shaper", "intstamp", "port", "port4"];
+/// Tops built by default. `port` (the switch port, 2 queues x 256) is built on request: it does
+/// not fit the HX8K yet (README, "Measured").
+const TOPS: &[&str] = &["aqm", "dwrr", "ren", "seldrop", "shaper", "intstamp"];
+const ON_REQUEST: &[&str] = &["port"];
 
 fn main() -> ExitCode {
     let a = Args::parse();
@@ -31,7 +34,7 @@ fn main() -> ExitCode {
                 b.verilog
             }
             other => {
-                eprintln!("unknown top `{other}`; known: {}", TOPS.join(", "));
+                eprintln!("unknown top `{other}`; known: {}, {}", TOPS.join(", "), ON_REQUEST.join(", "));
                 return ExitCode::from(2);
             }
         };
