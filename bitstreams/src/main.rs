@@ -1,8 +1,8 @@
 //! `cargo run --release -p bitstreams -- [TOP...]`: synthesize, place, route and pack board tops
 //! for the Alchitry Cu and print logic cells, RAM blocks, PLLs and Fmax at `--freq 100`.
-//! Tops: `aqm` (sojourn timestamp + AQM marker, its own LFSR board) and the switch blocks `ren`,
-//! `seldrop`, `shaper`, `intstamp` in the generic harness (bitstreams/src/harness.rs). Outputs go to
-//! `target/bitstreams/<top>/`.
+//! Tops: `aqm` (sojourn timestamp + AQM marker, its own LFSR board), the switch blocks `dwrr`,
+//! `ren`, `seldrop`, `shaper`, `intstamp`, and on request the switch port `port`, all in the
+//! generic harness (bitstreams/src/harness.rs). Outputs go to `target/bitstreams/<top>/`.
 
 use clap::Parser;
 use std::process::ExitCode;

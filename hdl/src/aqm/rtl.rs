@@ -6,7 +6,7 @@ use crate::sojourn::rtl::SojournStamp;
 use rust_hdl::prelude::*;
 
 /// The marker's registers, counters and decision logic, with the per-queue state outside
-/// (`s_*` in, `n_*` out): [`AqmMarker`] keeps one queue's state in registers, the switch port
+/// (`s_*` in, `n_*` out): [`AqmTop`] keeps one queue's state in registers, the switch port
 /// keeps one set per queue and serves them all with one core (ecn-sharp.md §2.5, §5 item 13).
 /// The decision is combinational on the dequeue inputs; state and counters update at the edge.
 #[derive(LogicBlock, Default)]
@@ -369,90 +369,6 @@ impl Logic for AqmCore {
     }
 }
 
-/// One queue's marker: [`AqmCore`] with the queue's state in registers.
-#[derive(LogicBlock, Default)]
-pub struct AqmMarker {
-    pub clock: Signal<In, Clock>,
-    pub csr_we: Signal<In, Bit>,
-    pub csr_addr: Signal<In, Bits<6>>,
-    pub csr_wdata: Signal<In, Bits<32>>,
-    pub deq: Signal<In, Bit>,
-    pub now: Signal<In, Bits<32>>,
-    pub sojourn: Signal<In, Bits<32>>,
-    pub ecn_in: Signal<In, Bits<2>>,
-    pub qlen: Signal<In, Bits<32>>,
-    pub ins: Signal<Out, Bit>,
-    pub det: Signal<Out, Bit>,
-    pub pst: Signal<Out, Bit>,
-    pub ecn_out: Signal<Out, Bits<2>>,
-    pub drop: Signal<Out, Bit>,
-    pub st_ms: Signal<Out, Bit>,
-    pub st_fat_valid: Signal<Out, Bit>,
-    pub st_det_latched: Signal<Out, Bit>,
-    pub st_fat: Signal<Out, Bits<32>>,
-    pub st_cnt: Signal<Out, Bits<16>>,
-    pub st_lastcount: Signal<Out, Bits<16>>,
-    pub st_next: Signal<Out, Bits<32>>,
-    pub cnt_marked: Signal<Out, Bits<32>>,
-    pub cnt_fired_inst: Signal<Out, Bits<32>>,
-    pub cnt_fired_pers: Signal<Out, Bits<32>>,
-    pub cnt_dropped: Signal<Out, Bits<32>>,
-    core: AqmCore,
-    ms: DFF<Bit>,
-    fat_valid: DFF<Bit>,
-    det_latched: DFF<Bit>,
-    fat: DFF<Bits<32>>,
-    cnt: DFF<Bits<16>>,
-    lastcount: DFF<Bits<16>>,
-    next: DFF<Bits<32>>,
-}
-
-impl Logic for AqmMarker {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(self, clock, ms, fat_valid, det_latched, fat, cnt, lastcount, next);
-        clock!(self, clock, core);
-        self.core.s_ms.next = self.ms.q.val();
-        self.ms.d.next = self.core.n_ms.val();
-        self.core.s_fat_valid.next = self.fat_valid.q.val();
-        self.fat_valid.d.next = self.core.n_fat_valid.val();
-        self.core.s_det_latched.next = self.det_latched.q.val();
-        self.det_latched.d.next = self.core.n_det_latched.val();
-        self.core.s_fat.next = self.fat.q.val();
-        self.fat.d.next = self.core.n_fat.val();
-        self.core.s_cnt.next = self.cnt.q.val();
-        self.cnt.d.next = self.core.n_cnt.val();
-        self.core.s_lastcount.next = self.lastcount.q.val();
-        self.lastcount.d.next = self.core.n_lastcount.val();
-        self.core.s_next.next = self.next.q.val();
-        self.next.d.next = self.core.n_next.val();
-        self.core.csr_we.next = self.csr_we.val();
-        self.core.csr_addr.next = self.csr_addr.val();
-        self.core.csr_wdata.next = self.csr_wdata.val();
-        self.core.deq.next = self.deq.val();
-        self.core.now.next = self.now.val();
-        self.core.sojourn.next = self.sojourn.val();
-        self.core.ecn_in.next = self.ecn_in.val();
-        self.core.qlen.next = self.qlen.val();
-        self.ins.next = self.core.ins.val();
-        self.det.next = self.core.det.val();
-        self.pst.next = self.core.pst.val();
-        self.ecn_out.next = self.core.ecn_out.val();
-        self.drop.next = self.core.drop.val();
-        self.st_ms.next = self.core.st_ms.val();
-        self.st_fat_valid.next = self.core.st_fat_valid.val();
-        self.st_det_latched.next = self.core.st_det_latched.val();
-        self.st_fat.next = self.core.st_fat.val();
-        self.st_cnt.next = self.core.st_cnt.val();
-        self.st_lastcount.next = self.core.st_lastcount.val();
-        self.st_next.next = self.core.st_next.val();
-        self.cnt_marked.next = self.core.cnt_marked.val();
-        self.cnt_fired_inst.next = self.core.cnt_fired_inst.val();
-        self.cnt_fired_pers.next = self.core.cnt_fired_pers.val();
-        self.cnt_dropped.next = self.core.cnt_dropped.val();
-    }
-}
-
 /// The tested top of the foundation: sojourn timestamp + one marker behind one register port.
 /// Pins are what `hdl::aqm::vectors::CycleIn`/`Outputs` describe.
 #[derive(LogicBlock, Default)]
@@ -485,14 +401,22 @@ pub struct AqmTop {
     pub cnt_fired_pers: Signal<Out, Bits<32>>,
     pub cnt_dropped: Signal<Out, Bits<32>>,
     stamp: SojournStamp,
-    marker: AqmMarker,
+    marker: AqmCore,
+    // the one queue's marker state
+    ms: DFF<Bit>,
+    fat_valid: DFF<Bit>,
+    det_latched: DFF<Bit>,
+    fat: DFF<Bits<32>>,
+    cnt: DFF<Bits<16>>,
+    lastcount: DFF<Bits<16>>,
+    next: DFF<Bits<32>>,
     clk_per_tick: DFF<Bits<16>>,
 }
 
 impl Logic for AqmTop {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, clk_per_tick);
+        dff_setup!(self, clock, clk_per_tick, ms, fat_valid, det_latched, fat, cnt, lastcount, next);
         clock!(self, clock, stamp, marker);
         // timebase registers: csr::TIME_LOAD (8) and csr::CLK_PER_TICK (9)
         self.stamp.load.next = self.csr_we.val() & (self.csr_addr.val() == 8);
@@ -506,6 +430,20 @@ impl Logic for AqmTop {
         self.enq_ts.next = self.stamp.enq_ts.val();
         self.sojourn.next = self.stamp.sojourn.val();
 
+        self.marker.s_ms.next = self.ms.q.val();
+        self.ms.d.next = self.marker.n_ms.val();
+        self.marker.s_fat_valid.next = self.fat_valid.q.val();
+        self.fat_valid.d.next = self.marker.n_fat_valid.val();
+        self.marker.s_det_latched.next = self.det_latched.q.val();
+        self.det_latched.d.next = self.marker.n_det_latched.val();
+        self.marker.s_fat.next = self.fat.q.val();
+        self.fat.d.next = self.marker.n_fat.val();
+        self.marker.s_cnt.next = self.cnt.q.val();
+        self.cnt.d.next = self.marker.n_cnt.val();
+        self.marker.s_lastcount.next = self.lastcount.q.val();
+        self.lastcount.d.next = self.marker.n_lastcount.val();
+        self.marker.s_next.next = self.next.q.val();
+        self.next.d.next = self.marker.n_next.val();
         self.marker.csr_we.next = self.csr_we.val();
         self.marker.csr_addr.next = self.csr_addr.val();
         self.marker.csr_wdata.next = self.csr_wdata.val();

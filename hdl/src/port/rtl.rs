@@ -674,6 +674,6 @@ macro_rules! port_pins {
 port_pins!(SwitchPort8x16);
 
 /// The configuration the synthesis flow builds for the iCE40HX8K: 2 queues of 256 (one block
-/// RAM deep). It needs 7,987 logic cells of 7,680 today (README, "Measured").
+/// RAM deep); its size is in the README, "Measured".
 pub type SwitchPort2x256 = SwitchPort<2, 1, 8, 9>;
 port_pins!(SwitchPort2x256);
