@@ -1,4 +1,4 @@
-//! Synthesis for the Alchitry Cu (iCE40HX8K-CB132): rust-hdl Verilog → `yosys synth_ice40` →
+//! Synthesis for the Alchitry Cu (iCE40HX8K-CB132): rust-hdl Verilog → `yosys synth_ice40 -abc9` →
 //! `nextpnr-ice40 --hx8k --package cb132 --freq 100` → `icepack`. Every tool's exit code is
 //! checked and its log shown on failure (rust-hdl-bsp-alchitry-cu ignores both and passes no
 //! `--freq`, so the flow is run here directly; its pin names are used in `ALCHITRY_CU_PCF`).
@@ -76,7 +76,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, pack: bool) -> Result<Report
     let asc = dir.join(format!("{name}.asc"));
     tool(
         Command::new("yosys").arg("-q").arg("-l").arg(dir.join(format!("{name}.yosys.log"))).arg("-p").arg(format!(
-            "read_verilog {}; synth_ice40 -top top -json {}",
+            "read_verilog {}; synth_ice40 -top top -abc9 -json {}",
             v.display(),
             json.display()
         )),

@@ -67,6 +67,9 @@ pub struct SatCounter {
     pub load_val: Signal<In, Bits<32>>,
     pub value: Signal<Out, Bits<32>>,
     count: DFF<Bits<32>>,
+    /// `count + 1` with its carry out: bit 32 is set only at all-ones, so saturation costs no
+    /// separate all-ones compare (it is the end of the increment's carry chain).
+    plus1: Signal<Local, Bits<33>>,
 }
 
 impl Logic for SatCounter {
@@ -74,8 +77,9 @@ impl Logic for SatCounter {
     fn update(&mut self) {
         dff_setup!(self, clock, count);
         self.value.next = self.count.q.val();
-        if self.inc.val() & !self.count.q.val().all() {
-            self.count.d.next = self.count.q.val() + 1;
+        self.plus1.next = bit_cast::<33, 32>(self.count.q.val()) + 1;
+        if self.inc.val() & !self.plus1.val().get_bit(32) {
+            self.count.d.next = self.plus1.val().get_bits::<32>(0);
         }
         if self.load.val() {
             self.count.d.next = self.load_val.val();

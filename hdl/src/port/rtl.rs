@@ -75,7 +75,9 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     rd_next: [Signal<Local, Bits<DB>>; NQ],
     // port registers
     class_map: DFFWithInit<Bits<24>>,
-    qcap: DFFWithInit<Bits<32>>,
+    /// `QCAP` clipped to the depth at the write: `count >= min(QCAP, depth)` is the model's
+    /// `count >= QCAP || count == depth` (the count never exceeds the depth) in `CB` bits.
+    qcap: DFFWithInit<Bits<CB>>,
     max_len: DFFWithInit<Bits<16>>,
     rate: DFFWithInit<Bits<24>>,
     overhead: DFFWithInit<Bits<8>>,
@@ -93,6 +95,9 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     cnt: [SatCounter; N_CNT],
     nq: Constant<Bits<4>>,
     depth: Constant<Bits<CB>>,
+    /// Bits of a 32-bit write at or above the depth's bit (`QCAP` ≥ depth when any is set).
+    above_depth: Constant<Bits<32>>,
+    minus_one: Constant<Bits<32>>,
     onehot: [Constant<Bits<NQ>>; NQ],
     servable: [Signal<Local, Bit>; NQ],
     hv: [Signal<Local, Bits<NQ>>; NQ],
@@ -137,6 +142,9 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     drop_code: Signal<Local, Bits<2>>,
     admit: Signal<Local, Bit>,
     enq_meta: Signal<Local, Bits<17>>,
+    res_delta: Signal<Local, Bits<32>>,
+    res_add: Signal<Local, Bits<16>>,
+    res_sub: Signal<Local, Bits<16>>,
 }
 
 impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default for SwitchPort<NQ, QB, DB, CB> {
@@ -213,6 +221,8 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             cnt: std::array::from_fn(|_| Default::default()),
             nq: Constant::new((NQ as u64).into()),
             depth: Constant::new((1u64 << DB).into()),
+            minus_one: Constant::new(0xFFFF_FFFFu64.into()),
+            above_depth: Constant::new((0xFFFF_FFFFu64 & !((1u64 << DB) - 1)).into()),
             onehot: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
             servable: std::array::from_fn(|_| Default::default()),
             hv: std::array::from_fn(|_| Default::default()),
@@ -253,6 +263,9 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             drop_code: Default::default(),
             admit: Default::default(),
             enq_meta: Default::default(),
+            res_delta: Default::default(),
+            res_add: Default::default(),
+            res_sub: Default::default(),
         }
     }
 }
@@ -516,7 +529,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
             }
         }
         self.malformed.next = !self.in_len.val().any() | (self.in_len.val() > self.max_len.q.val());
-        self.full.next = (bit_cast::<32, CB>(self.q_count.val()) >= self.qcap.q.val()) | (self.q_count.val() == self.depth.val());
+        self.full.next = self.q_count.val() >= self.qcap.q.val();
         self.sel_en.next = self.sel_q.q.val().get_bit(4);
         if bit_cast::<4, 3>(self.sel_q.q.val().get_bits::<3>(0)) >= self.nq.val() {
             self.sel_en.next = false;
@@ -598,28 +611,37 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
                 self.count[i].d.next = self.count[i].q.val() - 1;
             }
         }
+        // one adder each: +1 / -1 (all ones) / 0 packets, + admitted - granted bytes
+        self.res_delta.next = 0.into();
         if self.admit.val() & !self.g.val() {
-            self.res_pkts.d.next = self.res_pkts.q.val() + 1;
+            self.res_delta.next = 1.into();
         }
         if !self.admit.val() & self.g.val() {
-            self.res_pkts.d.next = self.res_pkts.q.val() - 1;
+            self.res_delta.next = self.minus_one.val();
         }
+        self.res_pkts.d.next = self.res_pkts.q.val() + self.res_delta.val();
+        self.res_add.next = 0.into();
         if self.admit.val() {
-            if self.g.val() {
-                self.res_bytes.d.next = self.res_bytes.q.val() + bit_cast::<32, 16>(self.in_len.val()) - bit_cast::<32, 16>(self.g_len.val());
-            } else {
-                self.res_bytes.d.next = self.res_bytes.q.val() + bit_cast::<32, 16>(self.in_len.val());
-            }
-        } else if self.g.val() {
-            self.res_bytes.d.next = self.res_bytes.q.val() - bit_cast::<32, 16>(self.g_len.val());
+            self.res_add.next = self.in_len.val();
         }
+        self.res_sub.next = 0.into();
+        if self.g.val() {
+            self.res_sub.next = self.g_len.val();
+        }
+        self.res_bytes.d.next =
+            self.res_bytes.q.val() + bit_cast::<32, 16>(self.res_add.val()) - bit_cast::<32, 16>(self.res_sub.val());
 
         // --- time base and port registers (csr module)
         self.now.d.next = self.now.q.val() + 1;
         if self.csr_we.val() & (self.block.val() == 0) {
             match self.sub_addr.val().index() {
                 0 => self.class_map.d.next = self.csr_wdata.val().get_bits::<24>(0),
-                1 => self.qcap.d.next = self.csr_wdata.val(),
+                1 => {
+                    self.qcap.d.next = self.depth.val();
+                    if !(self.csr_wdata.val() & self.above_depth.val()).any() {
+                        self.qcap.d.next = self.csr_wdata.val().get_bits::<CB>(0);
+                    }
+                }
                 2 => {
                     if self.csr_wdata.val() <= 0x3FFF {
                         self.max_len.d.next = self.csr_wdata.val().get_bits::<16>(0);

@@ -97,11 +97,13 @@ fn admission_file() -> Vec<Op> {
 
 fn emulation_file() -> Vec<Op> {
     let mut s = PortScript::default();
-    s.note("FlashPass emulation queue 7: shaped to 84/1622 of an 8 B/clock link (shaper FILL 672) and strict priority over data queues 0-1");
+    s.note("FlashPass emulation queue 7: shaped to 84/1622 of an 8 B/clock link (shaper FILL_FRAC 672 of SCALE 1622) and strict priority over data queues 0-1");
     wr(&mut s, csr::RATE, rate(8.0));
     wr(&mut s, csr::EMU_Q, 0x17);
     wr(&mut s, csr::BLOCK_DWRR | dwrr::csr::PRIO_MASK as u16, 0x80);
-    wr(&mut s, csr::BLOCK_SHAPER | shaper::csr::FILL as u16, 672);
+    for (a, v) in shaper::rate_writes(672, 1622, 168) {
+        wr(&mut s, csr::BLOCK_SHAPER | a as u16, v);
+    }
     run(&mut s, 1200, |t| match t % 6 {
         0 | 3 => desc(7, 64, 2),
         1 => desc(0, 1500, 2),
@@ -195,7 +197,7 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
             10 => (csr::BLOCK_AQM | aqm::csr::MODE as u16, r.below(128)),
             11 => (csr::BLOCK_AQM | r.below(8) as u16, r.below(300)),
             12 => (csr::BLOCK_SELDROP | (1 + r.below(2)) as u16, r.below(12)),
-            13 => (csr::BLOCK_SHAPER | shaper::csr::FILL as u16, r.below(200_000)),
+            13 => (csr::BLOCK_SHAPER | shaper::csr::FILL_FRAC as u16, r.below(2000)),
             14 => (csr::BLOCK_REN | [0, 2, 3][r.below(3) as usize], 1 + r.below(2000)),
             _ => (r.below(0x1000) as u16, r.next() & 0xFFFF_FFFF),
         };

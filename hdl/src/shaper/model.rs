@@ -6,11 +6,14 @@ use crate::cycle::{inc32, CycleModel, Pin};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shaper {
     pub fill: u64,
+    pub fill_frac: u64,
     pub scale: u64,
     pub depth: u64,
     pub overhead: u64,
     pub max_len: u64,
+    /// The bucket: `tokens × scale + frac` scaled tokens, `frac < scale`.
     pub tokens: u64,
+    pub frac: u64,
     /// sent, bad, violation, csr_rejected.
     pub counters: [u64; 4],
 }
@@ -19,27 +22,38 @@ impl Default for Shaper {
     fn default() -> Self {
         Shaper {
             fill: DEFAULT_FILL,
+            fill_frac: DEFAULT_FILL_FRAC,
             scale: DEFAULT_SCALE,
             depth: DEFAULT_DEPTH,
             overhead: DEFAULT_OVERHEAD,
             max_len: DEFAULT_MAX_LEN,
             tokens: DEFAULT_DEPTH,
+            frac: 0,
             counters: [0; 4],
         }
     }
 }
 
 impl Shaper {
-    /// Tokens a frame of `len` bytes costs (wire bytes × scale; the wire length is 16 bits).
-    pub fn cost(&self, len: u64) -> u64 {
-        ((len + self.overhead) & 0xFFFF) * self.scale
+    /// Wire bytes of a frame of `len` bytes (16 bits, as in the RTL).
+    pub fn wire_len(&self, len: u64) -> u64 {
+        (len + self.overhead) & 0xFFFF
     }
     pub fn bad(&self, len: u64) -> bool {
         len == 0 || len > self.max_len
     }
     /// Would a head of `len` bytes depart if dequeued this clock?
     pub fn eligible(&self, len: u64) -> bool {
-        !self.bad(len) && self.tokens >= self.cost(len)
+        !self.bad(len) && self.tokens >= self.wire_len(len)
+    }
+    /// The bucket in M3's scaled tokens.
+    pub fn scaled_tokens(&self) -> u64 {
+        self.tokens * self.scale + self.frac
+    }
+
+    fn refill_full(&mut self) {
+        self.tokens = self.depth;
+        self.frac = 0;
     }
 
     fn csr_write(&mut self, addr: u64, data: u64) {
@@ -48,13 +62,14 @@ impl Shaper {
                 self.fill = data;
                 true
             }
-            csr::SCALE if data & 0xFFFF != 0 => {
+            csr::SCALE if data & 0xFFFF > self.fill_frac => {
                 self.scale = data & 0xFFFF;
+                self.refill_full();
                 true
             }
             csr::DEPTH => {
                 self.depth = data;
-                self.tokens = data;
+                self.refill_full();
                 true
             }
             csr::OVERHEAD if data <= 255 => {
@@ -63,6 +78,10 @@ impl Shaper {
             }
             csr::MAX_LEN if data & 0xFFFF != 0 => {
                 self.max_len = data & 0xFFFF;
+                true
+            }
+            csr::FILL_FRAC if data < self.scale => {
+                self.fill_frac = data;
                 true
             }
             a if (csr::CNT_BASE..csr::CNT_BASE + 4).contains(&a) => {
@@ -88,8 +107,9 @@ impl CycleModel for Shaper {
         let o = ShaperOut {
             eligible: eligible as u64,
             bad_head: bad as u64,
-            cost: self.cost(i.head_len),
+            wire_len: self.wire_len(i.head_len),
             tokens: self.tokens,
+            tokens_frac: self.frac,
             cnt_sent: self.counters[0],
             cnt_bad: self.counters[1],
             cnt_violation: self.counters[2],
@@ -98,7 +118,7 @@ impl CycleModel for Shaper {
         let mut after = self.tokens;
         if i.deq == 1 {
             if eligible {
-                after -= o.cost;
+                after -= o.wire_len;
                 inc32(&mut self.counters[0]);
             } else if bad {
                 inc32(&mut self.counters[1]);
@@ -106,8 +126,16 @@ impl CycleModel for Shaper {
                 inc32(&mut self.counters[2]);
             }
         }
-        // refill after the departure decision, then cap (SH)
-        self.tokens = if self.depth.saturating_sub(after) <= self.fill { self.depth } else { after + self.fill };
+        // refill after the departure decision, then cap (SH): the remainders carry into a byte
+        let frac = self.frac + self.fill_frac;
+        let carry = frac >= self.scale;
+        let sum = after + self.fill + carry as u64;
+        if sum >= self.depth {
+            self.refill_full();
+        } else {
+            self.tokens = sum;
+            self.frac = if carry { frac - self.scale } else { frac };
+        }
         if i.csr_we == 1 {
             self.csr_write(i.csr_addr, i.csr_wdata);
         }

@@ -16,24 +16,30 @@ pub struct TokenShaper {
     pub deq: Signal<In, Bit>,
     pub eligible: Signal<Out, Bit>,
     pub bad_head: Signal<Out, Bit>,
-    pub cost: Signal<Out, Bits<32>>,
+    pub wire_len: Signal<Out, Bits<16>>,
     pub tokens: Signal<Out, Bits<32>>,
+    pub tokens_frac: Signal<Out, Bits<16>>,
     pub cnt_sent: Signal<Out, Bits<32>>,
     pub cnt_bad: Signal<Out, Bits<32>>,
     pub cnt_violation: Signal<Out, Bits<32>>,
     pub cnt_csr_rejected: Signal<Out, Bits<32>>,
     fill: DFFWithInit<Bits<32>>,
+    fill_frac: DFFWithInit<Bits<16>>,
     scale: DFFWithInit<Bits<16>>,
     depth: DFFWithInit<Bits<32>>,
     overhead: DFFWithInit<Bits<8>>,
     max_len: DFFWithInit<Bits<16>>,
+    /// The bucket in mixed radix (mod.rs): whole wire bytes and the remainder below `scale`.
     bucket: DFFWithInit<Bits<32>>,
+    bucket_frac: DFF<Bits<16>>,
     c_sent: SatCounter,
     c_bad: SatCounter,
     c_violation: SatCounter,
     c_rejected: SatCounter,
-    wire_len: Signal<Local, Bits<16>>,
-    cost_w: Signal<Local, Bits<32>>,
+    wlen: Signal<Local, Bits<16>>,
+    frac_sum: Signal<Local, Bits<17>>,
+    carry: Signal<Local, Bit>,
+    refill: Signal<Local, Bits<33>>,
     bad: Signal<Local, Bit>,
     elig: Signal<Local, Bit>,
     after: Signal<Local, Bits<32>>,
@@ -52,24 +58,29 @@ impl Default for TokenShaper {
             deq: Default::default(),
             eligible: Default::default(),
             bad_head: Default::default(),
-            cost: Default::default(),
+            wire_len: Default::default(),
             tokens: Default::default(),
+            tokens_frac: Default::default(),
             cnt_sent: Default::default(),
             cnt_bad: Default::default(),
             cnt_violation: Default::default(),
             cnt_csr_rejected: Default::default(),
             fill: DFFWithInit::new(super::DEFAULT_FILL.into()),
+            fill_frac: DFFWithInit::new(super::DEFAULT_FILL_FRAC.into()),
             scale: DFFWithInit::new(super::DEFAULT_SCALE.into()),
             depth: DFFWithInit::new(super::DEFAULT_DEPTH.into()),
             overhead: DFFWithInit::new(super::DEFAULT_OVERHEAD.into()),
             max_len: DFFWithInit::new(super::DEFAULT_MAX_LEN.into()),
             bucket: DFFWithInit::new(super::DEFAULT_DEPTH.into()),
+            bucket_frac: Default::default(),
             c_sent: Default::default(),
             c_bad: Default::default(),
             c_violation: Default::default(),
             c_rejected: Default::default(),
-            wire_len: Default::default(),
-            cost_w: Default::default(),
+            wlen: Default::default(),
+            frac_sum: Default::default(),
+            carry: Default::default(),
+            refill: Default::default(),
             bad: Default::default(),
             elig: Default::default(),
             after: Default::default(),
@@ -81,26 +92,36 @@ impl Default for TokenShaper {
 impl Logic for TokenShaper {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fill, scale, depth, overhead, max_len, bucket);
+        dff_setup!(self, clock, fill, fill_frac, scale, depth, overhead, max_len, bucket, bucket_frac);
         clock!(self, clock, c_sent, c_bad, c_violation, c_rejected);
-        self.wire_len.next = self.head_len.val() + bit_cast::<16, 8>(self.overhead.q.val());
-        self.cost_w.next = self.wire_len.val() * self.scale.q.val();
+        self.wlen.next = self.head_len.val() + bit_cast::<16, 8>(self.overhead.q.val());
         self.bad.next = self.head_valid.val() & (!self.head_len.val().any() | (self.head_len.val() > self.max_len.q.val()));
-        self.elig.next = self.head_valid.val() & !self.bad.val() & (self.bucket.q.val() >= self.cost_w.val());
+        self.elig.next = self.head_valid.val() & !self.bad.val() & (self.bucket.q.val() >= bit_cast::<32, 16>(self.wlen.val()));
         self.eligible.next = self.elig.val();
         self.bad_head.next = self.bad.val();
-        self.cost.next = self.cost_w.val();
+        self.wire_len.next = self.wlen.val();
         self.tokens.next = self.bucket.q.val();
+        self.tokens_frac.next = self.bucket_frac.q.val();
 
-        // charge an eligible departure, then refill and cap
+        // charge an eligible departure, then refill (the remainders carry a byte) and cap
         self.after.next = self.bucket.q.val();
         if self.deq.val() & self.elig.val() {
-            self.after.next = self.bucket.q.val() - self.cost_w.val();
+            self.after.next = self.bucket.q.val() - bit_cast::<32, 16>(self.wlen.val());
         }
-        if (self.depth.q.val() - self.after.val()) <= self.fill.q.val() {
+        self.frac_sum.next = bit_cast::<17, 16>(self.bucket_frac.q.val()) + bit_cast::<17, 16>(self.fill_frac.q.val());
+        self.carry.next = self.frac_sum.val() >= bit_cast::<17, 16>(self.scale.q.val());
+        self.bucket_frac.d.next = self.frac_sum.val().get_bits::<16>(0);
+        if self.carry.val() {
+            self.bucket_frac.d.next = self.frac_sum.val().get_bits::<16>(0) - self.scale.q.val();
+        }
+        self.refill.next = bit_cast::<33, 32>(self.after.val())
+            + bit_cast::<33, 32>(self.fill.q.val())
+            + bit_cast::<33, 1>(self.carry.val().into());
+        self.bucket.d.next = self.refill.val().get_bits::<32>(0);
+        // at the cap the bucket is full: DEPTH bytes, no remainder
+        if self.refill.val() >= bit_cast::<33, 32>(self.depth.q.val()) {
             self.bucket.d.next = self.depth.q.val();
-        } else {
-            self.bucket.d.next = self.after.val() + self.fill.q.val();
+            self.bucket_frac.d.next = 0.into();
         }
         self.c_sent.inc.next = self.deq.val() & self.elig.val();
         self.c_bad.inc.next = self.deq.val() & self.bad.val();
@@ -110,22 +131,29 @@ impl Logic for TokenShaper {
         self.csr_ok.next = false;
         match self.csr_addr.val().index() {
             0 => self.csr_ok.next = true,
-            1 => self.csr_ok.next = self.csr_wdata.val().get_bits::<16>(0).any(),
+            1 => self.csr_ok.next = self.csr_wdata.val().get_bits::<16>(0) > self.fill_frac.q.val(),
             2 => self.csr_ok.next = true,
             3 => self.csr_ok.next = self.csr_wdata.val() <= 255,
             4 => self.csr_ok.next = self.csr_wdata.val().get_bits::<16>(0).any(),
+            5 => self.csr_ok.next = self.csr_wdata.val() < bit_cast::<32, 16>(self.scale.q.val()),
             _ => self.csr_ok.next = (self.csr_addr.val() >= 16) & (self.csr_addr.val() < 20),
         }
         if self.csr_we.val() & self.csr_ok.val() {
             match self.csr_addr.val().index() {
                 0 => self.fill.d.next = self.csr_wdata.val(),
-                1 => self.scale.d.next = self.csr_wdata.val().get_bits::<16>(0),
+                1 => {
+                    self.scale.d.next = self.csr_wdata.val().get_bits::<16>(0);
+                    self.bucket.d.next = self.depth.q.val();
+                    self.bucket_frac.d.next = 0.into();
+                }
                 2 => {
                     self.depth.d.next = self.csr_wdata.val();
                     self.bucket.d.next = self.csr_wdata.val();
+                    self.bucket_frac.d.next = 0.into();
                 }
                 3 => self.overhead.d.next = self.csr_wdata.val().get_bits::<8>(0),
                 4 => self.max_len.d.next = self.csr_wdata.val().get_bits::<16>(0),
+                5 => self.fill_frac.d.next = self.csr_wdata.val().get_bits::<16>(0),
                 _ => {}
             }
         }
@@ -147,4 +175,4 @@ impl Logic for TokenShaper {
 
 crate::pin_io!(TokenShaper;
     in: csr_we, csr_addr, csr_wdata, head_valid, head_len, deq;
-    out: eligible, bad_head, cost, tokens, cnt_sent, cnt_bad, cnt_violation, cnt_csr_rejected);
+    out: eligible, bad_head, wire_len, tokens, tokens_frac, cnt_sent, cnt_bad, cnt_violation, cnt_csr_rejected);

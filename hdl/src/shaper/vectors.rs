@@ -8,11 +8,13 @@ use crate::cycle::{CycleModel, Op, Rng, Script};
 
 pub type ShaperScript = Script<Shaper>;
 
-/// Program FILL and SCALE, then DEPTH (which fills the bucket): the next clock is cycle 0.
+/// Program M3's scaled bucket (`fill` tokens per clock, `scale` tokens per wire byte, `depth`
+/// wire bytes) through [`super::rate_writes`]; the DEPTH write fills the bucket, and the next
+/// clock is cycle 0.
 pub fn setup(s: &mut ShaperScript, fill: u64, scale: u64, depth: u64) {
-    s.csr(csr::FILL, fill);
-    s.csr(csr::SCALE, scale);
-    s.csr(csr::DEPTH, depth);
+    for (a, v) in super::rate_writes(fill, scale, depth) {
+        s.csr(a, v);
+    }
 }
 
 /// Serve a backlog of frames (`lens`, frame bytes) as a greedy scheduler would: dequeue the
@@ -57,15 +59,15 @@ pub const SH: [(&str, u64); 3] = [
 fn spec_file() -> Vec<Op> {
     let mut s = ShaperScript::default();
     for (label, fill) in SH {
-        s.note(format!("SH {label}: fill {fill}/clock, cost 136248 per 84-B wire frame (64 B + 20 B overhead), depth 272496, 8 frames backlogged"));
-        setup(&mut s, fill, 1622, 272_496);
+        s.note(format!("SH {label}: fill {fill}/clock, cost 136248 per 84-B wire frame (64 B + 20 B overhead), depth 272496 (168 wire bytes), 8 frames backlogged"));
+        setup(&mut s, fill, 1622, 168);
         serve(&mut s, &[64; 8], 2500);
     }
     s.note("1538-B wire frames (1518 B + 20) at 8 B/clock with depth 2 x 1538 x 1622: long-run rate 84/1622 of the link");
-    setup(&mut s, 672, 1622, 2 * 1538 * 1622);
+    setup(&mut s, 672, 1622, 2 * 1538);
     serve(&mut s, &[1518; 12], 40_000);
     s.note("mixed sizes, then an idle gap refills the bucket to DEPTH and no further");
-    setup(&mut s, 672, 1622, 272_496);
+    setup(&mut s, 672, 1622, 168);
     serve(&mut s, &[64, 200, 1518, 64, 64], 9000);
     s.cycle(ShaperIn::default().to_vec(), 1000);
     serve(&mut s, &[64; 3], 10);
@@ -84,17 +86,31 @@ fn robustness_file() -> Vec<Op> {
     serve(&mut s, &[1518, 1518], 3);
     s.cycle(ShaperIn { head_valid: 1, head_len: 1518, deq: 1, ..Default::default() }.to_vec(), 3);
     s.cycle(ShaperIn { deq: 1, ..Default::default() }.to_vec(), 2);
-    s.note("OVERHEAD and SCALE change the cost; invalid writes (SCALE 0, OVERHEAD 256, MAX_LEN 0, unknown) are rejected");
+    s.note("OVERHEAD changes the wire length; a SCALE write refills the bucket; invalid writes (SCALE 0 or not above FILL_FRAC, FILL_FRAC not below SCALE, OVERHEAD 256, MAX_LEN 0, unknown) are rejected");
     s.csr(csr::OVERHEAD, 0);
     s.csr(csr::SCALE, 1000);
     s.cycle(ShaperIn { head_valid: 1, head_len: 84, ..Default::default() }.to_vec(), 1);
-    for (a, v) in [(csr::SCALE, 0x1_0000), (csr::OVERHEAD, 256), (csr::MAX_LEN, 0), (5, 0), (20, 1), (200, 3)] {
+    for (a, v) in [
+        (csr::SCALE, 0x1_0000),
+        (csr::SCALE, 672),
+        (csr::FILL_FRAC, 1000),
+        (csr::FILL_FRAC, 0x1_0000),
+        (csr::OVERHEAD, 256),
+        (csr::MAX_LEN, 0),
+        (6, 0),
+        (20, 1),
+        (200, 3),
+    ] {
         s.csr(a, v);
     }
     s.cycle(ShaperIn { head_valid: 1, head_len: 84, ..Default::default() }.to_vec(), 1);
+    s.note("the remainder carries a whole byte when it reaches SCALE (FILL_FRAC 999 of 1000)");
+    s.csr(csr::FILL_FRAC, 999);
+    serve(&mut s, &[84, 84, 84, 84], 400);
     s.note("a DEPTH below the current tokens refills to exactly the new depth; FILL 0 freezes the bucket");
     s.csr(csr::FILL, 0);
-    s.csr(csr::DEPTH, 200_000);
+    s.csr(csr::FILL_FRAC, 0);
+    s.csr(csr::DEPTH, 200);
     serve(&mut s, &[84, 84, 84], 20);
     s.note("FILL larger than the bucket: full after every clock");
     s.csr(csr::FILL, 0xFFFF_FFFF);
@@ -127,9 +143,10 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
     if r.chance(1) {
         i.csr_we = 1;
         let (a, v) = match r.below(8) {
-            0 => (csr::FILL, r.below(5000)),
+            0 => (csr::FILL, r.below(3)),
             1 => (csr::SCALE, r.below(3000)),
-            2 => (csr::DEPTH, r.below(4_000_000)),
+            2 => (csr::DEPTH, r.below(2500)),
+            7 => (csr::FILL_FRAC, r.below(3000)),
             3 => (csr::OVERHEAD, r.below(300)),
             4 => (csr::MAX_LEN, r.below(10_000)),
             5 => (csr::CNT_BASE + r.below(4) as u8, 0xFFFF_FFF0 + r.below(16)),
@@ -156,7 +173,7 @@ mod spec_tests {
         ];
         for ((_, fill), want) in SH.iter().zip(want) {
             let mut s = ShaperScript::default();
-            setup(&mut s, *fill, 1622, 272_496);
+            setup(&mut s, *fill, 1622, 168);
             assert_eq!(serve(&mut s, &[64; 8], 2500), want, "fill {fill}");
         }
     }
@@ -166,7 +183,7 @@ mod spec_tests {
     #[test]
     fn long_run_rate_is_84_over_1622() {
         let mut m = Shaper::default();
-        let (fill, depth, clocks) = (672u64, 272_496u64, 1_000_000u64);
+        let (fill, depth, clocks) = (672u64, 168 * 1622u64, 1_000_000u64);
         let mut wire_bytes = 0;
         for c in 0..clocks {
             let len = [64u64, 1518, 300, 9000][(c % 4) as usize];
@@ -193,7 +210,7 @@ mod spec_tests {
         assert_eq!((o.eligible, o.bad_head, m.tokens, m.counters[1]), (0, 1, full, 1));
         m.tokens = 5;
         m.step(&ShaperIn { head_valid: 1, head_len: 64, deq: 1, ..Default::default() }.to_vec());
-        assert_eq!((m.tokens, m.counters[0], m.counters[2]), (5 + 672, 0, 1));
+        assert_eq!((m.scaled_tokens(), m.counters[0], m.counters[2]), (5 * 1622 + 672, 0, 1));
     }
 
     /// Conservation: every dequeue is sent, dropped as malformed or refused as a violation,
@@ -214,6 +231,44 @@ mod spec_tests {
             deqs += i.deq;
         }
         assert!(m.counters[0] > 1000 && m.counters[1] > 100 && m.counters[2] > 1000, "{:?}", m.counters);
+    }
+
+    /// M3's bucket in scaled tokens, as the spec states it: the mixed-radix bucket must match it
+    /// step for step (eligibility and the scaled token count) under random heads, dequeues and
+    /// reprogramming through `rate_writes`.
+    #[test]
+    fn mixed_radix_is_the_scaled_bucket() {
+        struct Scaled {
+            fill: u64,
+            scale: u64,
+            depth: u64,
+            tokens: u64,
+        }
+        let mut r = Rng::new(11);
+        let mut m = Shaper::default();
+        let mut z = Scaled { fill: 672, scale: 1622, depth: 168 * 1622, tokens: 168 * 1622 };
+        let mut departures = 0;
+        for c in 0..300_000u64 {
+            if c % 20_000 == 0 {
+                let (scale, depth) = (1 + r.below(3000), 1600 + r.below(30_000));
+                z = Scaled { fill: r.below(40 * scale), scale, depth: depth * scale, tokens: depth * scale };
+                for (a, v) in crate::shaper::rate_writes(z.fill, scale, depth) {
+                    m.step(&ShaperIn { csr_we: 1, csr_addr: a as u64, csr_wdata: v, ..Default::default() }.to_vec());
+                }
+                m.step(&ShaperIn::default().to_vec()); // the DEPTH write lands
+            }
+            let len = 1 + r.below(1518);
+            let cost = (len + 20) * z.scale;
+            let el = z.tokens >= cost;
+            assert_eq!(m.eligible(len), el, "clock {c}");
+            let deq = r.chance(70);
+            m.step(&ShaperIn { head_valid: 1, head_len: len, deq: deq as u64, ..Default::default() }.to_vec());
+            let after = if deq && el { z.tokens - cost } else { z.tokens };
+            z.tokens = (after + z.fill).min(z.depth);
+            departures += (deq && el) as u64;
+            assert_eq!(m.scaled_tokens(), z.tokens, "clock {c}");
+        }
+        assert!(departures > 10_000, "{departures}");
     }
 
     #[test]
