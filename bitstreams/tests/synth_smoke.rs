@@ -1,5 +1,5 @@
-//! Synthesis smoke: the AQM board top goes through yosys and nextpnr-ice40 for the HX8K, fits,
-//! and reports a clock; CI catches a block that stops synthesizing. The full flow with packing
+//! Synthesis smoke: every board top (the AQM, the switch blocks, the 2 × 256 switch port) goes
+//! through yosys and nextpnr-ice40 for the HX8K, fits, and reports a clock; CI catches a block that stops synthesizing. The full flow with packing
 //! is `cargo run --release -p bitstreams`.
 
 #[test]
@@ -41,4 +41,15 @@ fn shaper_synthesizes_for_the_hx8k() {
 #[test]
 fn int_stamper_synthesizes_for_the_hx8k() {
     synth_block("intstamp");
+}
+
+#[test]
+fn dwrr_synthesizes_for_the_hx8k() {
+    synth_block("dwrr");
+}
+
+/// The whole port, 2 queues of 256 (README, "Measured"): it must keep fitting the HX8K.
+#[test]
+fn switch_port_synthesizes_for_the_hx8k() {
+    synth_block("port");
 }
