@@ -5,6 +5,7 @@
 //! The specs cited in the doc comments are in `../shared/spec/`.
 
 pub mod aqm;
+pub mod cblt;
 pub mod cycle;
 pub mod dwrr;
 pub mod intstamp;
