@@ -83,6 +83,38 @@ pub fn symbols_for(msg_size: usize, s: usize) -> Result<usize, CbltError> {
     Ok(msg_size.div_ceil(s))
 }
 
+/// Decode overhead (§8): symbols received until rank = k, minus k, for trial `t` at `k` with
+/// the default table and §8's seed `(t·2654435761 + 977) mod 2^32` (no loss: loss that is
+/// independent of content leaves the count of received symbols unchanged).
+pub fn extra_symbols(k: usize, t: u64) -> usize {
+    let seed = ((t * 2_654_435_761 + 977) % (1 << 32)) as u32;
+    let mut masks = encoder::MaskGenerator::new(k, seed.max(1), table::DegreeTable::default_for(k).expect("k in range"))
+        .expect("the default table decodes");
+    let (mut rows, mut valid, mut rank, mut n) = ([0u64; K_MAX], 0u64, 0, 0);
+    while rank < k {
+        let (mut m, _, _) = masks.next_mask();
+        n += 1;
+        // same RREF reduction as the decoder, coefficients only
+        let mut touched = m & valid;
+        while touched != 0 {
+            m ^= rows[touched.trailing_zeros() as usize];
+            touched &= touched - 1;
+        }
+        if m != 0 {
+            let q = m.trailing_zeros() as usize;
+            for p in 0..K_MAX {
+                if valid >> p & 1 == 1 && rows[p] >> q & 1 == 1 {
+                    rows[p] ^= m;
+                }
+            }
+            rows[q] = m;
+            valid |= 1 << q;
+            rank += 1;
+        }
+    }
+    n - k
+}
+
 /// `2^k − 1` without overflowing at k = 64.
 pub fn full_mask(k: usize) -> u64 {
     if k >= 64 {
