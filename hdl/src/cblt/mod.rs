@@ -85,32 +85,18 @@ pub fn symbols_for(msg_size: usize, s: usize) -> Result<usize, CbltError> {
 
 /// Decode overhead (§8): symbols received until rank = k, minus k, for trial `t` at `k` with
 /// the default table and §8's seed `(t·2654435761 + 977) mod 2^32` (no loss: loss that is
-/// independent of content leaves the count of received symbols unchanged).
+/// independent of content leaves the count of received symbols unchanged). The payload plays
+/// no part in the rank, so the message is k bytes of 1-byte symbols.
 pub fn extra_symbols(k: usize, t: u64) -> usize {
     let seed = ((t * 2_654_435_761 + 977) % (1 << 32)) as u32;
-    let mut masks = encoder::MaskGenerator::new(k, seed.max(1), table::DegreeTable::default_for(k).expect("k in range"))
-        .expect("the default table decodes");
-    let (mut rows, mut valid, mut rank, mut n) = ([0u64; K_MAX], 0u64, 0, 0);
-    while rank < k {
-        let (mut m, _, _) = masks.next_mask();
+    let msg = vec![0u8; k];
+    let mut enc = encoder::Encoder::with_default_table(&msg, 1, 0, seed.max(1)).expect("k in range");
+    let mut dec = decoder::Decoder::new(1).expect("S = 1 is valid");
+    let mut n = 0;
+    while !dec.is_complete() {
+        let c = enc.next_symbol();
+        dec.push(&c.header, &c.payload);
         n += 1;
-        // same RREF reduction as the decoder, coefficients only
-        let mut touched = m & valid;
-        while touched != 0 {
-            m ^= rows[touched.trailing_zeros() as usize];
-            touched &= touched - 1;
-        }
-        if m != 0 {
-            let q = m.trailing_zeros() as usize;
-            for p in 0..K_MAX {
-                if valid >> p & 1 == 1 && rows[p] >> q & 1 == 1 {
-                    rows[p] ^= m;
-                }
-            }
-            rows[q] = m;
-            valid |= 1 << q;
-            rank += 1;
-        }
     }
     n - k
 }
