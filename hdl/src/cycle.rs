@@ -254,6 +254,15 @@ pub fn assert_fresh(block: &str, rendered: Vec<(&'static str, String)>) {
     }
 }
 
+/// [`assert_fresh`] for binary files (the CB-LT pcap).
+pub fn assert_fresh_bytes(block: &str, rendered: Vec<(&'static str, Vec<u8>)>) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testbench-vectors").join(block);
+    for (name, bytes) in rendered {
+        let on_disk = std::fs::read(dir.join(name)).unwrap_or_default();
+        assert!(on_disk == bytes, "testbench-vectors/{block}/{name} is stale: run `cargo run --release -p hdl --bin gen-vectors`");
+    }
+}
+
 /// SplitMix64: small, seedable, good enough to drive stimulus; a failing fuzz run names its
 /// seed so it replays.
 pub struct Rng(u64);

@@ -3,7 +3,7 @@
 
 fn main() -> std::io::Result<()> {
     let out = std::env::args().nth(1).unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../testbench-vectors").into());
-    let blocks: [(&str, fn() -> Vec<(&'static str, String)>); 7] = [
+    let blocks: [(&str, fn() -> Vec<(&'static str, String)>); 8] = [
         ("aqm", hdl::aqm::vectors::render),
         ("dwrr", hdl::dwrr::vectors::render),
         ("ren", hdl::ren::vectors::render),
@@ -11,6 +11,7 @@ fn main() -> std::io::Result<()> {
         ("shaper", hdl::shaper::vectors::render),
         ("intstamp", hdl::intstamp::vectors::render),
         ("port", hdl::port::vectors::render),
+        ("cblt", hdl::cblt::vectors::render),
     ];
     for (block, render) in blocks {
         let dir = std::path::Path::new(&out).join(block);
@@ -19,6 +20,11 @@ fn main() -> std::io::Result<()> {
             std::fs::write(dir.join(name), text)?;
             println!("wrote {}", dir.join(name).display());
         }
+    }
+    let dir = std::path::Path::new(&out).join("cblt");
+    for (name, bytes) in hdl::cblt::pcap::render() {
+        std::fs::write(dir.join(name), bytes)?;
+        println!("wrote {}", dir.join(name).display());
     }
     Ok(())
 }

@@ -10,14 +10,22 @@
 //!   (§1.3's exact condition).
 //! * [`header`]: the 12-byte big-endian header and every receive-side validity rule (§6.3).
 //! * [`encoder`]: message → k zero-padded source symbols → the coded stream (§6.2, §6.4, §6.5).
+//! * [`encoder_csr`] and `encoder_rtl` (feature `rtl`): the RTL encoder and how a host drives it.
+//! * [`pcap`]: a coded UDP exchange as a capture Wireshark opens.
+//! * [`vectors`]: the encoder vector files (testbench-vectors/cblt) and §9's message patterns.
 //! * [`decoder`]: the online fully-reduced GF(2) decoder with the statuses, rank and
 //!   `known_mask` of §6.6.
 
 pub mod decoder;
 pub mod encoder;
+pub mod encoder_csr;
+#[cfg(feature = "rtl")]
+pub mod encoder_rtl;
 pub mod header;
+pub mod pcap;
 pub mod prng;
 pub mod table;
+pub mod vectors;
 #[cfg(test)]
 mod spec_tests;
 

@@ -6,21 +6,10 @@ use super::header::{Header, Invalid};
 use super::prng::XorShift32;
 use super::table::{DegreeTable, Profile};
 use super::*;
-use sha2::{Digest, Sha256};
+use super::vectors::{hex, msg_a, msg_b, sha256_hex};
 
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
 fn sha(b: &[u8]) -> String {
-    hex(&Sha256::digest(b))
-}
-/// §9: `msg_a(n)[i] = (37·i + 11) & 0xFF`.
-pub fn msg_a(n: usize) -> Vec<u8> {
-    (0..n).map(|i| (37 * i + 11) as u8).collect()
-}
-/// §9: `msg_b(n)[i] = (31·i + 7·(i >> 8)) & 0xFF`.
-pub fn msg_b(n: usize) -> Vec<u8> {
-    (0..n).map(|i| (31 * i + 7 * (i >> 8)) as u8).collect()
+    sha256_hex(b)
 }
 fn stream(msg: &[u8], s: usize, id: u8, seed: u32, n: usize) -> Vec<CodedSymbol> {
     let mut e = Encoder::with_default_table(msg, s, id, seed).unwrap();

@@ -1,0 +1,614 @@
+//! RTL of the CB-LT encoder (cloudburst-cblt.md §6.4, §6.5, §7.2); the golden model is
+//! `encoder.rs`, the host interface `encoder_csr.rs`.
+//!
+//! `LtEncoder<W, MA, SA>`: a W-bit data path, a message buffer of 2^MA words in block RAM
+//! (symbol i at word `i·2^SA`), S and K_MAX given to [`LtEncoder::new`]. Two engines joined by
+//! a two-entry mask FIFO (§6.4: decouple mask generation from the payload XOR):
+//!
+//! * **Mask generator**, one xorshift32 draw per clock: the degree draw compares `u` against
+//!   all `T[1..k−1]` in parallel and takes the first hit (else `d = k`, all-ones, no more
+//!   draws); then top-`w`-bit index draws, rejecting `≥ k` and duplicates, until `d` bits are set.
+//! * **Payload engine**, one buffer word per clock, two stages. Stage A walks the mask's
+//!   sources lowest first and word by word and reads the buffer and the accumulator RAM; stage
+//!   B XORs and writes the accumulator back, or, in the pass over the last source, sends the
+//!   word out. A symbol of degree d takes exactly `d·⌈S/WB⌉` clocks and consecutive symbols
+//!   follow with no gap. When B writes the accumulator word A reads in the same clock (one word
+//!   per symbol), the write data is forwarded.
+//!
+//! Output: one beat per word of the symbol's last pass (`out_valid`, `out_first`, `out_last`,
+//! `out_data`), the packed header word W0 (`out_hdr`) and the bitset (`out_bitset`) alongside,
+//! as stream metadata; the NIC frames them (§6.3). `out_ready` low holds the beat. `out_draws`
+//! is the message's PRNG draw count up to this symbol (tests check §9's draws with it).
+
+use crate::rtl_util::SatCounter;
+use rust_hdl::prelude::*;
+use rust_hdl::widgets::prelude::DFFWithInit;
+
+use super::encoder_csr::csr;
+use super::table::DegreeTable;
+
+// `update` decodes these addresses as literals (hdl_gen takes no paths).
+const _: () = assert!(
+    csr::CTRL == 0 && csr::K == 1 && csr::MSG_SIZE == 2 && csr::MSG_ID == 3 && csr::SEED == 4
+        && csr::SYMBOL_LIMIT == 5 && csr::TABLE == 64 && csr::CTRL_START == 1 && csr::CTRL_STOP == 2
+);
+
+#[derive(LogicBlock)]
+pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize> {
+    pub clock: Signal<In, Clock>,
+    pub cfg_we: Signal<In, Bit>,
+    pub cfg_addr: Signal<In, Bits<8>>,
+    pub cfg_wdata: Signal<In, Bits<32>>,
+    pub buf_we: Signal<In, Bit>,
+    pub buf_addr: Signal<In, Bits<MA>>,
+    pub buf_wdata: Signal<In, Bits<W>>,
+    pub out_ready: Signal<In, Bit>,
+    pub out_valid: Signal<Out, Bit>,
+    pub out_first: Signal<Out, Bit>,
+    pub out_last: Signal<Out, Bit>,
+    pub out_data: Signal<Out, Bits<W>>,
+    pub out_hdr: Signal<Out, Bits<32>>,
+    pub out_bitset: Signal<Out, Bits<64>>,
+    pub out_draws: Signal<Out, Bits<32>>,
+    pub busy: Signal<Out, Bit>,
+    pub symbols: Signal<Out, Bits<32>>,
+    pub cfg_rejected: Signal<Out, Bits<32>>,
+    pub buf_rejected: Signal<Out, Bits<32>>,
+    pub starts_refused: Signal<Out, Bits<32>>,
+    // parameters
+    s_bytes: Constant<Bits<19>>,
+    max_msg: Constant<Bits<19>>,
+    k_max: Constant<Bits<7>>,
+    last_word: Constant<Bits<SA>>,
+    sa: Constant<Bits<MA>>,
+    one64: Constant<Bits<64>>,
+    ones64: Constant<Bits<64>>,
+    jid: [Constant<Bits<7>>; 64],
+    qid: [Constant<Bits<6>>; 64],
+    onehot: [Constant<Bits<64>>; 64],
+    taddr: [Constant<Bits<8>>; 64],
+    // configuration
+    k_reg: DFFWithInit<Bits<7>>,
+    msg_size: DFFWithInit<Bits<19>>,
+    msg_id: DFF<Bits<8>>,
+    seed: DFFWithInit<Bits<32>>,
+    limit: DFF<Bits<32>>,
+    table: [DFFWithInit<Bits<17>>; 64],
+    // start check: k·S by repeated addition
+    setup: DFF<Bit>,
+    setup_n: DFF<Bits<7>>,
+    setup_acc: DFF<Bits<19>>,
+    // mask generator
+    mg_on: DFF<Bit>,
+    mg_index: DFF<Bit>,
+    prng: DFF<Bits<32>>,
+    mg_mask: DFF<Bits<64>>,
+    mg_need: DFF<Bits<7>>,
+    mg_have: DFF<Bits<7>>,
+    mg_draws: DFF<Bits<32>>,
+    mg_count: DFF<Bits<32>>,
+    // mask FIFO (two entries, slot 0 is the head)
+    f_v0: DFF<Bit>,
+    f_v1: DFF<Bit>,
+    f_m0: DFF<Bits<64>>,
+    f_m1: DFF<Bits<64>>,
+    f_d0: DFF<Bits<32>>,
+    f_d1: DFF<Bits<32>>,
+    // payload stage A (read) and B (XOR / write back / send)
+    a_on: DFF<Bit>,
+    a_i: DFF<Bits<6>>,
+    a_w: DFF<Bits<SA>>,
+    a_rem: DFF<Bits<64>>,
+    a_first: DFF<Bit>,
+    a_bitset: DFF<Bits<64>>,
+    a_draws: DFF<Bits<32>>,
+    b_on: DFF<Bit>,
+    b_first: DFF<Bit>,
+    b_last: DFF<Bit>,
+    b_i: DFF<Bits<6>>,
+    b_w: DFF<Bits<SA>>,
+    b_bitset: DFF<Bits<64>>,
+    b_draws: DFF<Bits<32>>,
+    b_fwd: DFF<Bit>,
+    b_fwd_data: DFF<Bits<W>>,
+    buf: RAM<Bits<W>, MA>,
+    acc: RAM<Bits<W>, SA>,
+    sym_cnt: SatCounter,
+    cfg_rej: SatCounter,
+    buf_rej: SatCounter,
+    start_ref: SatCounter,
+    // combinational
+    busy_c: Signal<Local, Bit>,
+    stop: Signal<Local, Bit>,
+    start_ok: Signal<Local, Bit>,
+    tbl_ok: Signal<Local, Bit>,
+    km1: Signal<Local, Bits<7>>,
+    idx_sh: Signal<Local, Bits<3>>,
+    x1: Signal<Local, Bits<32>>,
+    x2: Signal<Local, Bits<32>>,
+    x3: Signal<Local, Bits<32>>,
+    u17: Signal<Local, Bits<17>>,
+    hv: [Signal<Local, Bits<64>>; 64],
+    hit_low: Signal<Local, Bits<64>>,
+    deg: Signal<Local, Bits<7>>,
+    top6: Signal<Local, Bits<6>>,
+    idx: Signal<Local, Bits<6>>,
+    idx_oh: Signal<Local, Bits<64>>,
+    accept: Signal<Local, Bit>,
+    have1: Signal<Local, Bits<7>>,
+    full: Signal<Local, Bits<64>>,
+    mg_go: Signal<Local, Bit>,
+    push: Signal<Local, Bit>,
+    push_mask: Signal<Local, Bits<64>>,
+    push_draws: Signal<Local, Bits<32>>,
+    pop: Signal<Local, Bit>,
+    hold: Signal<Local, Bit>,
+    rem_low: Signal<Local, Bits<64>>,
+    rem_idx: Signal<Local, Bits<6>>,
+    head_low: Signal<Local, Bits<64>>,
+    head_idx: Signal<Local, Bits<6>>,
+    rd_i: Signal<Local, Bits<6>>,
+    rd_w: Signal<Local, Bits<SA>>,
+    accv: Signal<Local, Bits<W>>,
+    acc_we: Signal<Local, Bit>,
+    beat_last: Signal<Local, Bit>,
+    x: Signal<Local, Bits<W>>,
+}
+
+fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    Constant::new(v.into())
+}
+
+impl<const W: usize, const MA: usize, const SA: usize> LtEncoder<W, MA, SA> {
+    /// An encoder for symbols of `s` bytes and messages of up to `k_max` (≤ 64) symbols.
+    /// Panics when the buffer cannot hold them: `⌈S/(W/8)⌉ ≤ 2^SA` and `k_max·2^SA ≤ 2^MA`.
+    pub fn new(s: usize, k_max: usize) -> Self {
+        let wb = W / 8;
+        assert!(W % 8 == 0 && W >= 8, "W = {W} must be a whole number of bytes");
+        assert!((1..=super::S_MAX).contains(&s) && (1..=super::K_MAX).contains(&k_max));
+        let wps = super::encoder_csr::words_per_symbol(s, wb);
+        assert!(SA >= 1 && wps <= 1 << SA, "S = {s} at W = {W} needs {wps} words per symbol: SA = {SA} is too small");
+        assert!(k_max << SA <= 1 << MA, "{k_max} symbols of 2^{SA} words do not fit 2^{MA} words (MA)");
+        let table = DegreeTable::default_for(k_max).expect("k_max in range");
+        LtEncoder {
+            clock: Default::default(),
+            cfg_we: Default::default(),
+            cfg_addr: Default::default(),
+            cfg_wdata: Default::default(),
+            buf_we: Default::default(),
+            buf_addr: Default::default(),
+            buf_wdata: Default::default(),
+            out_ready: Default::default(),
+            out_valid: Default::default(),
+            out_first: Default::default(),
+            out_last: Default::default(),
+            out_data: Default::default(),
+            out_hdr: Default::default(),
+            out_bitset: Default::default(),
+            out_draws: Default::default(),
+            busy: Default::default(),
+            symbols: Default::default(),
+            cfg_rejected: Default::default(),
+            buf_rejected: Default::default(),
+            starts_refused: Default::default(),
+            s_bytes: c(s as u64),
+            max_msg: c((s * k_max) as u64),
+            k_max: c(k_max as u64),
+            last_word: c(wps as u64 - 1),
+            sa: c(SA as u64),
+            one64: c(1),
+            ones64: c(u64::MAX),
+            jid: std::array::from_fn(|j| c(j as u64)),
+            qid: std::array::from_fn(|j| c(j as u64)),
+            onehot: std::array::from_fn(|j| c(1u64 << j)),
+            taddr: std::array::from_fn(|j| c(csr::TABLE as u64 + j as u64)),
+            k_reg: DFFWithInit::new((k_max as u64).into()),
+            msg_size: DFFWithInit::new(((s * k_max) as u64).into()),
+            msg_id: Default::default(),
+            seed: DFFWithInit::new(1u64.into()),
+            limit: Default::default(),
+            table: std::array::from_fn(|j| DFFWithInit::new((if j == 0 { 0 } else { table.entry(j) } as u64).into())),
+            setup: Default::default(),
+            setup_n: Default::default(),
+            setup_acc: Default::default(),
+            mg_on: Default::default(),
+            mg_index: Default::default(),
+            prng: Default::default(),
+            mg_mask: Default::default(),
+            mg_need: Default::default(),
+            mg_have: Default::default(),
+            mg_draws: Default::default(),
+            mg_count: Default::default(),
+            f_v0: Default::default(),
+            f_v1: Default::default(),
+            f_m0: Default::default(),
+            f_m1: Default::default(),
+            f_d0: Default::default(),
+            f_d1: Default::default(),
+            a_on: Default::default(),
+            a_i: Default::default(),
+            a_w: Default::default(),
+            a_rem: Default::default(),
+            a_first: Default::default(),
+            a_bitset: Default::default(),
+            a_draws: Default::default(),
+            b_on: Default::default(),
+            b_first: Default::default(),
+            b_last: Default::default(),
+            b_i: Default::default(),
+            b_w: Default::default(),
+            b_bitset: Default::default(),
+            b_draws: Default::default(),
+            b_fwd: Default::default(),
+            b_fwd_data: Default::default(),
+            buf: Default::default(),
+            acc: Default::default(),
+            sym_cnt: Default::default(),
+            cfg_rej: Default::default(),
+            buf_rej: Default::default(),
+            start_ref: Default::default(),
+            busy_c: Default::default(),
+            stop: Default::default(),
+            start_ok: Default::default(),
+            tbl_ok: Default::default(),
+            km1: Default::default(),
+            idx_sh: Default::default(),
+            x1: Default::default(),
+            x2: Default::default(),
+            x3: Default::default(),
+            u17: Default::default(),
+            hv: std::array::from_fn(|_| Default::default()),
+            hit_low: Default::default(),
+            deg: Default::default(),
+            top6: Default::default(),
+            idx: Default::default(),
+            idx_oh: Default::default(),
+            accept: Default::default(),
+            have1: Default::default(),
+            full: Default::default(),
+            mg_go: Default::default(),
+            push: Default::default(),
+            push_mask: Default::default(),
+            push_draws: Default::default(),
+            pop: Default::default(),
+            hold: Default::default(),
+            rem_low: Default::default(),
+            rem_idx: Default::default(),
+            head_low: Default::default(),
+            head_idx: Default::default(),
+            rd_i: Default::default(),
+            rd_w: Default::default(),
+            accv: Default::default(),
+            acc_we: Default::default(),
+            beat_last: Default::default(),
+            x: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA, SA> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, mg_on, mg_index, prng, mg_mask,
+            mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_d0, f_d1, a_on, a_i, a_w, a_rem, a_first,
+            a_bitset, a_draws, b_on, b_first, b_last, b_i, b_w, b_bitset, b_draws, b_fwd, b_fwd_data
+        );
+        for j in 0..64 {
+            self.table[j].clock.next = self.clock.val();
+            self.table[j].d.next = self.table[j].q.val();
+        }
+        self.buf.read_clock.next = self.clock.val();
+        self.buf.write_clock.next = self.clock.val();
+        self.acc.read_clock.next = self.clock.val();
+        self.acc.write_clock.next = self.clock.val();
+        self.sym_cnt.clock.next = self.clock.val();
+        self.cfg_rej.clock.next = self.clock.val();
+        self.buf_rej.clock.next = self.clock.val();
+        self.start_ref.clock.next = self.clock.val();
+        self.sym_cnt.load.next = false;
+        self.sym_cnt.load_val.next = 0.into();
+        self.cfg_rej.load.next = false;
+        self.cfg_rej.load_val.next = 0.into();
+        self.buf_rej.load.next = false;
+        self.buf_rej.load_val.next = 0.into();
+        self.start_ref.load.next = false;
+        self.start_ref.load_val.next = 0.into();
+        self.sym_cnt.inc.next = false;
+        self.cfg_rej.inc.next = false;
+        self.buf_rej.inc.next = false;
+        self.start_ref.inc.next = false;
+        self.symbols.next = self.sym_cnt.value.val();
+        self.cfg_rejected.next = self.cfg_rej.value.val();
+        self.buf_rejected.next = self.buf_rej.value.val();
+        self.starts_refused.next = self.start_ref.value.val();
+
+        self.busy_c.next =
+            self.setup.q.val() | self.mg_on.q.val() | self.f_v0.q.val() | self.a_on.q.val() | self.b_on.q.val();
+        self.busy.next = self.busy_c.val();
+        self.km1.next = self.k_reg.q.val() - 1;
+        self.out_hdr.next = (bit_cast::<32, 7>(self.km1.val()) << 26)
+            | (bit_cast::<32, 19>(self.msg_size.q.val()) << 8)
+            | bit_cast::<32, 8>(self.msg_id.q.val());
+
+        // ---- mask generator (§6.4) ----
+        // index draws keep the top w = ⌈log2 k⌉ bits: the top 6 shifted right by 6 − w
+        self.idx_sh.next = 0.into();
+        if self.k_reg.q.val() <= 32 {
+            self.idx_sh.next = 1.into();
+        }
+        if self.k_reg.q.val() <= 16 {
+            self.idx_sh.next = 2.into();
+        }
+        if self.k_reg.q.val() <= 8 {
+            self.idx_sh.next = 3.into();
+        }
+        if self.k_reg.q.val() <= 4 {
+            self.idx_sh.next = 4.into();
+        }
+        if self.k_reg.q.val() <= 2 {
+            self.idx_sh.next = 5.into();
+        }
+        self.x1.next = self.prng.q.val() ^ (self.prng.q.val() << 13);
+        self.x2.next = self.x1.val() ^ (self.x1.val() >> 17);
+        self.x3.next = self.x2.val() ^ (self.x2.val() << 5);
+        self.u17.next = bit_cast::<17, 16>(self.x3.val().get_bits::<16>(16));
+        // degree: the first j in 1..k−1 with u < T[j], else k
+        self.hv[0].next = 0.into();
+        for j in 1..64 {
+            self.hv[j].next = self.hv[j - 1].val();
+            if (self.u17.val() < self.table[j].q.val()) & (self.jid[j].val() < self.k_reg.q.val()) {
+                self.hv[j].next = self.hv[j - 1].val() | self.onehot[j].val();
+            }
+        }
+        self.hit_low.next = self.hv[63].val() & (Bits::<64>::from(0) - self.hv[63].val());
+        self.deg.next = self.k_reg.q.val();
+        for j in 1..64 {
+            if self.hit_low.val().get_bit(j) {
+                self.deg.next = self.jid[j].val();
+            }
+        }
+        self.top6.next = self.x3.val().get_bits::<6>(26);
+        self.idx.next = self.top6.val() >> self.idx_sh.val();
+        self.idx_oh.next = self.one64.val() << self.idx.val();
+        self.accept.next =
+            (bit_cast::<7, 6>(self.idx.val()) < self.k_reg.q.val()) & !(self.mg_mask.q.val() & self.idx_oh.val()).any();
+        self.have1.next = self.mg_have.q.val() + 1;
+        self.full.next = self.ones64.val();
+        if self.k_reg.q.val() != 64 {
+            self.full.next = (self.one64.val() << self.k_reg.q.val().get_bits::<6>(0)) - self.one64.val();
+        }
+        self.mg_go.next = self.mg_on.q.val() & !(self.f_v0.q.val() & self.f_v1.q.val());
+        self.push.next = false;
+        self.push_mask.next = self.full.val();
+        self.push_draws.next = self.mg_draws.q.val() + 1;
+        if self.mg_go.val() {
+            self.prng.d.next = self.x3.val();
+            self.mg_draws.d.next = self.mg_draws.q.val() + 1;
+            if !self.mg_index.q.val() {
+                if self.deg.val() == self.k_reg.q.val() {
+                    self.push.next = true;
+                } else {
+                    self.mg_index.d.next = true;
+                    self.mg_mask.d.next = 0.into();
+                    self.mg_need.d.next = self.deg.val();
+                    self.mg_have.d.next = 0.into();
+                }
+            } else if self.accept.val() {
+                self.mg_mask.d.next = self.mg_mask.q.val() | self.idx_oh.val();
+                self.mg_have.d.next = self.have1.val();
+                self.push_mask.next = self.mg_mask.q.val() | self.idx_oh.val();
+                if self.have1.val() == self.mg_need.q.val() {
+                    self.push.next = true;
+                    self.mg_index.d.next = false;
+                }
+            }
+        }
+        if self.push.val() {
+            self.mg_count.d.next = self.mg_count.q.val() + 1;
+            if self.limit.q.val().any() & ((self.mg_count.q.val() + 1) == self.limit.q.val()) {
+                self.mg_on.d.next = false;
+            }
+        }
+
+        // ---- payload engine ----
+        self.hold.next = self.b_on.q.val() & self.b_last.q.val() & !self.out_ready.val();
+        self.rem_low.next = self.a_rem.q.val() & (Bits::<64>::from(0) - self.a_rem.q.val());
+        self.head_low.next = self.f_m0.q.val() & (Bits::<64>::from(0) - self.f_m0.q.val());
+        self.rem_idx.next = 0.into();
+        self.head_idx.next = 0.into();
+        for j in 0..64 {
+            if self.rem_low.val().get_bit(j) {
+                self.rem_idx.next = self.qid[j].val();
+            }
+            if self.head_low.val().get_bit(j) {
+                self.head_idx.next = self.qid[j].val();
+            }
+        }
+        // stage B: XOR with the accumulator (or the forwarded word being written to it)
+        self.accv.next = self.acc.read_data.val();
+        if self.b_fwd.q.val() {
+            self.accv.next = self.b_fwd_data.q.val();
+        }
+        self.x.next = self.buf.read_data.val();
+        if !self.b_first.q.val() {
+            self.x.next = self.buf.read_data.val() ^ self.accv.val();
+        }
+        self.acc_we.next = self.b_on.q.val() & !self.b_last.q.val();
+        self.acc.write_enable.next = self.acc_we.val();
+        self.acc.write_address.next = self.b_w.q.val();
+        self.acc.write_data.next = self.x.val();
+        self.out_valid.next = self.b_on.q.val() & self.b_last.q.val();
+        self.out_first.next = self.b_on.q.val() & self.b_last.q.val() & (self.b_w.q.val() == 0);
+        self.beat_last.next = self.b_on.q.val() & self.b_last.q.val() & (self.b_w.q.val() == self.last_word.val());
+        self.out_last.next = self.beat_last.val();
+        self.out_data.next = self.x.val();
+        self.out_bitset.next = self.b_bitset.q.val();
+        self.out_draws.next = self.b_draws.q.val();
+        self.sym_cnt.inc.next = self.beat_last.val() & self.out_ready.val();
+        // stage A: issue the next word unless the output holds stage B
+        self.pop.next = false;
+        if !self.hold.val() {
+            self.b_on.d.next = self.a_on.q.val();
+            self.b_first.d.next = self.a_first.q.val();
+            self.b_last.d.next = !self.a_rem.q.val().any();
+            self.b_i.d.next = self.a_i.q.val();
+            self.b_w.d.next = self.a_w.q.val();
+            self.b_bitset.d.next = self.a_bitset.q.val();
+            self.b_draws.d.next = self.a_draws.q.val();
+            self.b_fwd.d.next = self.acc_we.val() & (self.b_w.q.val() == self.a_w.q.val());
+            self.b_fwd_data.d.next = self.x.val();
+            if self.a_on.q.val() {
+                if self.a_w.q.val() == self.last_word.val() {
+                    self.a_w.d.next = 0.into();
+                    if self.a_rem.q.val().any() {
+                        self.a_i.d.next = self.rem_idx.val();
+                        self.a_rem.d.next = self.a_rem.q.val() & !self.rem_low.val();
+                        self.a_first.d.next = false;
+                    } else if self.f_v0.q.val() {
+                        self.pop.next = true;
+                    } else {
+                        self.a_on.d.next = false;
+                    }
+                } else {
+                    self.a_w.d.next = self.a_w.q.val() + 1;
+                }
+            } else if self.f_v0.q.val() {
+                self.pop.next = true;
+            }
+        }
+        if self.pop.val() {
+            self.a_on.d.next = true;
+            self.a_i.d.next = self.head_idx.val();
+            self.a_rem.d.next = self.f_m0.q.val() & !self.head_low.val();
+            self.a_w.d.next = 0.into();
+            self.a_first.d.next = true;
+            self.a_bitset.d.next = self.f_m0.q.val();
+            self.a_draws.d.next = self.f_d0.q.val();
+        }
+        // the buffer and accumulator read what stage B holds next clock
+        self.rd_i.next = self.a_i.q.val();
+        self.rd_w.next = self.a_w.q.val();
+        if self.hold.val() {
+            self.rd_i.next = self.b_i.q.val();
+            self.rd_w.next = self.b_w.q.val();
+        }
+        self.buf.read_address.next = (bit_cast::<MA, 6>(self.rd_i.val()) << self.sa.val()) | bit_cast::<MA, SA>(self.rd_w.val());
+        self.acc.read_address.next = self.rd_w.val();
+
+        // ---- mask FIFO ----
+        if self.pop.val() {
+            self.f_v0.d.next = self.f_v1.q.val();
+            self.f_m0.d.next = self.f_m1.q.val();
+            self.f_d0.d.next = self.f_d1.q.val();
+            self.f_v1.d.next = false;
+        }
+        if self.push.val() {
+            if (self.pop.val() & !self.f_v1.q.val()) | (!self.pop.val() & !self.f_v0.q.val()) {
+                self.f_v0.d.next = true;
+                self.f_m0.d.next = self.push_mask.val();
+                self.f_d0.d.next = self.push_draws.val();
+            } else {
+                self.f_v1.d.next = true;
+                self.f_m1.d.next = self.push_mask.val();
+                self.f_d1.d.next = self.push_draws.val();
+            }
+        }
+
+        // ---- start: check k = ⌈MSG_SIZE/S⌉ by summing S k times ----
+        if self.setup.q.val() {
+            if self.setup_n.q.val() == self.k_reg.q.val() {
+                self.setup.d.next = false;
+                if (self.msg_size.q.val() <= self.setup_acc.q.val())
+                    & ((self.msg_size.q.val() + self.s_bytes.val()) > self.setup_acc.q.val())
+                {
+                    self.mg_on.d.next = true;
+                    self.mg_index.d.next = false;
+                    self.prng.d.next = self.seed.q.val();
+                    self.mg_draws.d.next = 0.into();
+                    self.mg_count.d.next = 0.into();
+                    self.sym_cnt.load.next = true;
+                } else {
+                    self.start_ref.inc.next = true;
+                }
+            } else {
+                self.setup_acc.d.next = self.setup_acc.q.val() + self.s_bytes.val();
+                self.setup_n.d.next = self.setup_n.q.val() + 1;
+            }
+        }
+
+        // ---- configuration writes (literal addresses: encoder_csr::csr, tied by the const assert) ----
+        self.stop.next = false;
+        self.start_ok.next = !self.busy_c.val()
+            & self.k_reg.q.val().any()
+            & (self.k_reg.q.val() <= self.k_max.val())
+            & self.seed.q.val().any()
+            & self.msg_size.q.val().any()
+            & (self.msg_size.q.val() <= self.max_msg.val());
+        self.tbl_ok.next = !self.busy_c.val()
+            & (self.cfg_addr.val() > 64)
+            & (self.cfg_addr.val() < 128)
+            & (self.cfg_wdata.val() <= 65536);
+        if self.cfg_we.val() {
+            if self.cfg_addr.val() == 0 {
+                if self.cfg_wdata.val().get_bit(1) {
+                    self.stop.next = true;
+                } else if self.cfg_wdata.val().get_bit(0) {
+                    if self.start_ok.val() {
+                        self.setup.d.next = true;
+                        self.setup_n.d.next = 0.into();
+                        self.setup_acc.d.next = 0.into();
+                    } else {
+                        self.start_ref.inc.next = true;
+                    }
+                } else {
+                    self.cfg_rej.inc.next = true;
+                }
+            } else if self.busy_c.val() {
+                self.cfg_rej.inc.next = true;
+            } else if self.cfg_addr.val() == 1 {
+                if self.cfg_wdata.val().any() & (self.cfg_wdata.val() <= 64) {
+                    self.k_reg.d.next = self.cfg_wdata.val().get_bits::<7>(0);
+                } else {
+                    self.cfg_rej.inc.next = true;
+                }
+            } else if self.cfg_addr.val() == 2 {
+                if self.cfg_wdata.val() < 0x80000 {
+                    self.msg_size.d.next = self.cfg_wdata.val().get_bits::<19>(0);
+                } else {
+                    self.cfg_rej.inc.next = true;
+                }
+            } else if self.cfg_addr.val() == 3 {
+                if self.cfg_wdata.val() <= 255 {
+                    self.msg_id.d.next = self.cfg_wdata.val().get_bits::<8>(0);
+                } else {
+                    self.cfg_rej.inc.next = true;
+                }
+            } else if self.cfg_addr.val() == 4 {
+                self.seed.d.next = self.cfg_wdata.val();
+            } else if self.cfg_addr.val() == 5 {
+                self.limit.d.next = self.cfg_wdata.val();
+            } else if !self.tbl_ok.val() {
+                self.cfg_rej.inc.next = true;
+            }
+        }
+        for j in 1..64 {
+            if self.cfg_we.val() & self.tbl_ok.val() & (self.cfg_addr.val() == self.taddr[j].val()) {
+                self.table[j].d.next = self.cfg_wdata.val().get_bits::<17>(0);
+            }
+        }
+        if self.stop.val() {
+            self.setup.d.next = false;
+            self.mg_on.d.next = false;
+            self.mg_index.d.next = false;
+            self.f_v0.d.next = false;
+            self.f_v1.d.next = false;
+        }
+
+        // ---- message buffer writes (refused while encoding) ----
+        self.buf.write_address.next = self.buf_addr.val();
+        self.buf.write_data.next = self.buf_wdata.val();
+        self.buf.write_enable.next = self.buf_we.val() & !self.busy_c.val();
+        self.buf_rej.inc.next = self.buf_we.val() & self.busy_c.val();
+    }
+}
