@@ -3,5 +3,6 @@
 
 pub mod aqm;
 pub mod blocks;
+pub mod cblt;
 pub mod fuzz;
 pub mod verilator;

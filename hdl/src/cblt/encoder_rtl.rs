@@ -111,8 +111,8 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize> {
     b_draws: DFF<Bits<32>>,
     b_fwd: DFF<Bit>,
     b_fwd_data: DFF<Bits<W>>,
-    buf: RAM<Bits<W>, MA>,
-    acc: RAM<Bits<W>, SA>,
+    msg_ram: RAM<Bits<W>, MA>,
+    acc_ram: RAM<Bits<W>, SA>,
     sym_cnt: SatCounter,
     cfg_rej: SatCounter,
     buf_rej: SatCounter,
@@ -241,8 +241,8 @@ impl<const W: usize, const MA: usize, const SA: usize> LtEncoder<W, MA, SA> {
             b_draws: Default::default(),
             b_fwd: Default::default(),
             b_fwd_data: Default::default(),
-            buf: Default::default(),
-            acc: Default::default(),
+            msg_ram: Default::default(),
+            acc_ram: Default::default(),
             sym_cnt: Default::default(),
             cfg_rej: Default::default(),
             buf_rej: Default::default(),
@@ -298,10 +298,10 @@ impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA
             self.table[j].clock.next = self.clock.val();
             self.table[j].d.next = self.table[j].q.val();
         }
-        self.buf.read_clock.next = self.clock.val();
-        self.buf.write_clock.next = self.clock.val();
-        self.acc.read_clock.next = self.clock.val();
-        self.acc.write_clock.next = self.clock.val();
+        self.msg_ram.read_clock.next = self.clock.val();
+        self.msg_ram.write_clock.next = self.clock.val();
+        self.acc_ram.read_clock.next = self.clock.val();
+        self.acc_ram.write_clock.next = self.clock.val();
         self.sym_cnt.clock.next = self.clock.val();
         self.cfg_rej.clock.next = self.clock.val();
         self.buf_rej.clock.next = self.clock.val();
@@ -354,7 +354,11 @@ impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA
         self.x3.next = self.x2.val() ^ (self.x2.val() << 5);
         self.u17.next = bit_cast::<17, 16>(self.x3.val().get_bits::<16>(16));
         // degree: the first j in 1..k−1 with u < T[j], else k
+        // (entry 0 is a constant 0 that never hits: every index of the arrays is used)
         self.hv[0].next = 0.into();
+        if (self.u17.val() < self.table[0].q.val()) & (self.jid[0].val() < self.k_reg.q.val()) {
+            self.hv[0].next = self.onehot[0].val();
+        }
         for j in 1..64 {
             self.hv[j].next = self.hv[j - 1].val();
             if (self.u17.val() < self.table[j].q.val()) & (self.jid[j].val() < self.k_reg.q.val()) {
@@ -363,7 +367,7 @@ impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA
         }
         self.hit_low.next = self.hv[63].val() & (Bits::<64>::from(0) - self.hv[63].val());
         self.deg.next = self.k_reg.q.val();
-        for j in 1..64 {
+        for j in 0..64 {
             if self.hit_low.val().get_bit(j) {
                 self.deg.next = self.jid[j].val();
             }
@@ -426,18 +430,18 @@ impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA
             }
         }
         // stage B: XOR with the accumulator (or the forwarded word being written to it)
-        self.accv.next = self.acc.read_data.val();
+        self.accv.next = self.acc_ram.read_data.val();
         if self.b_fwd.q.val() {
             self.accv.next = self.b_fwd_data.q.val();
         }
-        self.x.next = self.buf.read_data.val();
+        self.x.next = self.msg_ram.read_data.val();
         if !self.b_first.q.val() {
-            self.x.next = self.buf.read_data.val() ^ self.accv.val();
+            self.x.next = self.msg_ram.read_data.val() ^ self.accv.val();
         }
         self.acc_we.next = self.b_on.q.val() & !self.b_last.q.val();
-        self.acc.write_enable.next = self.acc_we.val();
-        self.acc.write_address.next = self.b_w.q.val();
-        self.acc.write_data.next = self.x.val();
+        self.acc_ram.write_enable.next = self.acc_we.val();
+        self.acc_ram.write_address.next = self.b_w.q.val();
+        self.acc_ram.write_data.next = self.x.val();
         self.out_valid.next = self.b_on.q.val() & self.b_last.q.val();
         self.out_first.next = self.b_on.q.val() & self.b_last.q.val() & (self.b_w.q.val() == 0);
         self.beat_last.next = self.b_on.q.val() & self.b_last.q.val() & (self.b_w.q.val() == self.last_word.val());
@@ -493,8 +497,8 @@ impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA
             self.rd_i.next = self.b_i.q.val();
             self.rd_w.next = self.b_w.q.val();
         }
-        self.buf.read_address.next = (bit_cast::<MA, 6>(self.rd_i.val()) << self.sa.val()) | bit_cast::<MA, SA>(self.rd_w.val());
-        self.acc.read_address.next = self.rd_w.val();
+        self.msg_ram.read_address.next = (bit_cast::<MA, 6>(self.rd_i.val()) << self.sa.val()) | bit_cast::<MA, SA>(self.rd_w.val());
+        self.acc_ram.read_address.next = self.rd_w.val();
 
         // ---- mask FIFO ----
         if self.pop.val() {
@@ -592,7 +596,7 @@ impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA
                 self.cfg_rej.inc.next = true;
             }
         }
-        for j in 1..64 {
+        for j in 0..64 {
             if self.cfg_we.val() & self.tbl_ok.val() & (self.cfg_addr.val() == self.taddr[j].val()) {
                 self.table[j].d.next = self.cfg_wdata.val().get_bits::<17>(0);
             }
@@ -606,9 +610,9 @@ impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA
         }
 
         // ---- message buffer writes (refused while encoding) ----
-        self.buf.write_address.next = self.buf_addr.val();
-        self.buf.write_data.next = self.buf_wdata.val();
-        self.buf.write_enable.next = self.buf_we.val() & !self.busy_c.val();
+        self.msg_ram.write_address.next = self.buf_addr.val();
+        self.msg_ram.write_data.next = self.buf_wdata.val();
+        self.msg_ram.write_enable.next = self.buf_we.val() & !self.busy_c.val();
         self.buf_rej.inc.next = self.buf_we.val() & self.busy_c.val();
     }
 }
