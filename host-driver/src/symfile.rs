@@ -1,0 +1,74 @@
+//! Symbol files: one JSON object per line,
+//! `{"j":0,"header":"0c00402a0000000000000003","bitset":"0x0000000000000003","payload":"50b0…"}`.
+//! `header` is the 12-byte wire header in hex (cloudburst-cblt.md §6.3), `bitset` repeats its
+//! BITSET for readers, `payload` is the S-byte symbol in hex, `j` the stream index (optional on
+//! input). Blank lines and `#` lines are ignored.
+
+use hdl::cblt::encoder::CodedSymbol;
+use hdl::cblt::header::Header;
+use hdl::cblt::vectors::{hex, unhex};
+use hdl::cblt::HEADER_LEN;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SymbolLine {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub j: Option<u64>,
+    pub header: String,
+    pub bitset: String,
+    pub payload: String,
+}
+
+impl SymbolLine {
+    pub fn from_symbol(j: u64, c: &CodedSymbol) -> SymbolLine {
+        SymbolLine {
+            j: Some(j),
+            header: hex(&c.header.pack()),
+            bitset: format!("{:#018x}", c.header.bitset),
+            payload: hex(&c.payload),
+        }
+    }
+
+    /// The UDP payload this line stands for (header ‖ payload). The header is not validated
+    /// here: a decoder reports an invalid one as INVALID, which is not a file error.
+    pub fn packet(&self) -> Result<Vec<u8>, String> {
+        let h = unhex(&self.header).map_err(|e| format!("header: {e}"))?;
+        if h.len() != HEADER_LEN {
+            return Err(format!("header has {} bytes, not {HEADER_LEN}", h.len()));
+        }
+        let bits = Header::parse(&h).map_err(|e| format!("header: {}", e.as_str()))?.bitset;
+        let field = self.bitset.strip_prefix("0x").unwrap_or(&self.bitset);
+        let b = u64::from_str_radix(field, 16).map_err(|_| format!("bitset `{}` is not a hex u64", self.bitset))?;
+        if b != bits {
+            return Err(format!("bitset {} disagrees with the header's {bits:#018x}", self.bitset));
+        }
+        let mut p = h;
+        p.extend(unhex(&self.payload).map_err(|e| format!("payload: {e}"))?);
+        Ok(p)
+    }
+}
+
+/// Write symbol lines.
+pub fn to_text(lines: &[SymbolLine]) -> String {
+    lines.iter().map(|l| serde_json::to_string(l).expect("serializes") + "\n").collect()
+}
+
+/// Parse a symbol file into `(line number, UDP payload)`; the first malformed line is an error
+/// naming its line.
+pub fn parse(name: &str, text: &str) -> Result<Vec<(usize, Option<u64>, Vec<u8>)>, String> {
+    let mut out = vec![];
+    for (i, raw) in text.lines().enumerate() {
+        let l = raw.trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let line: SymbolLine = serde_json::from_str(l).map_err(|e| format!("{name}:{}: malformed symbol line: {e}", i + 1))?;
+        let p = line.packet().map_err(|e| format!("{name}:{}: malformed symbol line: {e}", i + 1))?;
+        out.push((i + 1, line.j, p));
+    }
+    if out.is_empty() {
+        return Err(format!("{name}: no symbols in the file"));
+    }
+    Ok(out)
+}
