@@ -10,7 +10,9 @@ use hdl::cblt::encoder::CodedSymbol;
 use hdl::cblt::encoder_csr::{buffer_image, start_writes, words_per_symbol};
 use hdl::cblt::encoder_rtl::LtEncoder;
 use hdl::cblt::header::Header;
-use hdl::cblt::table::DegreeTable;
+use hdl::cblt::encoder::Encoder;
+use hdl::cblt::table::{DegreeTable, Profile};
+use hdl::cycle::Rng;
 use hdl::cblt::vectors::{hex, model_stream, sha256_hex, stream_digest, EncRecord};
 use hdl::vectors::{read_jsonl, Tally};
 use rust_hdl::prelude::*;
@@ -62,7 +64,10 @@ pub fn encoder(engine: Engine, s: usize, w: usize) -> Result<Box<dyn EncoderIo>>
         (Engine::Verilator, 16, 32) => Ok(Box::new(VerilatorEncoder::new::<32, 8, 2>(16)?)),
         (Engine::Verilator, 1460, 32) => Ok(Box::new(VerilatorEncoder::new::<32, 15, 9>(1460)?)),
         (Engine::Verilator, 100, 64) => Ok(Box::new(VerilatorEncoder::new::<64, 10, 4>(100)?)),
-        _ => bail!("no {engine:?} build of the encoder for S = {s}, W = {w} (builds: {BUILDS:?}; rust-hdl: S = 16 only)"),
+        // wider data paths for the cycles-per-symbol benchmark
+        (Engine::Verilator, 1460, 64) => Ok(Box::new(VerilatorEncoder::new::<64, 14, 8>(1460)?)),
+        (Engine::Verilator, 1460, 128) => Ok(Box::new(VerilatorEncoder::new::<128, 13, 7>(1460)?)),
+        _ => bail!("no {engine:?} build of the encoder for S = {s}, W = {w} (builds: {BUILDS:?}, and S = 1460 at W = 64, 128 on Verilator; rust-hdl: S = 16 only)"),
     }
 }
 
@@ -412,4 +417,62 @@ pub fn replay_encoder_file(file: &Path, engine: Engine) -> Result<Tally> {
         }
     }
     Ok(tally)
+}
+
+/// A random decodable table for k: the default, uniform 1..5, or a fixed odd degree (the
+/// default where that one can never decode at k).
+fn random_table(r: &mut Rng, k: usize) -> DegreeTable {
+    let t = match r.below(4) {
+        0 => Profile::Uniform1To5.table(k).unwrap(),
+        1 => Profile::Fixed(1 + 2 * r.below(3) as usize).table(k).unwrap(),
+        _ => DegreeTable::default_for(k).unwrap(),
+    };
+    if t.validate(k).is_ok() {
+        t
+    } else {
+        DegreeTable::default_for(k).unwrap()
+    }
+}
+
+/// Differential fuzz on Verilator: `jobs_per_build[b]` random messages on build `BUILDS[b]`
+/// (one engine instance per build, reused across messages): k ∈ 1..=64 (1 and 64 often),
+/// random size within k, bytes, MSG_ID, seed and table, 1..40 symbols (1..6 at S = 1460), and
+/// a sink ready 100, 95, 50 or 10 % of clocks. Returns the symbols compared; the error names
+/// the seed and the job.
+pub fn fuzz_encoder(seed: u64, jobs_per_build: [usize; 3]) -> Result<usize> {
+    let mut r = Rng::new(seed);
+    let mut compared = 0;
+    for (&(s, w), &jobs) in BUILDS.iter().zip(&jobs_per_build) {
+        let mut io = encoder(Engine::Verilator, s, w)?;
+        for n in 0..jobs {
+            let k = match r.below(6) {
+                0 => 1,
+                1 => 64,
+                _ => 1 + r.below(64) as usize,
+            };
+            let size = (k - 1) * s + 1 + r.below(s as u64) as usize;
+            let msg: Vec<u8> = (0..size).map(|_| r.next() as u8).collect();
+            let max_syms = if s > 1000 { 6 } else { 40 };
+            let job = EncodeJob {
+                msg: &msg,
+                msg_id: r.next() as u8,
+                seed: (r.next() as u32).max(1),
+                table: random_table(&mut r, k),
+                symbols: 1 + r.below(max_syms) as usize,
+            };
+            let p = [100, 95, 50, 10][r.below(4) as usize];
+            let mut rr = Rng::new(r.next());
+            let what = format!("fuzz seed {seed} S={s} W={w} job {n}: k={k} size={size} seed={:#x} p_ready={p}", job.seed);
+            let rtl = run_job(io.as_mut(), &job, |_| rr.chance(p)).with_context(|| what.clone())?;
+            let mut e = Encoder::new(job.msg, s, job.msg_id, job.seed, job.table.clone())?;
+            let model: Vec<CodedSymbol> = (0..job.symbols).map(|_| e.next_symbol()).collect();
+            let mut t = Tally::default();
+            compare(&what, &rtl, &model, &mut t);
+            if t.failed > 0 {
+                bail!("{}", t.failures.join("\n"));
+            }
+            compared += rtl.len();
+        }
+    }
+    Ok(compared)
 }

@@ -4,9 +4,8 @@
 
 use hdl::cblt::encoder::{CodedSymbol, Encoder};
 use hdl::cblt::encoder_csr::{csr, words_per_symbol};
-use hdl::cblt::table::{DegreeTable, Profile};
+use hdl::cblt::table::DegreeTable;
 use hdl::cblt::vectors::msg_a;
-use hdl::cycle::Rng;
 use hdl::vectors::Tally;
 use sim_tests::aqm::Engine;
 use sim_tests::cblt::*;
@@ -52,54 +51,9 @@ fn model(job: &EncodeJob, s: usize) -> Vec<CodedSymbol> {
     (0..job.symbols).map(|_| e.next_symbol()).collect()
 }
 
-/// A random decodable table for k: the default, uniform 1..5, or a fixed odd degree.
-fn random_table(r: &mut Rng, k: usize) -> DegreeTable {
-    match r.below(4) {
-        0 => Profile::Uniform1To5.table(k).unwrap(),
-        1 => Profile::Fixed(1 + 2 * r.below(3) as usize).table(k).unwrap(),
-        _ => DegreeTable::default_for(k).unwrap(),
-    }
-}
-
-/// Random messages on every Verilator build, one engine instance per build reused across
-/// messages, with the sink stalling at random. Returns the symbols compared.
-fn fuzz(seed: u64, jobs_per_build: [usize; 3]) -> usize {
-    let mut r = Rng::new(seed);
-    let mut compared = 0;
-    for (&(s, w), &jobs) in BUILDS.iter().zip(&jobs_per_build) {
-        let mut io = encoder(Engine::Verilator, s, w).unwrap();
-        for n in 0..jobs {
-            let k = match r.below(6) {
-                0 => 1,
-                1 => 64,
-                _ => 1 + r.below(64) as usize,
-            };
-            let size = (k - 1) * s + 1 + r.below(s as u64) as usize;
-            let msg: Vec<u8> = (0..size).map(|_| r.next() as u8).collect();
-            let max_syms = if s > 1000 { 6 } else { 40 };
-            let job = EncodeJob {
-                msg: &msg,
-                msg_id: r.next() as u8,
-                seed: (r.next() as u32).max(1),
-                table: random_table(&mut r, k),
-                symbols: 1 + r.below(max_syms) as usize,
-            };
-            let p = [100, 95, 50, 10][r.below(4) as usize];
-            let mut rr = Rng::new(r.next());
-            let what = format!("fuzz seed {seed} S={s} W={w} job {n}: k={k} size={size} seed={:#x} p_ready={p}", job.seed);
-            let rtl = run_job(io.as_mut(), &job, |_| rr.chance(p)).unwrap_or_else(|e| panic!("{what}: {e:#}"));
-            let mut t = Tally::default();
-            compare(&what, &rtl, &model(&job, s), &mut t);
-            assert_eq!(t.failed, 0, "{:#?}", t.failures);
-            compared += rtl.len();
-        }
-    }
-    compared
-}
-
 #[test]
 fn fuzz_against_the_codec_on_verilator() {
-    let n: usize = (1..=2).map(|seed| fuzz(seed, [60, 12, 40])).sum();
+    let n: usize = (1..=2).map(|seed| fuzz_encoder(seed, [60, 12, 40]).unwrap()).sum();
     println!("fuzz: {n} symbols bit-exact with the software encoder");
     assert!(n > 1000);
 }

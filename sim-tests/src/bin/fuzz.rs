@@ -1,6 +1,7 @@
 //! Long differential fuzz runs: `cargo run --release -p sim-tests --bin fuzz -- --dequeues 10000000`
-//! (AQM), or `-- --block ren|seldrop|shaper|intstamp --dequeues N` (N clocks of random stimulus per
-//! seed for a pin-level block).
+//! (AQM), or `-- --block ren|seldrop|shaper|intstamp|dwrr|port --dequeues N` (N clocks of random
+//! stimulus per seed for a pin-level block), or `-- --block cblt-encoder --dequeues N` (N random
+//! messages per encoder build and seed, Verilator).
 
 use clap::Parser;
 use hdl::aqm::Mode;
@@ -16,7 +17,8 @@ struct Args {
     block: String,
     #[arg(long, value_enum, default_value = "verilator")]
     engine: Engine,
-    /// Dequeues per mode and seed (aqm), or clocks per seed (pin-level blocks).
+    /// Dequeues per mode and seed (aqm), clocks per seed (pin-level blocks), or messages per
+    /// build and seed (cblt-encoder).
     #[arg(long, default_value_t = 1_000_000)]
     dequeues: u64,
     /// Seeds to run (seed, seed+1, …).
@@ -30,6 +32,22 @@ struct Args {
 fn main() -> ExitCode {
     let a = Args::parse();
     let mut runs = 0;
+    if a.block == "cblt-encoder" {
+        let n = a.dequeues as usize;
+        for s in a.seed..a.seed + a.seeds {
+            match sim_tests::cblt::fuzz_encoder(s, [n, n, n]) {
+                Ok(syms) => println!("cblt-encoder seed {s}: {n} messages per build, {syms} symbols bit-exact with the codec"),
+                Err(e) => {
+                    eprintln!("{e:#}\nreplay with: --block cblt-encoder --dequeues {n} --seed {s} --seeds 1");
+                    println!("{runs} passed, 1 failed");
+                    return ExitCode::FAILURE;
+                }
+            }
+            runs += 1;
+        }
+        println!("{runs} passed, 0 failed");
+        return ExitCode::SUCCESS;
+    }
     if a.block != "aqm" {
         let Some(def) = sim_tests::blocks::block(&a.block) else {
             eprintln!("unknown block `{}`", a.block);

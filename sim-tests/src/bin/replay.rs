@@ -30,10 +30,16 @@ fn block_of(file: &std::path::Path) -> String {
 /// malformed file or an engine that cannot start, reported with exit code 2.
 fn run_file(file: &std::path::Path, args: &Args) -> Result<Option<Tally>, String> {
     let block = block_of(file);
+    if block == "cblt" {
+        if args.emit {
+            return Err("--emit is only implemented for aqm vectors; CB-LT vectors come from the software codec".into());
+        }
+        return sim_tests::cblt::replay_encoder_file(file, args.engine).map(Some).map_err(|e| format!("{e:#}"));
+    }
     if block != "aqm" {
         let Some(def) = sim_tests::blocks::block(&block) else {
             let known: Vec<_> = sim_tests::blocks::blocks().iter().map(|b| b.name).collect();
-            return Err(format!("{}: unknown block `{block}` (the folder names the block; known: aqm, {})", file.display(), known.join(", ")));
+            return Err(format!("{}: unknown block `{block}` (the folder names the block; known: aqm, cblt, {})", file.display(), known.join(", ")));
         };
         if args.emit {
             return Err("--emit is only implemented for aqm vectors; pin-level vectors are emitted by the model generator".into());
