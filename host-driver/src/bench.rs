@@ -40,7 +40,7 @@ fn time_it(min_secs: f64, mut f: impl FnMut()) -> f64 {
 
 /// The loss pattern: packet i is lost when a hash of i is 0 mod 3 (a third, deterministic).
 fn lost(i: usize) -> bool {
-    ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33) % 3 == 0
+    ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33).is_multiple_of(3)
 }
 
 pub fn measure(k: usize, s: usize, min_secs: f64) -> Row {

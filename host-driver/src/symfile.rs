@@ -54,9 +54,18 @@ pub fn to_text(lines: &[SymbolLine]) -> String {
     lines.iter().map(|l| serde_json::to_string(l).expect("serializes") + "\n").collect()
 }
 
-/// Parse a symbol file into `(line number, UDP payload)`; the first malformed line is an error
-/// naming its line.
-pub fn parse(name: &str, text: &str) -> Result<Vec<(usize, Option<u64>, Vec<u8>)>, String> {
+/// One symbol read from a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedSymbol {
+    /// 1-based line number.
+    pub line: usize,
+    pub j: Option<u64>,
+    /// Header ‖ payload, as a UDP payload.
+    pub packet: Vec<u8>,
+}
+
+/// Parse a symbol file; the first malformed line is an error naming its line.
+pub fn parse(name: &str, text: &str) -> Result<Vec<ParsedSymbol>, String> {
     let mut out = vec![];
     for (i, raw) in text.lines().enumerate() {
         let l = raw.trim();
@@ -65,7 +74,7 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<(usize, Option<u64>, Vec<u8>)
         }
         let line: SymbolLine = serde_json::from_str(l).map_err(|e| format!("{name}:{}: malformed symbol line: {e}", i + 1))?;
         let p = line.packet().map_err(|e| format!("{name}:{}: malformed symbol line: {e}", i + 1))?;
-        out.push((i + 1, line.j, p));
+        out.push(ParsedSymbol { line: i + 1, j: line.j, packet: p });
     }
     if out.is_empty() {
         return Err(format!("{name}: no symbols in the file"));

@@ -64,11 +64,11 @@ pub fn buffer_image(msg: &[u8], s: usize, word_bytes: usize, sa: usize) -> Vec<(
     for i in 0..k {
         for w in 0..wps {
             let mut bytes = vec![0u8; word_bytes.div_ceil(4) * 4];
-            for b in 0..word_bytes {
+            for (b, byte) in bytes.iter_mut().enumerate().take(word_bytes) {
                 let in_sym = w * word_bytes + b;
                 let at = i * s + in_sym;
                 if in_sym < s && at < msg.len() {
-                    bytes[b] = msg[at];
+                    *byte = msg[at];
                 }
             }
             let words = bytes.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();

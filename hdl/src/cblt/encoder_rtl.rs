@@ -164,7 +164,7 @@ impl<const W: usize, const MA: usize, const SA: usize> LtEncoder<W, MA, SA> {
     /// Panics when the buffer cannot hold them: `⌈S/(W/8)⌉ ≤ 2^SA` and `k_max·2^SA ≤ 2^MA`.
     pub fn new(s: usize, k_max: usize) -> Self {
         let wb = W / 8;
-        assert!(W % 8 == 0 && W >= 8, "W = {W} must be a whole number of bytes");
+        assert!(W.is_multiple_of(8) && W >= 8, "W = {W} must be a whole number of bytes");
         assert!((1..=super::S_MAX).contains(&s) && (1..=super::K_MAX).contains(&k_max));
         let wps = super::encoder_csr::words_per_symbol(s, wb);
         assert!(SA >= 1 && wps <= 1 << SA, "S = {s} at W = {W} needs {wps} words per symbol: SA = {SA} is too small");

@@ -154,11 +154,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             check_engine(&engine)?;
             let text = String::from_utf8(read_input(&input)?).map_err(|_| anyhow!("{}: not UTF-8 text", input.display()))?;
             let parsed = symfile::parse(&input.display().to_string(), &text).map_err(|e| anyhow!(e))?;
-            let packets: Vec<Vec<u8>> = parsed.iter().map(|(_, _, p)| p.clone()).collect();
+            let packets: Vec<Vec<u8>> = parsed.iter().map(|p| p.packet.clone()).collect();
             let r = soft::decode(&packets)?;
-            for ((line, j, _), o) in parsed.iter().zip(&r.outcomes) {
-                let j = j.map(|j| j.to_string()).unwrap_or_else(|| "-".into());
-                println!("line {line} j={j}: {} rank={} known_mask={:#018x}", status_name(&o.status), o.rank, o.known_mask);
+            for (p, o) in parsed.iter().zip(&r.outcomes) {
+                let j = p.j.map(|j| j.to_string()).unwrap_or_else(|| "-".into());
+                println!("line {} j={j}: {} rank={} known_mask={:#018x}", p.line, status_name(&o.status), o.rank, o.known_mask);
             }
             match &r.message {
                 Some(m) => {
