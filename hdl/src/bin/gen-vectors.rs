@@ -3,7 +3,7 @@
 
 fn main() -> std::io::Result<()> {
     let out = std::env::args().nth(1).unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../testbench-vectors").into());
-    let blocks: [(&str, fn() -> Vec<(&'static str, String)>); 8] = [
+    let blocks: [(&str, fn() -> Vec<(&'static str, String)>); 9] = [
         ("aqm", hdl::aqm::vectors::render),
         ("dwrr", hdl::dwrr::vectors::render),
         ("ren", hdl::ren::vectors::render),
@@ -12,6 +12,7 @@ fn main() -> std::io::Result<()> {
         ("intstamp", hdl::intstamp::vectors::render),
         ("port", hdl::port::vectors::render),
         ("cblt", hdl::cblt::vectors::render),
+        ("cblt", hdl::cblt::decoder_vectors::render),
     ];
     for (block, render) in blocks {
         let dir = std::path::Path::new(&out).join(block);

@@ -12,11 +12,13 @@
 //! * [`encoder`]: message → k zero-padded source symbols → the coded stream (§6.2, §6.4, §6.5).
 //! * [`encoder_csr`] and `encoder_rtl` (feature `rtl`): the RTL encoder and how a host drives it.
 //! * [`pcap`]: a coded UDP exchange as a capture Wireshark opens.
+//! * [`decoder_vectors`]: the decoder vector files, made by the software decoder.
 //! * [`vectors`]: the encoder vector files (testbench-vectors/cblt) and §9's message patterns.
 //! * [`decoder`]: the online fully-reduced GF(2) decoder with the statuses, rank and
 //!   `known_mask` of §6.6.
 
 pub mod decoder;
+pub mod decoder_vectors;
 pub mod encoder;
 pub mod encoder_csr;
 #[cfg(feature = "rtl")]
