@@ -79,3 +79,35 @@ pub fn switch_block_tops() -> Vec<(&'static str, fn() -> Board)> {
         ("port", board::<port::model::PortModel<2, 8>, port::rtl::SwitchPort2x256>),
     ]
 }
+
+/// The CB-LT encoder for the board: S = 64 bytes, k_max = 64, W = 32 bits (16 words per
+/// symbol, a 4,096-byte message in 1,024 words of block RAM), in the harness.
+pub fn cblt_encoder_board() -> Board {
+    use hdl::cblt::encoder_rtl::LtEncoder;
+    const IN: &[Pin] = &[
+        Pin { name: "cfg_we", width: 1 },
+        Pin { name: "cfg_addr", width: 8 },
+        Pin { name: "cfg_wdata", width: 32 },
+        Pin { name: "buf_we", width: 1 },
+        Pin { name: "buf_addr", width: 10 },
+        Pin { name: "buf_wdata", width: 32 },
+        Pin { name: "out_ready", width: 1 },
+    ];
+    const OUT: &[Pin] = &[
+        Pin { name: "out_valid", width: 1 },
+        Pin { name: "out_first", width: 1 },
+        Pin { name: "out_last", width: 1 },
+        Pin { name: "out_data", width: 32 },
+        Pin { name: "out_hdr", width: 32 },
+        Pin { name: "out_bitset", width: 64 },
+        Pin { name: "out_draws", width: 32 },
+        Pin { name: "busy", width: 1 },
+        Pin { name: "symbols", width: 32 },
+        Pin { name: "cfg_rejected", width: 32 },
+        Pin { name: "buf_rejected", width: 32 },
+        Pin { name: "starts_refused", width: 32 },
+    ];
+    let mut uut = LtEncoder::<32, 10, 4>::new(64, 64);
+    uut.connect_all();
+    Board { verilog: wrap(&generate_verilog(&uut), IN, OUT), harness_flops: harness_flops(IN) }
+}

@@ -53,3 +53,16 @@ fn dwrr_synthesizes_for_the_hx8k() {
 fn switch_port_synthesizes_for_the_hx8k() {
     synth_block("port");
 }
+
+/// The CB-LT encoder (S = 64, k_max = 64, W = 32) in the harness keeps fitting the HX8K.
+#[test]
+fn cblt_encoder_synthesizes_for_the_hx8k() {
+    let b = bitstreams::harness::cblt_encoder_board();
+    let dir = std::env::temp_dir().join(format!("synth-smoke-cblt-encoder-{}", std::process::id()));
+    let r = bitstreams::build("cblt-encoder", &b.verilog, &dir, false).unwrap();
+    println!("cblt encoder: {} / {} logic cells, {} RAM blocks, Fmax {:.2} MHz at --freq 100", r.logic_cells, r.logic_cells_avail, r.ram_blocks, r.fmax_mhz);
+    assert!(r.logic_cells > 1000 && r.logic_cells <= r.logic_cells_avail, "{r:?}");
+    assert!(r.ram_blocks >= 8, "the 4,096-byte message buffer must be in block RAM: {r:?}");
+    assert!(r.fmax_mhz > 0.0);
+    std::fs::remove_dir_all(&dir).ok();
+}
