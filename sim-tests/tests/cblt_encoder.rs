@@ -2,7 +2,7 @@
 //! differential fuzz of (k, S, W, seed, table, sink stalls) on Verilator, back-to-back timing,
 //! and bad host input (refused, counted, stream untouched).
 
-use hdl::cblt::encoder::{CodedSymbol, Encoder};
+use hdl::cblt::encoder::CodedSymbol;
 use hdl::cblt::encoder_csr::{csr, words_per_symbol};
 use hdl::cblt::table::DegreeTable;
 use hdl::cblt::vectors::msg_a;
@@ -47,8 +47,7 @@ fn vectors_pass_on_verilator() {
 }
 
 fn model(job: &EncodeJob, s: usize) -> Vec<CodedSymbol> {
-    let mut e = Encoder::new(job.msg, s, job.msg_id, job.seed, job.table.clone()).unwrap();
-    (0..job.symbols).map(|_| e.next_symbol()).collect()
+    model_symbols(job, s).unwrap()
 }
 
 #[test]

@@ -14,7 +14,8 @@ use super::K_MAX;
 pub mod csr {
     /// Bit 0 starts a message with the current registers (refused while busy, when `K`,
     /// `MSG_SIZE` or `SEED` is out of range, or when `K ≠ ⌈MSG_SIZE/S⌉`; counted in
-    /// `starts_refused`); bit 1 stops it after the symbol being sent.
+    /// `starts_refused`); bit 1 stops it on a symbol boundary (after the symbol being
+    /// sent, or after one that starts in the same clock).
     pub const CTRL: u8 = 0;
     /// k, 1..=K_MAX (reset: K_MAX).
     pub const K: u8 = 1;

@@ -58,6 +58,15 @@ impl MessageBytes {
             },
         }
     }
+
+    /// The bytes, checked against the record's `message_sha256`.
+    pub fn checked_bytes(&self, sha256: &str) -> Result<Vec<u8>, String> {
+        let msg = self.bytes()?;
+        if sha256_hex(&msg) != sha256 {
+            return Err("the message does not match its message_sha256".into());
+        }
+        Ok(msg)
+    }
 }
 
 /// One line of an encoder vector file.

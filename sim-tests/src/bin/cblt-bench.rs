@@ -8,11 +8,10 @@
 //! beyond its bound (the k·S check, the first mask, the pipeline).
 
 use clap::Parser;
-use hdl::cblt::encoder::Encoder;
 use hdl::cblt::table::DegreeTable;
 use hdl::cblt::vectors::msg_b;
 use sim_tests::aqm::Engine;
-use sim_tests::cblt::{encoder, run_job, EncodeJob};
+use sim_tests::cblt::{encoder, model_symbols, run_job, EncodeJob};
 
 #[derive(Parser)]
 struct Args {
@@ -31,8 +30,7 @@ fn main() -> anyhow::Result<()> {
             let msg = msg_b(k * s);
             let job = EncodeJob { msg: &msg, msg_id: 1, seed: 0x0BAD_F00D, table: DegreeTable::default_for(k)?, symbols: a.symbols };
             let rtl = run_job(io.as_mut(), &job, |_| true)?;
-            let mut e = Encoder::new(&msg, s, 1, 0x0BAD_F00D, DegreeTable::default_for(k)?)?;
-            let model: Vec<_> = (0..a.symbols).map(|_| e.next_symbol()).collect();
+            let model = model_symbols(&job, s)?;
             anyhow::ensure!(rtl.iter().zip(&model).all(|(r, m)| r.bytes == m.to_bytes()), "W = {w}, k = {k}: the RTL differs from the codec");
             let bound = |d: usize| (d * s).div_ceil(w / 8) as u64;
             let n = (a.symbols - 1) as f64;
