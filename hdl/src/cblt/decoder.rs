@@ -35,6 +35,7 @@ impl Status {
 #[derive(Clone, Debug)]
 pub struct Decoder {
     s: usize,
+    k_max: usize,
     /// (k, msg_size, msg_id) once known.
     ctx: Option<(usize, usize, u8)>,
     rank: usize,
@@ -52,9 +53,19 @@ pub struct Decoder {
 
 impl Decoder {
     pub fn new(s: usize) -> Result<Decoder, CbltError> {
+        Decoder::with_k_max(s, K_MAX)
+    }
+
+    /// A decoder with room for `k_max` rows: messages of more symbols are INVALID
+    /// ([`Invalid::KAboveCore`]), as on an RTL core built with a smaller `k_max`.
+    pub fn with_k_max(s: usize, k_max: usize) -> Result<Decoder, CbltError> {
         check_symbol_size(s)?;
+        if !(1..=K_MAX).contains(&k_max) {
+            return Err(CbltError::KOutOfRange(k_max));
+        }
         Ok(Decoder {
             s,
+            k_max,
             ctx: None,
             rank: 0,
             valid: 0,
@@ -73,6 +84,10 @@ impl Decoder {
     }
     pub fn k(&self) -> Option<usize> {
         self.ctx.map(|c| c.0)
+    }
+    /// (k, MSG_SIZE, MSG_ID) of the message, once a valid symbol fixed them.
+    pub fn key(&self) -> Option<(usize, usize, u8)> {
+        self.ctx
     }
     pub fn is_complete(&self) -> bool {
         self.complete
@@ -115,6 +130,9 @@ impl Decoder {
         }
         if let Err(why) = h.check_data(self.s, HEADER_LEN + payload.len()) {
             return self.reject(why);
+        }
+        if h.k() > self.k_max {
+            return self.reject(Invalid::KAboveCore);
         }
         let this = (h.k(), h.msg_size as usize, h.msg_id);
         if self.ctx.is_some_and(|c| c != this) {

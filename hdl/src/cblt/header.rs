@@ -39,6 +39,8 @@ pub enum Invalid {
     PayloadLength,
     /// Valid on its own but of another message than the decoder's context (MSG_ID, MSG_SIZE).
     OtherMessage,
+    /// `k` above the decoder's `k_max` (a core built with fewer than 64 rows).
+    KAboveCore,
 }
 
 impl Invalid {
@@ -52,6 +54,23 @@ impl Invalid {
             Invalid::BitsetBeyondK => "BITSET has a bit at or above k",
             Invalid::PayloadLength => "UDP payload is not 12 + S bytes",
             Invalid::OtherMessage => "belongs to another message than the decoder's",
+            Invalid::KAboveCore => "k above the decoder's k_max",
+        }
+    }
+
+    /// The reason code the decoder RTL reports (`res_reason`); 0 is "valid" and 10 is the
+    /// RTL's framing error (beats disagree with the length), which the byte-level model cannot see.
+    pub fn code(&self) -> u8 {
+        match self {
+            Invalid::Truncated => 1,
+            Invalid::MsgSizeZero => 2,
+            Invalid::MsgSizeTooLarge => 3,
+            Invalid::NpktMismatch => 4,
+            Invalid::EmptyBitset => 5,
+            Invalid::BitsetBeyondK => 6,
+            Invalid::PayloadLength => 7,
+            Invalid::OtherMessage => 8,
+            Invalid::KAboveCore => 9,
         }
     }
 }

@@ -16,6 +16,8 @@
 //! * [`vectors`]: the encoder vector files (testbench-vectors/cblt) and §9's message patterns.
 //! * [`decoder`]: the online fully-reduced GF(2) decoder with the statuses, rank and
 //!   `known_mask` of §6.6.
+//! * [`receiver`]: one decoder context with its tombstone, idle expiry and records: the model
+//!   of the decoder RTL (`decoder_rtl`, feature `rtl`).
 
 pub mod decoder;
 pub mod decoder_vectors;
@@ -26,6 +28,7 @@ pub mod encoder_rtl;
 pub mod header;
 pub mod pcap;
 pub mod prng;
+pub mod receiver;
 pub mod table;
 pub mod vectors;
 #[cfg(test)]
