@@ -4,5 +4,6 @@
 pub mod aqm;
 pub mod blocks;
 pub mod cblt;
+pub mod cblt_decoder;
 pub mod fuzz;
 pub mod verilator;

@@ -29,6 +29,17 @@ impl Status {
             Status::AfterComplete => 'A',
         }
     }
+
+    /// The decoder RTL's `res_status` code.
+    pub const fn code(&self) -> u8 {
+        match self {
+            Status::Invalid(_) => 0,
+            Status::Redundant => 1,
+            Status::Innovative => 2,
+            Status::Complete => 3,
+            Status::AfterComplete => 4,
+        }
+    }
 }
 
 /// The context of one message. The first valid symbol fixes k, `MSG_SIZE` and `MSG_ID`.

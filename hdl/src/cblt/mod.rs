@@ -20,6 +20,8 @@
 //!   of the decoder RTL (`decoder_rtl`, feature `rtl`).
 
 pub mod decoder;
+#[cfg(feature = "rtl")]
+pub mod decoder_rtl;
 pub mod decoder_vectors;
 pub mod encoder;
 pub mod encoder_csr;

@@ -38,13 +38,7 @@ fn run_file(file: &std::path::Path, args: &Args) -> Result<Option<Tally>, String
         if !is_decode {
             return sim_tests::cblt::replay_encoder_file(file, args.engine).map(Some).map_err(|e| format!("{e:#}"));
         }
-        if args.engine != Engine::Model {
-            eprintln!("{}: skipped on {:?}: the LT decoder RTL is not built yet (replay it with --engine model)", file.display(), args.engine);
-            return Ok(None);
-        }
-        let recs = read_jsonl::<hdl::cblt::decoder_vectors::DecRecord>(file).map_err(|e| e.to_string())?;
-        let mut eng = hdl::cblt::decoder_vectors::ModelDecoder::default();
-        return hdl::cblt::decoder_vectors::replay(&file.display().to_string(), &recs, &mut eng).map(Some);
+        return sim_tests::cblt_decoder::replay_decoder_file(file, args.engine).map_err(|e| format!("{e:#}"));
     }
     if block != "aqm" {
         let Some(def) = sim_tests::blocks::block(&block) else {

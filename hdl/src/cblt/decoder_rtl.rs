@@ -1,0 +1,950 @@
+//! RTL of the CB-LT decoder (cloudburst-cblt.md §6.6, §7.4–§7.6); the golden model is
+//! `receiver.rs` (one context, tombstone, idle expiry) around `decoder.rs` (the GF(2) rows).
+//!
+//! `LtDecoder<W, RA, SA>`: a W-bit data path, `k_max` payload rows of 2^SA words in one block
+//! RAM of 2^RA words (row q at word `q·2^SA`), a 64 × 64-bit coefficient RAM, and a one-row
+//! accumulator RAM. Rows are kept fully reduced (RREF): slot q holds the row whose lowest bit
+//! is q. Per symbol:
+//!
+//! 1. **Check** (one clock): §6.3's rules on the header beside the first beat, in the model's
+//!    order; a tombstoned MSG_ID is AFTER_COMPLETE; another message while a context is open is
+//!    INVALID. A rejected symbol is drained and changes nothing.
+//! 2. **Reduce the mask**: `m' = m ⊕ coef_p` over the touched pivots `T = m ∧ valid`, one coef
+//!    read per clock. `m' = 0` is REDUNDANT: the payload is drained with no RAM write.
+//! 3. **Payload passes**, one word per clock: pass 0 takes the payload from the input and XORs
+//!    the first touched row, the next passes XOR the other touched rows into the accumulator;
+//!    the last of them also writes `y'` to row q (free, as slot q is not valid). Until pass 0
+//!    has seen its last beat nothing but the accumulator and the free row q is written, so a
+//!    framing error (beats disagree with the length) aborts with no state change.
+//! 4. **Back-elimination**: a scanner reads the valid coef rows (during the passes), and for
+//!    each with bit q it writes `coef_p ⊕ m'` and marks the row; then one pass per marked row
+//!    does `row_p ^= y'`.
+//! 5. **Install** `m'` at slot q; INNOVATIVE, or COMPLETE at rank k.
+//!
+//! On COMPLETE the rows are streamed out in order (`msg_*`, `msg_bytes` valid bytes per beat:
+//! each row is S bytes, the message is truncated to MSG_SIZE), then the completion record
+//! (`rec_*`) is held until `rec_ready`; the context is then freed and tombstoned. A context
+//! with no valid symbol for `idle_limit` ticks of `tick` fails with a FAILED record.
+//!
+//! Every symbol ends with one `res_valid` clock: status (`Status::code`), reason
+//! (`Invalid::code`, 10 for a framing error), rank and known_mask, and the header a STOP echoes.
+
+use crate::rtl_util::SatCounter;
+use rust_hdl::prelude::*;
+
+use super::decoder::Status;
+use super::header::Invalid;
+use super::{HEADER_LEN, K_MAX};
+
+/// `res_reason` of a symbol whose beats disagree with its length (an RTL-only error).
+pub const REASON_FRAMING: u8 = 10;
+
+// `update` uses these codes as literals (hdl_gen takes no paths).
+const _: () = assert!(
+    Status::Invalid(Invalid::Truncated).code() == 0
+        && Status::Redundant.code() == 1
+        && Status::Innovative.code() == 2
+        && Status::Complete.code() == 3
+        && Status::AfterComplete.code() == 4
+        && REASON_FRAMING == 10
+        && HEADER_LEN == 12
+        && K_MAX == 64
+);
+
+/// Counter outputs, in the order of [`LtDecoder::counters`].
+pub const COUNTERS: [&str; 8] =
+    ["symbols", "invalid", "framing", "redundant", "innovative", "after_complete", "complete", "failed"];
+
+/// The lowest set bit of a 64-bit word: one-hot, its index and the word without it.
+#[derive(LogicBlock)]
+pub struct LowestOne {
+    pub x: Signal<In, Bits<64>>,
+    pub oh: Signal<Out, Bits<64>>,
+    pub idx: Signal<Out, Bits<6>>,
+    pub rest: Signal<Out, Bits<64>>,
+    sel: [Constant<Bits<64>>; 6],
+    pw: [Constant<Bits<6>>; 6],
+    low: Signal<Local, Bits<64>>,
+    part: [Signal<Local, Bits<6>>; 6],
+}
+
+impl Default for LowestOne {
+    fn default() -> Self {
+        // index bit b is set for the positions whose bit b is set
+        let sel = |b: usize| (0..64).filter(|i| i >> b & 1 == 1).fold(0u64, |m, i| m | 1 << i);
+        LowestOne {
+            x: Default::default(),
+            oh: Default::default(),
+            idx: Default::default(),
+            rest: Default::default(),
+            sel: std::array::from_fn(|b| Constant::new(sel(b).into())),
+            pw: std::array::from_fn(|b| Constant::new((1u64 << b).into())),
+            low: Default::default(),
+            part: Default::default(),
+        }
+    }
+}
+
+impl Logic for LowestOne {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.low.next = self.x.val() & (Bits::<64>::from(0) - self.x.val());
+        self.oh.next = self.low.val();
+        self.rest.next = self.x.val() & !self.low.val();
+        for b in 0..6 {
+            self.part[b].next = 0.into();
+            if (self.low.val() & self.sel[b].val()).any() {
+                self.part[b].next = self.pw[b].val();
+            }
+        }
+        self.idx.next = self.part[0].val()
+            | self.part[1].val()
+            | self.part[2].val()
+            | self.part[3].val()
+            | self.part[4].val()
+            | self.part[5].val();
+    }
+}
+
+#[derive(LogicBlock)]
+pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize> {
+    pub clock: Signal<In, Clock>,
+    /// RX symbols: one beat per payload word (little-endian bytes), `in_last` on the last;
+    /// the UDP payload length, W0 and the bitset beside the first beat. A packet of 12 bytes or
+    /// fewer is one beat.
+    pub in_valid: Signal<In, Bit>,
+    pub in_last: Signal<In, Bit>,
+    pub in_data: Signal<In, Bits<W>>,
+    pub in_len: Signal<In, Bits<16>>,
+    pub in_hdr: Signal<In, Bits<32>>,
+    pub in_bitset: Signal<In, Bits<64>>,
+    pub in_ready: Signal<Out, Bit>,
+    pub res_valid: Signal<Out, Bit>,
+    pub res_status: Signal<Out, Bits<3>>,
+    pub res_reason: Signal<Out, Bits<4>>,
+    pub res_rank: Signal<Out, Bits<7>>,
+    pub res_known: Signal<Out, Bits<64>>,
+    pub res_hdr: Signal<Out, Bits<32>>,
+    pub msg_ready: Signal<In, Bit>,
+    pub msg_valid: Signal<Out, Bit>,
+    pub msg_data: Signal<Out, Bits<W>>,
+    pub msg_bytes: Signal<Out, Bits<8>>,
+    pub msg_last: Signal<Out, Bit>,
+    pub rec_ready: Signal<In, Bit>,
+    pub rec_valid: Signal<Out, Bit>,
+    pub rec_failed: Signal<Out, Bit>,
+    pub rec_hdr: Signal<Out, Bits<32>>,
+    pub rec_rank: Signal<Out, Bits<7>>,
+    pub rec_known: Signal<Out, Bits<64>>,
+    pub rec_seen: Signal<Out, Bits<32>>,
+    pub rec_redundant: Signal<Out, Bits<32>>,
+    pub rec_invalid: Signal<Out, Bits<32>>,
+    /// Idle timer: one tick per pulse (merged while a symbol is in progress); 0 = never expire.
+    pub tick: Signal<In, Bit>,
+    pub idle_limit: Signal<In, Bits<16>>,
+    /// Forget the context and the tombstone (counters keep counting).
+    pub clear: Signal<In, Bit>,
+    pub busy: Signal<Out, Bit>,
+    pub ctx_open: Signal<Out, Bit>,
+    pub ctx_rank: Signal<Out, Bits<7>>,
+    pub ctx_known: Signal<Out, Bits<64>>,
+    pub cnt_symbols: Signal<Out, Bits<32>>,
+    pub cnt_invalid: Signal<Out, Bits<32>>,
+    pub cnt_framing: Signal<Out, Bits<32>>,
+    pub cnt_redundant: Signal<Out, Bits<32>>,
+    pub cnt_innovative: Signal<Out, Bits<32>>,
+    pub cnt_after_complete: Signal<Out, Bits<32>>,
+    pub cnt_complete: Signal<Out, Bits<32>>,
+    pub cnt_failed: Signal<Out, Bits<32>>,
+    // parameters
+    s16: Constant<Bits<16>>,
+    s32: Constant<Bits<32>>,
+    len_ok: Constant<Bits<16>>,
+    max_size: Constant<Bits<19>>,
+    k_max: Constant<Bits<7>>,
+    last_word: Constant<Bits<SA>>,
+    sa: Constant<Bits<RA>>,
+    lwb: Constant<Bits<16>>,
+    wb: Constant<Bits<19>>,
+    one64: Constant<Bits<64>>,
+    ones64: Constant<Bits<64>>,
+    // the symbol in progress
+    state: DFF<Bits<4>>,
+    h_len: DFF<Bits<16>>,
+    h_hdr: DFF<Bits<32>>,
+    h_bits: DFF<Bits<64>>,
+    st_code: DFF<Bits<3>>,
+    st_reason: DFF<Bits<4>>,
+    dr_check: DFF<Bit>,
+    dr_w: DFF<Bits<SA>>,
+    dr_over: DFF<Bit>,
+    // the context and the tombstone
+    bound: DFF<Bit>,
+    ctx_hdr: DFF<Bits<32>>,
+    rank: DFF<Bits<7>>,
+    valid: DFF<Bits<64>>,
+    known: DFF<Bits<64>>,
+    ctx_seen: DFF<Bits<32>>,
+    ctx_red: DFF<Bits<32>>,
+    ctx_inv: DFF<Bits<32>>,
+    ctx_idle: DFF<Bits<16>>,
+    tomb_v: DFF<Bit>,
+    tomb_hdr: DFF<Bits<32>>,
+    tomb_rank: DFF<Bits<7>>,
+    tomb_known: DFF<Bits<64>>,
+    tomb_idle: DFF<Bits<16>>,
+    tick_pend: DFF<Bit>,
+    rec_fail: DFF<Bit>,
+    // mask reduction
+    t_set: DFF<Bits<64>>,
+    red_rem: DFF<Bits<64>>,
+    red_pend: DFF<Bit>,
+    m: DFF<Bits<64>>,
+    q_oh: DFF<Bits<64>>,
+    q_idx: DFF<Bits<6>>,
+    // payload passes: issue stage (pe_*) and XOR/write stage (b_*)
+    pe_on: DFF<Bit>,
+    pe_kind: DFF<Bits<2>>,
+    pe_src: DFF<Bits<6>>,
+    pe_has: DFF<Bit>,
+    pe_rowq: DFF<Bit>,
+    pe_w: DFF<Bits<SA>>,
+    p_rem: DFF<Bits<64>>,
+    b_on: DFF<Bit>,
+    b_kind: DFF<Bits<2>>,
+    b_w: DFF<Bits<SA>>,
+    b_src: DFF<Bits<6>>,
+    b_has: DFF<Bit>,
+    b_rowq: DFF<Bit>,
+    b_in: DFF<Bits<W>>,
+    // back-elimination scanner
+    s_on: DFF<Bit>,
+    s_rem: DFF<Bits<64>>,
+    s_pend: DFF<Bit>,
+    s_poh: DFF<Bits<64>>,
+    s_pidx: DFF<Bits<6>>,
+    elim: DFF<Bits<64>>,
+    // readout: issue stage (ra_*) and output stage (ob_*)
+    ra_on: DFF<Bit>,
+    ra_slot: DFF<Bits<6>>,
+    ra_w: DFF<Bits<SA>>,
+    ra_left: DFF<Bits<19>>,
+    ob_on: DFF<Bit>,
+    ob_slot: DFF<Bits<6>>,
+    ob_w: DFF<Bits<SA>>,
+    ob_bytes: DFF<Bits<8>>,
+    ob_last: DFF<Bit>,
+    row_ram: RAM<Bits<W>, RA>,
+    acc_ram: RAM<Bits<W>, SA>,
+    coef_ram: RAM<Bits<64>, 6>,
+    lo_a: LowestOne,
+    lo_s: LowestOne,
+    cnt: [SatCounter; 8],
+    // combinational
+    npkt: Signal<Local, Bits<6>>,
+    size: Signal<Local, Bits<18>>,
+    kk: Signal<Local, Bits<7>>,
+    lo: Signal<Local, Bits<32>>,
+    full: Signal<Local, Bits<64>>,
+    c_trunc: Signal<Local, Bit>,
+    c_tomb: Signal<Local, Bit>,
+    c_npkt: Signal<Local, Bit>,
+    ck_reason: Signal<Local, Bits<4>>,
+    ctx_k: Signal<Local, Bits<7>>,
+    live_rank: Signal<Local, Bits<7>>,
+    live_known: Signal<Local, Bits<64>>,
+    stall: Signal<Local, Bit>,
+    issue: Signal<Local, Bit>,
+    fr_bad: Signal<Local, Bit>,
+    av: Signal<Local, Bits<W>>,
+    bv: Signal<Local, Bits<W>>,
+    x: Signal<Local, Bits<W>>,
+    sc_new: Signal<Local, Bits<64>>,
+    hold: Signal<Local, Bit>,
+    row_left: Signal<Local, Bits<16>>,
+    nb: Signal<Local, Bits<19>>,
+    rd_slot: Signal<Local, Bits<6>>,
+    rd_w: Signal<Local, Bits<SA>>,
+}
+
+fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    Constant::new(v.into())
+}
+
+impl<const W: usize, const RA: usize, const SA: usize> LtDecoder<W, RA, SA> {
+    /// A decoder for symbols of `s` bytes and messages of up to `k_max` (≤ 64) symbols.
+    /// Panics when the rows do not fit: `⌈S/(W/8)⌉ ≤ 2^SA` and `k_max·2^SA ≤ 2^RA`; W/8 must
+    /// be a power of two.
+    pub fn new(s: usize, k_max: usize) -> Self {
+        let wb = W / 8;
+        assert!(W % 8 == 0 && wb.is_power_of_two() && wb <= 128, "W = {W}: W/8 must be a power of two up to 128");
+        assert!((1..=super::S_MAX).contains(&s) && (1..=K_MAX).contains(&k_max));
+        let wps = s.div_ceil(wb);
+        assert!(SA >= 1 && wps <= 1 << SA, "S = {s} at W = {W} needs {wps} words per row: SA = {SA} is too small");
+        assert!(k_max << SA <= 1 << RA, "{k_max} rows of 2^{SA} words do not fit 2^{RA} words (RA)");
+        LtDecoder {
+            clock: Default::default(),
+            in_valid: Default::default(),
+            in_last: Default::default(),
+            in_data: Default::default(),
+            in_len: Default::default(),
+            in_hdr: Default::default(),
+            in_bitset: Default::default(),
+            in_ready: Default::default(),
+            res_valid: Default::default(),
+            res_status: Default::default(),
+            res_reason: Default::default(),
+            res_rank: Default::default(),
+            res_known: Default::default(),
+            res_hdr: Default::default(),
+            msg_ready: Default::default(),
+            msg_valid: Default::default(),
+            msg_data: Default::default(),
+            msg_bytes: Default::default(),
+            msg_last: Default::default(),
+            rec_ready: Default::default(),
+            rec_valid: Default::default(),
+            rec_failed: Default::default(),
+            rec_hdr: Default::default(),
+            rec_rank: Default::default(),
+            rec_known: Default::default(),
+            rec_seen: Default::default(),
+            rec_redundant: Default::default(),
+            rec_invalid: Default::default(),
+            tick: Default::default(),
+            idle_limit: Default::default(),
+            clear: Default::default(),
+            busy: Default::default(),
+            ctx_open: Default::default(),
+            ctx_rank: Default::default(),
+            ctx_known: Default::default(),
+            cnt_symbols: Default::default(),
+            cnt_invalid: Default::default(),
+            cnt_framing: Default::default(),
+            cnt_redundant: Default::default(),
+            cnt_innovative: Default::default(),
+            cnt_after_complete: Default::default(),
+            cnt_complete: Default::default(),
+            cnt_failed: Default::default(),
+            s16: c(s as u64),
+            s32: c(s as u64),
+            len_ok: c((HEADER_LEN + s) as u64),
+            max_size: c((K_MAX * s) as u64),
+            k_max: c(k_max as u64),
+            last_word: c(wps as u64 - 1),
+            sa: c(SA as u64),
+            lwb: c(wb.trailing_zeros() as u64),
+            wb: c(wb as u64),
+            one64: c(1),
+            ones64: c(u64::MAX),
+            state: Default::default(),
+            h_len: Default::default(),
+            h_hdr: Default::default(),
+            h_bits: Default::default(),
+            st_code: Default::default(),
+            st_reason: Default::default(),
+            dr_check: Default::default(),
+            dr_w: Default::default(),
+            dr_over: Default::default(),
+            bound: Default::default(),
+            ctx_hdr: Default::default(),
+            rank: Default::default(),
+            valid: Default::default(),
+            known: Default::default(),
+            ctx_seen: Default::default(),
+            ctx_red: Default::default(),
+            ctx_inv: Default::default(),
+            ctx_idle: Default::default(),
+            tomb_v: Default::default(),
+            tomb_hdr: Default::default(),
+            tomb_rank: Default::default(),
+            tomb_known: Default::default(),
+            tomb_idle: Default::default(),
+            tick_pend: Default::default(),
+            rec_fail: Default::default(),
+            t_set: Default::default(),
+            red_rem: Default::default(),
+            red_pend: Default::default(),
+            m: Default::default(),
+            q_oh: Default::default(),
+            q_idx: Default::default(),
+            pe_on: Default::default(),
+            pe_kind: Default::default(),
+            pe_src: Default::default(),
+            pe_has: Default::default(),
+            pe_rowq: Default::default(),
+            pe_w: Default::default(),
+            p_rem: Default::default(),
+            b_on: Default::default(),
+            b_kind: Default::default(),
+            b_w: Default::default(),
+            b_src: Default::default(),
+            b_has: Default::default(),
+            b_rowq: Default::default(),
+            b_in: Default::default(),
+            s_on: Default::default(),
+            s_rem: Default::default(),
+            s_pend: Default::default(),
+            s_poh: Default::default(),
+            s_pidx: Default::default(),
+            elim: Default::default(),
+            ra_on: Default::default(),
+            ra_slot: Default::default(),
+            ra_w: Default::default(),
+            ra_left: Default::default(),
+            ob_on: Default::default(),
+            ob_slot: Default::default(),
+            ob_w: Default::default(),
+            ob_bytes: Default::default(),
+            ob_last: Default::default(),
+            row_ram: Default::default(),
+            acc_ram: Default::default(),
+            coef_ram: Default::default(),
+            lo_a: Default::default(),
+            lo_s: Default::default(),
+            cnt: Default::default(),
+            npkt: Default::default(),
+            size: Default::default(),
+            kk: Default::default(),
+            lo: Default::default(),
+            full: Default::default(),
+            c_trunc: Default::default(),
+            c_tomb: Default::default(),
+            c_npkt: Default::default(),
+            ck_reason: Default::default(),
+            ctx_k: Default::default(),
+            live_rank: Default::default(),
+            live_known: Default::default(),
+            stall: Default::default(),
+            issue: Default::default(),
+            fr_bad: Default::default(),
+            av: Default::default(),
+            bv: Default::default(),
+            x: Default::default(),
+            sc_new: Default::default(),
+            hold: Default::default(),
+            row_left: Default::default(),
+            nb: Default::default(),
+            rd_slot: Default::default(),
+            rd_w: Default::default(),
+        }
+    }
+
+    /// The counter outputs in [`COUNTERS`] order (for the test engines).
+    pub fn counters(&self) -> [u64; 8] {
+        [
+            self.cnt_symbols.val().to_u64(),
+            self.cnt_invalid.val().to_u64(),
+            self.cnt_framing.val().to_u64(),
+            self.cnt_redundant.val().to_u64(),
+            self.cnt_innovative.val().to_u64(),
+            self.cnt_after_complete.val().to_u64(),
+            self.cnt_complete.val().to_u64(),
+            self.cnt_failed.val().to_u64(),
+        ]
+    }
+}
+
+// States.
+// 0 IDLE, 1 CHECK, 2 REDUCE, 3 DECIDE, 4 PASS, 5 ELIM, 6 INSTALL, 7 DRAIN, 8 RESULT, 9 READ,
+// 10 RECORD, 11 TICK.
+
+impl<const W: usize, const RA: usize, const SA: usize> Logic for LtDecoder<W, RA, SA> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, state, h_len, h_hdr, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, bound, ctx_hdr, rank,
+            valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
+            tick_pend, rec_fail, t_set, red_rem, red_pend, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w,
+            p_rem, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, s_on, s_rem, s_pend, s_poh, s_pidx, elim, ra_on, ra_slot,
+            ra_w, ra_left, ob_on, ob_slot, ob_w, ob_bytes, ob_last
+        );
+        self.row_ram.read_clock.next = self.clock.val();
+        self.row_ram.write_clock.next = self.clock.val();
+        self.acc_ram.read_clock.next = self.clock.val();
+        self.acc_ram.write_clock.next = self.clock.val();
+        self.coef_ram.read_clock.next = self.clock.val();
+        self.coef_ram.write_clock.next = self.clock.val();
+        for i in 0..8 {
+            self.cnt[i].clock.next = self.clock.val();
+            self.cnt[i].inc.next = false;
+            self.cnt[i].load.next = false;
+            self.cnt[i].load_val.next = 0.into();
+        }
+        self.cnt_symbols.next = self.cnt[0].value.val();
+        self.cnt_invalid.next = self.cnt[1].value.val();
+        self.cnt_framing.next = self.cnt[2].value.val();
+        self.cnt_redundant.next = self.cnt[3].value.val();
+        self.cnt_innovative.next = self.cnt[4].value.val();
+        self.cnt_after_complete.next = self.cnt[5].value.val();
+        self.cnt_complete.next = self.cnt[6].value.val();
+        self.cnt_failed.next = self.cnt[7].value.val();
+        if self.tick.val() {
+            self.tick_pend.d.next = true;
+        }
+
+        // ---- §6.3 checks on the registered header, in the model's order ----
+        self.npkt.next = self.h_hdr.q.val().get_bits::<6>(26);
+        self.size.next = self.h_hdr.q.val().get_bits::<18>(8);
+        self.kk.next = bit_cast::<7, 6>(self.npkt.val()) + 1;
+        self.lo.next = bit_cast::<16, 6>(self.npkt.val()) * self.s16.val();
+        self.full.next = self.ones64.val();
+        if self.npkt.val() != 63 {
+            self.full.next = (self.one64.val() << self.kk.val().get_bits::<6>(0)) - self.one64.val();
+        }
+        self.c_trunc.next = self.h_len.q.val() < 12;
+        self.c_tomb.next = self.tomb_v.q.val() & (self.h_hdr.q.val().get_bits::<8>(0) == self.tomb_hdr.q.val().get_bits::<8>(0));
+        self.c_npkt.next = !((bit_cast::<32, 18>(self.size.val()) > self.lo.val())
+            & (bit_cast::<32, 18>(self.size.val()) <= (self.lo.val() + self.s32.val())));
+        self.ck_reason.next = 0.into();
+        if self.bound.q.val() & (self.h_hdr.q.val() != self.ctx_hdr.q.val()) {
+            self.ck_reason.next = 8.into();
+        }
+        if self.kk.val() > self.k_max.val() {
+            self.ck_reason.next = 9.into();
+        }
+        if self.h_len.q.val() != self.len_ok.val() {
+            self.ck_reason.next = 7.into();
+        }
+        if (self.h_bits.q.val() & !self.full.val()).any() {
+            self.ck_reason.next = 6.into();
+        }
+        if !self.h_bits.q.val().any() {
+            self.ck_reason.next = 5.into();
+        }
+        if self.c_npkt.val() {
+            self.ck_reason.next = 4.into();
+        }
+        if bit_cast::<19, 18>(self.size.val()) > self.max_size.val() {
+            self.ck_reason.next = 3.into();
+        }
+        if !self.size.val().any() {
+            self.ck_reason.next = 2.into();
+        }
+
+        // ---- live view: the context, else the tombstone ----
+        self.ctx_k.next = bit_cast::<7, 6>(self.ctx_hdr.q.val().get_bits::<6>(26)) + 1;
+        self.live_rank.next = 0.into();
+        self.live_known.next = 0.into();
+        if self.tomb_v.q.val() {
+            self.live_rank.next = self.tomb_rank.q.val();
+            self.live_known.next = self.tomb_known.q.val();
+        }
+        if self.bound.q.val() {
+            self.live_rank.next = self.rank.q.val();
+            self.live_known.next = self.known.q.val();
+        }
+        self.ctx_open.next = self.bound.q.val();
+        self.ctx_rank.next = self.live_rank.val();
+        self.ctx_known.next = self.live_known.val();
+        self.busy.next = (self.state.q.val() != 0) | self.tick_pend.q.val();
+
+        // ---- result, message and record outputs ----
+        self.res_valid.next = self.state.q.val() == 8;
+        self.res_status.next = self.st_code.q.val();
+        self.res_reason.next = self.st_reason.q.val();
+        self.res_rank.next = self.live_rank.val();
+        self.res_known.next = self.live_known.val();
+        self.res_hdr.next = self.h_hdr.q.val();
+        if self.st_code.q.val() == 4 {
+            self.res_rank.next = self.tomb_rank.q.val();
+            self.res_known.next = self.tomb_known.q.val();
+            self.res_hdr.next = self.tomb_hdr.q.val();
+        }
+        self.msg_valid.next = self.ob_on.q.val();
+        self.msg_data.next = self.row_ram.read_data.val();
+        self.msg_bytes.next = self.ob_bytes.q.val();
+        self.msg_last.next = self.ob_last.q.val();
+        self.rec_valid.next = self.state.q.val() == 10;
+        self.rec_failed.next = self.rec_fail.q.val();
+        self.rec_hdr.next = self.ctx_hdr.q.val();
+        self.rec_rank.next = self.rank.q.val();
+        self.rec_known.next = self.known.q.val();
+        self.rec_seen.next = self.ctx_seen.q.val();
+        self.rec_redundant.next = self.ctx_red.q.val();
+        self.rec_invalid.next = self.ctx_inv.q.val();
+
+        // ---- lowest-one units: lo_a serves the state, lo_s the scanner (or pass 0's source) ----
+        self.lo_a.x.next = self.red_rem.q.val();
+        if self.state.q.val() == 3 {
+            self.lo_a.x.next = self.m.q.val();
+        }
+        if self.state.q.val() == 4 {
+            self.lo_a.x.next = self.p_rem.q.val();
+        }
+        if self.state.q.val() == 5 {
+            self.lo_a.x.next = self.elim.q.val();
+        }
+        self.lo_s.x.next = self.t_set.q.val();
+        if self.s_on.q.val() {
+            self.lo_s.x.next = self.s_rem.q.val();
+        }
+        self.coef_ram.read_address.next = self.lo_a.idx.val();
+        if self.s_on.q.val() {
+            self.coef_ram.read_address.next = self.lo_s.idx.val();
+        }
+        self.sc_new.next = self.coef_ram.read_data.val() ^ self.m.q.val();
+        self.coef_ram.write_enable.next = false;
+        self.coef_ram.write_address.next = self.s_pidx.q.val();
+        self.coef_ram.write_data.next = self.sc_new.val();
+
+        // ---- payload passes: issue (read) ----
+        self.stall.next = self.b_on.q.val() & (self.b_w.q.val() == self.pe_w.q.val());
+        self.issue.next =
+            self.pe_on.q.val() & !self.stall.val() & ((self.pe_kind.q.val() != 0) | self.in_valid.val());
+        self.in_ready.next = self.issue.val() & (self.pe_kind.q.val() == 0);
+        self.fr_bad.next = (self.pe_kind.q.val() == 0) & (self.in_last.val() != (self.pe_w.q.val() == self.last_word.val()));
+        self.b_on.d.next = self.issue.val();
+        self.b_kind.d.next = self.pe_kind.q.val();
+        self.b_w.d.next = self.pe_w.q.val();
+        self.b_src.d.next = self.pe_src.q.val();
+        self.b_has.d.next = self.pe_has.q.val();
+        self.b_rowq.d.next = self.pe_rowq.q.val();
+        self.b_in.d.next = self.in_data.val();
+        self.acc_ram.read_address.next = self.pe_w.q.val();
+        // ---- payload passes: XOR and write ----
+        self.av.next = self.acc_ram.read_data.val();
+        if self.b_kind.q.val() == 0 {
+            self.av.next = self.b_in.q.val();
+        }
+        self.bv.next = 0.into();
+        if self.b_has.q.val() {
+            self.bv.next = self.row_ram.read_data.val();
+        }
+        self.x.next = self.av.val() ^ self.bv.val();
+        self.acc_ram.write_enable.next = self.b_on.q.val() & (self.b_kind.q.val() != 2);
+        self.acc_ram.write_address.next = self.b_w.q.val();
+        self.acc_ram.write_data.next = self.x.val();
+        self.row_ram.write_enable.next = self.b_on.q.val() & ((self.b_kind.q.val() == 2) | self.b_rowq.q.val());
+        self.row_ram.write_address.next =
+            (bit_cast::<RA, 6>(self.q_idx.q.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.b_w.q.val());
+        if self.b_kind.q.val() == 2 {
+            self.row_ram.write_address.next =
+                (bit_cast::<RA, 6>(self.b_src.q.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.b_w.q.val());
+        }
+        self.row_ram.write_data.next = self.x.val();
+
+        // ---- back-elimination scanner: coef rows with bit q get m' XORed in ----
+        if self.s_on.q.val() {
+            self.s_pend.d.next = self.s_rem.q.val().any();
+            if self.s_rem.q.val().any() {
+                self.s_rem.d.next = self.lo_s.rest.val();
+                self.s_poh.d.next = self.lo_s.oh.val();
+                self.s_pidx.d.next = self.lo_s.idx.val();
+            } else if !self.s_pend.q.val() {
+                self.s_on.d.next = false;
+            }
+            if self.s_pend.q.val() & (self.coef_ram.read_data.val() & self.q_oh.q.val()).any() {
+                self.elim.d.next = self.elim.q.val() | self.s_poh.q.val();
+                self.coef_ram.write_enable.next = true;
+                self.known.d.next = self.known.q.val() & !self.s_poh.q.val();
+                if self.sc_new.val() == self.s_poh.q.val() {
+                    self.known.d.next = self.known.q.val() | self.s_poh.q.val();
+                }
+            }
+        }
+
+        // ---- readout: issue (ra) and output (ob) stages; a held beat is read again ----
+        self.hold.next = self.ob_on.q.val() & !self.msg_ready.val();
+        self.row_left.next = self.s16.val() - (bit_cast::<16, SA>(self.ra_w.q.val()) << self.lwb.val());
+        self.nb.next = self.wb.val();
+        if bit_cast::<19, 16>(self.row_left.val()) < self.nb.val() {
+            self.nb.next = bit_cast::<19, 16>(self.row_left.val());
+        }
+        if self.ra_left.q.val() < self.nb.val() {
+            self.nb.next = self.ra_left.q.val();
+        }
+        self.rd_slot.next = self.pe_src.q.val();
+        self.rd_w.next = self.pe_w.q.val();
+        if self.state.q.val() == 9 {
+            self.rd_slot.next = self.ra_slot.q.val();
+            self.rd_w.next = self.ra_w.q.val();
+            if self.hold.val() {
+                self.rd_slot.next = self.ob_slot.q.val();
+                self.rd_w.next = self.ob_w.q.val();
+            }
+        }
+        self.row_ram.read_address.next =
+            (bit_cast::<RA, 6>(self.rd_slot.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.rd_w.val());
+
+        // ---- the sequence ----
+        if self.state.q.val() == 0 {
+            // IDLE: a pending tick first, then the next packet's first beat (not taken yet)
+            if self.tick_pend.q.val() {
+                self.state.d.next = 11.into();
+            } else if self.in_valid.val() {
+                self.h_len.d.next = self.in_len.val();
+                self.h_hdr.d.next = self.in_hdr.val();
+                self.h_bits.d.next = self.in_bitset.val();
+                self.dr_check.d.next = false;
+                self.dr_w.d.next = 0.into();
+                self.dr_over.d.next = false;
+                self.st_reason.d.next = 0.into();
+                self.state.d.next = 1.into();
+            }
+        }
+        if self.state.q.val() == 1 {
+            // CHECK
+            self.state.d.next = 7.into();
+            if self.c_trunc.val() {
+                self.st_code.d.next = 0.into();
+                self.st_reason.d.next = 1.into();
+            } else if self.c_tomb.val() {
+                self.st_code.d.next = 4.into();
+            } else if self.ck_reason.val().any() {
+                self.st_code.d.next = 0.into();
+                self.st_reason.d.next = self.ck_reason.val();
+            } else {
+                self.t_set.d.next = self.h_bits.q.val() & self.valid.q.val();
+                self.red_rem.d.next = self.h_bits.q.val() & self.valid.q.val();
+                self.m.d.next = self.h_bits.q.val();
+                self.red_pend.d.next = false;
+                self.state.d.next = 2.into();
+            }
+        }
+        if self.state.q.val() == 2 {
+            // REDUCE: one touched coef row per clock
+            if self.red_pend.q.val() {
+                self.m.d.next = self.m.q.val() ^ self.coef_ram.read_data.val();
+            }
+            self.red_pend.d.next = self.red_rem.q.val().any();
+            if self.red_rem.q.val().any() {
+                self.red_rem.d.next = self.lo_a.rest.val();
+            } else if !self.red_pend.q.val() {
+                self.state.d.next = 3.into();
+            }
+        }
+        if self.state.q.val() == 3 {
+            // DECIDE: redundant, or pivot q and pass 0
+            if !self.m.q.val().any() {
+                self.st_code.d.next = 1.into();
+                self.dr_check.d.next = true;
+                self.state.d.next = 7.into();
+            } else {
+                self.q_oh.d.next = self.lo_a.oh.val();
+                self.q_idx.d.next = self.lo_a.idx.val();
+                self.pe_on.d.next = true;
+                self.pe_kind.d.next = 0.into();
+                self.pe_w.d.next = 0.into();
+                self.pe_has.d.next = self.t_set.q.val().any();
+                self.pe_src.d.next = self.lo_s.idx.val();
+                self.p_rem.d.next = self.lo_s.rest.val();
+                self.pe_rowq.d.next = !self.lo_s.rest.val().any();
+                self.elim.d.next = 0.into();
+                self.state.d.next = 4.into();
+            }
+        }
+        if (self.state.q.val() == 4) | (self.state.q.val() == 5) {
+            // PASS and ELIM: the issue stage walks words, then sources
+            if self.issue.val() {
+                if self.pe_w.q.val() == self.last_word.val() {
+                    self.pe_w.d.next = 0.into();
+                    if self.pe_kind.q.val() == 2 {
+                        if self.elim.q.val().any() {
+                            self.pe_src.d.next = self.lo_a.idx.val();
+                            self.elim.d.next = self.lo_a.rest.val();
+                        } else {
+                            self.pe_on.d.next = false;
+                        }
+                    } else if self.p_rem.q.val().any() {
+                        self.pe_kind.d.next = 1.into();
+                        self.pe_src.d.next = self.lo_a.idx.val();
+                        self.pe_has.d.next = true;
+                        self.p_rem.d.next = self.lo_a.rest.val();
+                        self.pe_rowq.d.next = !self.lo_a.rest.val().any();
+                    } else {
+                        self.pe_on.d.next = false;
+                        self.state.d.next = 5.into();
+                    }
+                } else {
+                    self.pe_w.d.next = self.pe_w.q.val() + 1;
+                }
+                if self.pe_kind.q.val() == 0 {
+                    if self.fr_bad.val() {
+                        // beats disagree with the length: nothing is committed
+                        self.pe_on.d.next = false;
+                        self.st_code.d.next = 0.into();
+                        self.st_reason.d.next = 10.into();
+                        self.state.d.next = 7.into();
+                        if self.in_last.val() {
+                            self.state.d.next = 8.into();
+                        }
+                    } else if self.pe_w.q.val() == self.last_word.val() {
+                        // commit: open the context and start the scanner
+                        if !self.bound.q.val() {
+                            self.bound.d.next = true;
+                            self.ctx_hdr.d.next = self.h_hdr.q.val();
+                            self.ctx_seen.d.next = 0.into();
+                            self.ctx_red.d.next = 0.into();
+                            self.ctx_inv.d.next = 0.into();
+                            self.ctx_idle.d.next = 0.into();
+                        }
+                        self.s_on.d.next = true;
+                        self.s_rem.d.next = self.valid.q.val();
+                        self.s_pend.d.next = false;
+                    }
+                }
+            }
+            if (self.state.q.val() == 5) & !self.pe_on.q.val() & !self.s_on.q.val() {
+                if self.elim.q.val().any() {
+                    self.pe_on.d.next = true;
+                    self.pe_kind.d.next = 2.into();
+                    self.pe_has.d.next = true;
+                    self.pe_w.d.next = 0.into();
+                    self.pe_src.d.next = self.lo_a.idx.val();
+                    self.elim.d.next = self.lo_a.rest.val();
+                } else if !self.b_on.q.val() {
+                    self.state.d.next = 6.into();
+                }
+            }
+        }
+        if self.state.q.val() == 6 {
+            // INSTALL m' at slot q
+            self.coef_ram.write_enable.next = true;
+            self.coef_ram.write_address.next = self.q_idx.q.val();
+            self.coef_ram.write_data.next = self.m.q.val();
+            self.valid.d.next = self.valid.q.val() | self.q_oh.q.val();
+            if self.m.q.val() == self.q_oh.q.val() {
+                self.known.d.next = self.known.q.val() | self.q_oh.q.val();
+            }
+            self.rank.d.next = self.rank.q.val() + 1;
+            self.st_code.d.next = 2.into();
+            if (self.rank.q.val() + 1) == self.ctx_k.val() {
+                self.st_code.d.next = 3.into();
+            }
+            self.state.d.next = 8.into();
+        }
+        if self.state.q.val() == 7 {
+            // DRAIN to the packet's last beat (a redundant symbol's beats are checked)
+            self.in_ready.next = true;
+            if self.in_valid.val() {
+                self.dr_w.d.next = self.dr_w.q.val() + 1;
+                if (self.dr_w.q.val() == self.last_word.val()) & !self.in_last.val() {
+                    self.dr_over.d.next = true;
+                }
+                if self.in_last.val() {
+                    self.state.d.next = 8.into();
+                    if self.dr_check.q.val() & (self.dr_over.q.val() | (self.dr_w.q.val() != self.last_word.val())) {
+                        self.st_code.d.next = 0.into();
+                        self.st_reason.d.next = 10.into();
+                    }
+                }
+            }
+        }
+        if self.state.q.val() == 8 {
+            // RESULT (res_valid): counters, then the readout on COMPLETE
+            self.cnt[0].inc.next = true;
+            self.state.d.next = 0.into();
+            if self.st_code.q.val() == 0 {
+                self.cnt[1].inc.next = true;
+                if self.st_reason.q.val() == 10 {
+                    self.cnt[2].inc.next = true;
+                } else if self.bound.q.val() {
+                    self.ctx_seen.d.next = self.ctx_seen.q.val() + 1;
+                    self.ctx_inv.d.next = self.ctx_inv.q.val() + 1;
+                }
+            }
+            if self.st_code.q.val() == 1 {
+                self.cnt[3].inc.next = true;
+                self.ctx_seen.d.next = self.ctx_seen.q.val() + 1;
+                self.ctx_red.d.next = self.ctx_red.q.val() + 1;
+                self.ctx_idle.d.next = 0.into();
+            }
+            if (self.st_code.q.val() == 2) | (self.st_code.q.val() == 3) {
+                self.cnt[4].inc.next = true;
+                self.ctx_seen.d.next = self.ctx_seen.q.val() + 1;
+                self.ctx_idle.d.next = 0.into();
+            }
+            if self.st_code.q.val() == 3 {
+                self.cnt[6].inc.next = true;
+                self.ra_on.d.next = true;
+                self.ra_slot.d.next = 0.into();
+                self.ra_w.d.next = 0.into();
+                self.ra_left.d.next = bit_cast::<19, 18>(self.ctx_hdr.q.val().get_bits::<18>(8));
+                self.ob_on.d.next = false;
+                self.rec_fail.d.next = false;
+                self.state.d.next = 9.into();
+            }
+            if self.st_code.q.val() == 4 {
+                self.cnt[5].inc.next = true;
+                self.tomb_idle.d.next = 0.into();
+            }
+        }
+        if self.state.q.val() == 9 {
+            // READ: rows 0..k−1 in order, MSG_SIZE bytes in all
+            if !self.hold.val() {
+                self.ob_on.d.next = self.ra_on.q.val();
+                self.ob_slot.d.next = self.ra_slot.q.val();
+                self.ob_w.d.next = self.ra_w.q.val();
+                self.ob_bytes.d.next = self.nb.val().get_bits::<8>(0);
+                self.ob_last.d.next = self.ra_left.q.val() == self.nb.val();
+                if self.ra_on.q.val() {
+                    self.ra_left.d.next = self.ra_left.q.val() - self.nb.val();
+                    if self.ra_left.q.val() == self.nb.val() {
+                        self.ra_on.d.next = false;
+                    } else if self.ra_w.q.val() == self.last_word.val() {
+                        self.ra_w.d.next = 0.into();
+                        self.ra_slot.d.next = self.ra_slot.q.val() + 1;
+                    } else {
+                        self.ra_w.d.next = self.ra_w.q.val() + 1;
+                    }
+                }
+            }
+            if self.ob_on.q.val() & self.ob_last.q.val() & self.msg_ready.val() {
+                self.state.d.next = 10.into();
+            }
+        }
+        if self.state.q.val() == 10 {
+            // RECORD (rec_valid) until taken; then free the context (tombstone if delivered)
+            if self.rec_ready.val() {
+                self.bound.d.next = false;
+                self.valid.d.next = 0.into();
+                self.known.d.next = 0.into();
+                self.rank.d.next = 0.into();
+                if !self.rec_fail.q.val() {
+                    self.tomb_v.d.next = true;
+                    self.tomb_hdr.d.next = self.ctx_hdr.q.val();
+                    self.tomb_rank.d.next = self.rank.q.val();
+                    self.tomb_known.d.next = self.known.q.val();
+                    self.tomb_idle.d.next = 0.into();
+                }
+                self.state.d.next = 0.into();
+            }
+        }
+        if self.state.q.val() == 11 {
+            // TICK of the idle timer
+            self.tick_pend.d.next = self.tick.val();
+            self.state.d.next = 0.into();
+            if self.idle_limit.val().any() {
+                if self.bound.q.val() {
+                    self.ctx_idle.d.next = self.ctx_idle.q.val() + 1;
+                    if (self.ctx_idle.q.val() + 1) >= self.idle_limit.val() {
+                        self.rec_fail.d.next = true;
+                        self.cnt[7].inc.next = true;
+                        self.state.d.next = 10.into();
+                    }
+                }
+                if self.tomb_v.q.val() {
+                    self.tomb_idle.d.next = self.tomb_idle.q.val() + 1;
+                    if (self.tomb_idle.q.val() + 1) >= self.idle_limit.val() {
+                        self.tomb_v.d.next = false;
+                    }
+                }
+            }
+        }
+        if self.clear.val() {
+            self.state.d.next = 0.into();
+            self.bound.d.next = false;
+            self.valid.d.next = 0.into();
+            self.known.d.next = 0.into();
+            self.rank.d.next = 0.into();
+            self.tomb_v.d.next = false;
+            self.tick_pend.d.next = false;
+            self.pe_on.d.next = false;
+            self.b_on.d.next = false;
+            self.s_on.d.next = false;
+            self.ra_on.d.next = false;
+            self.ob_on.d.next = false;
+        }
+    }
+}
