@@ -513,3 +513,189 @@ pub fn replay_decoder_file(file: &std::path::Path, engine: Engine) -> Result<Opt
     let mut eng = RtlDecoderEngine { drv: RxDriver::new(decoder(engine, s, 32, 64)?, 1) };
     replay(&name, &recs, &mut eng).map(Some).map_err(|e| anyhow!(e))
 }
+
+/// A malformed or foreign variant of a valid symbol packet `p` of a message of `k` symbols
+/// (each kind of §6.3, a random header, or corrupted payload bytes, which are valid).
+fn mutate(r: &mut hdl::cycle::Rng, p: &[u8], k: usize, s: usize) -> Vec<u8> {
+    let mut q = p.to_vec();
+    let w0 = |q: &mut Vec<u8>, f: &dyn Fn(u32) -> u32| {
+        let v = f(u32::from_be_bytes(q[..4].try_into().unwrap()));
+        q[..4].copy_from_slice(&v.to_be_bytes());
+    };
+    match r.below(10) {
+        0 => q.truncate(r.below(HEADER_LEN as u64) as usize),
+        1 => q.resize(HEADER_LEN + r.below(2 * s as u64 + 2) as usize, 0xA5),
+        2 => w0(&mut q, &|v| v & !(0x3_FFFF << 8)),
+        3 => w0(&mut q, &|v| v | 0x3_FFFF << 8),
+        4 => w0(&mut q, &|v| v ^ (1 + (v >> 26) % 63) << 26),
+        5 => q[4..12].fill(0),
+        // bit k of the big-endian bitset
+        6 if k < 64 => q[4 + 7 - k / 8] |= 1 << (k % 8),
+        7 => {
+            let x = r.next() as u32;
+            w0(&mut q, &|_| x)
+        }
+        8 => q.iter_mut().for_each(|b| *b = r.next() as u8),
+        _ => {
+            let i = HEADER_LEN + r.below(s as u64) as usize;
+            q[i] ^= 1 << r.below(8);
+        }
+    }
+    q
+}
+
+/// One fuzz scenario's symbol stream: 1..3 messages (an ID sometimes reused), each with loss,
+/// duplicates, local reordering and mutated packets, sometimes interleaved.
+fn scenario(r: &mut hdl::cycle::Rng, s: usize, k_max: usize, max_msgs: u64) -> Vec<Option<Vec<u8>>> {
+    use hdl::cblt::encoder::Encoder;
+    let mut streams: Vec<Vec<Option<Vec<u8>>>> = vec![];
+    let base_id = r.next() as u8;
+    for m in 0..1 + r.below(max_msgs) {
+        let k_top = if k_max < 64 { k_max + 2 } else { 64 };
+        let k = match r.below(6) {
+            0 => 1,
+            1 => k_top,
+            _ => 1 + r.below(k_top as u64) as usize,
+        };
+        let size = (k - 1) * s + 1 + r.below(s as u64) as usize;
+        let msg: Vec<u8> = (0..size).map(|_| r.next() as u8).collect();
+        let id = if r.chance(20) { base_id } else { base_id.wrapping_add(m as u8) };
+        let mut e = Encoder::with_default_table(&msg, s, id, (r.next() as u32).max(1)).expect("valid job");
+        let n = k + r.below(k as u64 + 12) as usize;
+        let (loss, dup, bad) = (r.below(60), r.below(15), r.below(15));
+        let mut out: Vec<Option<Vec<u8>>> = vec![];
+        for _ in 0..n {
+            let p = e.next_symbol().to_bytes();
+            if r.chance(bad) {
+                out.push(Some(mutate(r, &p, k, s)));
+            }
+            if r.chance(loss) {
+                continue;
+            }
+            if r.chance(dup) {
+                out.push(Some(p.clone()));
+            }
+            out.push(Some(p));
+            if r.chance(3) {
+                out.push(None); // an idle-timer tick
+            }
+        }
+        // local reordering: swap neighbours within a window of 4
+        for i in 0..out.len() {
+            if r.chance(20) {
+                let j = (i + 1 + r.below(3) as usize).min(out.len() - 1);
+                out.swap(i, j);
+            }
+        }
+        streams.push(out);
+    }
+    // messages one after the other, or two of them interleaved
+    if streams.len() >= 2 && r.chance(30) {
+        let b = streams.pop().unwrap();
+        let a = streams.pop().unwrap();
+        let (mut ia, mut ib) = (a.into_iter(), b.into_iter());
+        let mut mixed = vec![];
+        loop {
+            let x = if r.chance(50) { ia.next().or_else(|| ib.next()) } else { ib.next().or_else(|| ia.next()) };
+            match x {
+                Some(p) => mixed.push(p),
+                None => break,
+            }
+        }
+        streams.push(mixed);
+    }
+    streams.concat()
+}
+
+/// What a fuzz run covered.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DecFuzzStats {
+    pub packets: u64,
+    pub delivered: u64,
+    pub failed: u64,
+    pub clocks: u64,
+}
+
+/// Differential fuzz of one build against the golden model ([`Receiver`]): `scenarios`
+/// random scenarios (see `scenario`), each after a `clear`, with idle_limit 0, 2 or 6 ticks
+/// and random input gaps and sink stalls. After every packet the status, reason, rank,
+/// known_mask and STOP header must match, and so must the delivered messages and records; at
+/// the end of each scenario the counters and the live context.
+pub fn fuzz_decoder(engine: Engine, build: (usize, usize, usize), seed: u64, scenarios: usize) -> Result<DecFuzzStats> {
+    let (s, w, k_max) = build;
+    let mut r = hdl::cycle::Rng::new(seed);
+    let mut drv = RxDriver::new(decoder(engine, s, w, k_max)?, r.next());
+    let mut st = DecFuzzStats::default();
+    let max_msgs = if s > 1000 { 2 } else { 3 };
+    let mut counts_base = drv.last.counters;
+    for n in 0..scenarios {
+        let what = |i: usize| {
+            let at = if i == usize::MAX { "end".to_string() } else { format!("packet {i}") };
+            format!("fuzz {engine:?} S={s} W={w} k_max={k_max} seed {seed} scenario {n} {at}")
+        };
+        drv.idle_limit = [0, 2, 6][r.below(3) as usize];
+        drv.stalls = Stalls {
+            in_gap: [0, 100, 500][r.below(3) as usize],
+            msg_stall: [0, 200, 800][r.below(3) as usize],
+            rec_stall: [0, 500][r.below(2) as usize],
+        };
+        drv.clear()?;
+        drv.messages.clear();
+        drv.records.clear();
+        counts_base = drv.last.counters;
+        let mut model = model_for(drv.io.as_ref(), drv.idle_limit);
+        for (i, p) in scenario(&mut r, s, k_max, max_msgs).into_iter().enumerate() {
+            let Some(p) = p else {
+                drv.tick().map_err(|e| anyhow!("{}: tick: {e:#}", what(i)))?;
+                model.tick();
+                continue;
+            };
+            let got = drv.push(&p).map_err(|e| anyhow!("{}: {e:#}", what(i)))?;
+            let want = model.push_packet(&p);
+            let (ws, wr, wk, wm) = model_result(&want);
+            let g = (got.status, got.reason, got.rank, got.known);
+            if g != (ws, wr, wk, wm) {
+                bail!("{}: RTL {} reason {} rank {} known {:#x}; model {} reason {} rank {} known {:#x} ({} bytes, header {})",
+                    what(i), letter(g.0), g.1, g.2, g.3, letter(ws), wr, wk, wm, p.len(), hdl::cblt::vectors::hex(&p[..p.len().min(12)]));
+            }
+            if let Some(h) = want.stop {
+                let w0 = u32::from_be_bytes(h.pack()[..4].try_into().unwrap());
+                if got.hdr != w0 {
+                    bail!("{}: STOP header {:#010x}, the model's {w0:#010x}", what(i), got.hdr);
+                }
+            }
+            if drv.messages != model.messages {
+                bail!("{}: delivered {} messages, the model {} (or their bytes differ)", what(i), drv.messages.len(), model.messages.len());
+            }
+            if drv.records != model.records {
+                bail!("{}: records {:?}\n the model's {:?}", what(i), drv.records, model.records);
+            }
+            st.packets += 1;
+        }
+        // expire whatever is left, as a receiver's timer would
+        if drv.idle_limit > 0 {
+            for _ in 0..drv.idle_limit {
+                drv.tick()?;
+                model.tick();
+            }
+            if drv.records != model.records {
+                bail!("{}: records after expiry {:?}\n the model's {:?}", what(usize::MAX), drv.records, model.records);
+            }
+        }
+        let o = &drv.last;
+        let got: Vec<u64> = o.counters.iter().zip(&counts_base).map(|(a, b)| a - b).collect();
+        let want = model_counters(&model.counts, got[2]);
+        if got != want || got[2] != 0 {
+            bail!("{}: counters {got:?}, the model's {want:?} ({:?})", what(usize::MAX), hdl::cblt::decoder_rtl::COUNTERS);
+        }
+        let (rank, known) = model.rank_known();
+        if (o.ctx_open, o.ctx_rank, o.ctx_known) != (model.is_open(), rank, known) {
+            bail!("{}: live context {:?}, the model's {:?}", what(usize::MAX), (o.ctx_open, o.ctx_rank, o.ctx_known), (model.is_open(), rank, known));
+        }
+        st.delivered += model.counts.complete;
+        st.failed += model.counts.failed;
+    }
+    let _ = counts_base;
+    st.clocks = drv.clock;
+    Ok(st)
+}
