@@ -276,8 +276,9 @@ pub struct RxDriver {
     pub idle_limit: u16,
     pub stalls: Stalls,
     rng: hdl::cycle::Rng,
-    /// Clocks stepped so far.
+    /// Clocks stepped so far, and the clock of the last result.
     pub clock: u64,
+    pub res_at: u64,
     pub messages: Vec<Vec<u8>>,
     pub records: Vec<RxRecord>,
     msg_acc: Vec<u8>,
@@ -293,6 +294,7 @@ impl RxDriver {
             stalls: Stalls::default(),
             rng: hdl::cycle::Rng::new(seed),
             clock: 0,
+            res_at: 0,
             messages: vec![],
             records: vec![],
             msg_acc: vec![],
@@ -323,6 +325,9 @@ impl RxDriver {
         }
         if let (Some(r), true) = (&o.rec, rec_ready) {
             self.records.push(r.clone());
+        }
+        if o.res.is_some() {
+            self.res_at = self.clock;
         }
         let taken = beat.is_some() && o.in_ready;
         self.last = o;
