@@ -111,3 +111,59 @@ pub fn cblt_encoder_board() -> Board {
     uut.connect_all();
     Board { verilog: wrap(&generate_verilog(&uut), IN, OUT), harness_flops: harness_flops(IN) }
 }
+
+/// The CB-LT decoder for the board: S = 64 bytes, k_max = 64, W = 32 bits (64 rows of 16 words
+/// in 1,024 words of block RAM, the 64 × 64-bit coefficient RAM, a 16-word accumulator), in
+/// the harness.
+pub fn cblt_decoder_board() -> Board {
+    use hdl::cblt::decoder_rtl::LtDecoder;
+    const IN: &[Pin] = &[
+        Pin { name: "in_valid", width: 1 },
+        Pin { name: "in_last", width: 1 },
+        Pin { name: "in_data", width: 32 },
+        Pin { name: "in_len", width: 16 },
+        Pin { name: "in_hdr", width: 32 },
+        Pin { name: "in_bitset", width: 64 },
+        Pin { name: "msg_ready", width: 1 },
+        Pin { name: "rec_ready", width: 1 },
+        Pin { name: "tick", width: 1 },
+        Pin { name: "idle_limit", width: 16 },
+        Pin { name: "clear", width: 1 },
+    ];
+    const OUT: &[Pin] = &[
+        Pin { name: "in_ready", width: 1 },
+        Pin { name: "res_valid", width: 1 },
+        Pin { name: "res_status", width: 3 },
+        Pin { name: "res_reason", width: 4 },
+        Pin { name: "res_rank", width: 7 },
+        Pin { name: "res_known", width: 64 },
+        Pin { name: "res_hdr", width: 32 },
+        Pin { name: "msg_valid", width: 1 },
+        Pin { name: "msg_data", width: 32 },
+        Pin { name: "msg_bytes", width: 8 },
+        Pin { name: "msg_last", width: 1 },
+        Pin { name: "rec_valid", width: 1 },
+        Pin { name: "rec_failed", width: 1 },
+        Pin { name: "rec_hdr", width: 32 },
+        Pin { name: "rec_rank", width: 7 },
+        Pin { name: "rec_known", width: 64 },
+        Pin { name: "rec_seen", width: 32 },
+        Pin { name: "rec_redundant", width: 32 },
+        Pin { name: "rec_invalid", width: 32 },
+        Pin { name: "busy", width: 1 },
+        Pin { name: "ctx_open", width: 1 },
+        Pin { name: "ctx_rank", width: 7 },
+        Pin { name: "ctx_known", width: 64 },
+        Pin { name: "cnt_symbols", width: 32 },
+        Pin { name: "cnt_invalid", width: 32 },
+        Pin { name: "cnt_framing", width: 32 },
+        Pin { name: "cnt_redundant", width: 32 },
+        Pin { name: "cnt_innovative", width: 32 },
+        Pin { name: "cnt_after_complete", width: 32 },
+        Pin { name: "cnt_complete", width: 32 },
+        Pin { name: "cnt_failed", width: 32 },
+    ];
+    let mut uut = LtDecoder::<32, 10, 4>::new(64, 64);
+    uut.connect_all();
+    Board { verilog: wrap(&generate_verilog(&uut), IN, OUT), harness_flops: harness_flops(IN) }
+}

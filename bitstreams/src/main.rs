@@ -2,8 +2,8 @@
 //! for the Alchitry Cu and print logic cells, RAM blocks, PLLs and Fmax at `--freq 100`.
 //! Tops: `aqm` (sojourn timestamp + AQM marker, its own LFSR board), the switch blocks `dwrr`,
 //! `ren`, `seldrop`, `shaper`, `intstamp`, and the switch port `port` (2 queues × 256), all in
-//! the generic harness (bitstreams/src/harness.rs), and the CB-LT encoder `cblt-encoder` (S = 64,
-//! k_max = 64, W = 32) in the same harness. Outputs go to `target/bitstreams/<top>/`.
+//! the generic harness (bitstreams/src/harness.rs), and the CB-LT encoder `cblt-encoder` and
+//! decoder `cblt-decoder` (S = 64, k_max = 64, W = 32) in the same harness. Outputs go to `target/bitstreams/<top>/`.
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -16,7 +16,7 @@ struct Args {
 }
 
 /// Every top, built by default.
-const TOPS: &[&str] = &["aqm", "dwrr", "ren", "seldrop", "shaper", "intstamp", "port", "cblt-encoder"];
+const TOPS: &[&str] = &["aqm", "dwrr", "ren", "seldrop", "shaper", "intstamp", "port", "cblt-encoder", "cblt-decoder"];
 
 fn main() -> ExitCode {
     let a = Args::parse();
@@ -27,8 +27,12 @@ fn main() -> ExitCode {
         let mut harness = String::new();
         let verilog = match t.as_str() {
             "aqm" => bitstreams::tops::verilog_of(bitstreams::tops::AqmBoard::default()),
-            "cblt-encoder" => {
-                let b = bitstreams::harness::cblt_encoder_board();
+            "cblt-encoder" | "cblt-decoder" => {
+                let b = if t == "cblt-encoder" {
+                    bitstreams::harness::cblt_encoder_board()
+                } else {
+                    bitstreams::harness::cblt_decoder_board()
+                };
                 harness = format!(" (harness included: {} flip-flops)", b.harness_flops);
                 b.verilog
             }

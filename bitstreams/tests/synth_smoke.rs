@@ -66,3 +66,16 @@ fn cblt_encoder_synthesizes_for_the_hx8k() {
     assert!(r.fmax_mhz > 0.0);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The CB-LT decoder (S = 64, k_max = 64, W = 32) in the harness keeps fitting the HX8K.
+#[test]
+fn cblt_decoder_synthesizes_for_the_hx8k() {
+    let b = bitstreams::harness::cblt_decoder_board();
+    let dir = std::env::temp_dir().join(format!("synth-smoke-cblt-decoder-{}", std::process::id()));
+    let r = bitstreams::build("cblt-decoder", &b.verilog, &dir, false).unwrap();
+    println!("cblt decoder: {} / {} logic cells, {} RAM blocks, Fmax {:.2} MHz at --freq 100", r.logic_cells, r.logic_cells_avail, r.ram_blocks, r.fmax_mhz);
+    assert!(r.logic_cells > 1000 && r.logic_cells <= r.logic_cells_avail, "{r:?}");
+    assert!(r.ram_blocks >= 8, "the 64 rows of 64 bytes must be in block RAM: {r:?}");
+    assert!(r.fmax_mhz > 0.0);
+    std::fs::remove_dir_all(&dir).ok();
+}

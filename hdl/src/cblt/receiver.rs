@@ -17,7 +17,7 @@
 //!   interval). `idle_limit = 0` never expires either.
 
 use super::decoder::{Decoder, Status};
-use super::header::{Header, Invalid};
+use super::header::Header;
 use super::{full_mask, CbltError, HEADER_LEN};
 
 /// A completion (delivered) or failure (expired) record.
@@ -196,18 +196,11 @@ fn record(d: &Decoder, header: Header, failed: bool) -> RxRecord {
     }
 }
 
-/// Why a packet is INVALID, if it is (for reason codes).
-pub fn invalid_reason(st: Status) -> Option<Invalid> {
-    match st {
-        Status::Invalid(w) => Some(w),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cblt::encoder::Encoder;
+    use crate::cblt::header::Invalid;
 
     fn stream(k_bytes: usize, id: u8, seed: u32) -> (Vec<u8>, Encoder) {
         let msg: Vec<u8> = (0..k_bytes).map(|i| (i * 7 + id as usize) as u8).collect();

@@ -1,7 +1,9 @@
 //! Long differential fuzz runs: `cargo run --release -p sim-tests --bin fuzz -- --dequeues 10000000`
 //! (AQM), or `-- --block ren|seldrop|shaper|intstamp|dwrr|port --dequeues N` (N clocks of random
-//! stimulus per seed for a pin-level block), or `-- --block cblt-encoder --dequeues N` (N random
-//! messages per encoder build and seed, Verilator).
+//! stimulus per seed for a pin-level block), `-- --block cblt-encoder --dequeues N` (N random
+//! messages per encoder build and seed, Verilator), or `-- --block cblt-decoder --dequeues N`
+//! (N random scenarios per decoder build and seed, against the Receiver model; `--engine
+//! rusthdl` runs the S = 16 build only).
 
 use clap::Parser;
 use hdl::aqm::Mode;
@@ -17,8 +19,8 @@ struct Args {
     block: String,
     #[arg(long, value_enum, default_value = "verilator")]
     engine: Engine,
-    /// Dequeues per mode and seed (aqm), clocks per seed (pin-level blocks), or messages per
-    /// build and seed (cblt-encoder).
+    /// Dequeues per mode and seed (aqm), clocks per seed (pin-level blocks), messages per
+    /// build and seed (cblt-encoder), or scenarios per build and seed (cblt-decoder).
     #[arg(long, default_value_t = 1_000_000)]
     dequeues: u64,
     /// Seeds to run (seed, seed+1, …).
@@ -44,6 +46,29 @@ fn main() -> ExitCode {
                 }
             }
             runs += 1;
+        }
+        println!("{runs} passed, 0 failed");
+        return ExitCode::SUCCESS;
+    }
+    if a.block == "cblt-decoder" {
+        use sim_tests::cblt_decoder::{fuzz_decoder, BUILDS};
+        let n = a.dequeues as usize;
+        let builds: Vec<_> = if a.engine == Engine::Rusthdl { vec![BUILDS[0]] } else { BUILDS.to_vec() };
+        for s in a.seed..a.seed + a.seeds {
+            for &b in &builds {
+                match fuzz_decoder(a.engine, b, s, n) {
+                    Ok(st) => println!(
+                        "cblt-decoder {:?} (S, W, k_max) = {b:?} seed {s}: {n} scenarios, {} packets, {} delivered, {} failed, {} clocks, all equal to the model",
+                        a.engine, st.packets, st.delivered, st.failed, st.clocks
+                    ),
+                    Err(e) => {
+                        eprintln!("{e:#}\nreplay with: --block cblt-decoder --engine {} --dequeues {n} --seed {s} --seeds 1", format!("{:?}", a.engine).to_lowercase());
+                        println!("{runs} passed, 1 failed");
+                        return ExitCode::FAILURE;
+                    }
+                }
+                runs += 1;
+            }
         }
         println!("{runs} passed, 0 failed");
         return ExitCode::SUCCESS;
