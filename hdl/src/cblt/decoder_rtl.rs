@@ -39,13 +39,22 @@ use super::{HEADER_LEN, K_MAX};
 /// `res_reason` of a symbol whose beats disagree with its length (an RTL-only error).
 pub const REASON_FRAMING: u8 = 10;
 
-// `update` uses these codes as literals (hdl_gen takes no paths).
+// `update` uses these status and reason codes as literals (hdl_gen takes no paths).
 const _: () = assert!(
     Status::Invalid(Invalid::Truncated).code() == 0
         && Status::Redundant.code() == 1
         && Status::Innovative.code() == 2
         && Status::Complete.code() == 3
         && Status::AfterComplete.code() == 4
+        && Invalid::Truncated.code() == 1
+        && Invalid::MsgSizeZero.code() == 2
+        && Invalid::MsgSizeTooLarge.code() == 3
+        && Invalid::NpktMismatch.code() == 4
+        && Invalid::EmptyBitset.code() == 5
+        && Invalid::BitsetBeyondK.code() == 6
+        && Invalid::PayloadLength.code() == 7
+        && Invalid::OtherMessage.code() == 8
+        && Invalid::KAboveCore.code() == 9
         && REASON_FRAMING == 10
         && HEADER_LEN == 12
         && K_MAX == 64
@@ -277,7 +286,7 @@ impl<const W: usize, const RA: usize, const SA: usize> LtDecoder<W, RA, SA> {
     /// be a power of two.
     pub fn new(s: usize, k_max: usize) -> Self {
         let wb = W / 8;
-        assert!(W % 8 == 0 && wb.is_power_of_two() && wb <= 128, "W = {W}: W/8 must be a power of two up to 128");
+        assert!(W.is_multiple_of(8) && wb.is_power_of_two() && wb <= 128, "W = {W}: W/8 must be a power of two up to 128");
         assert!((1..=super::S_MAX).contains(&s) && (1..=K_MAX).contains(&k_max));
         let wps = s.div_ceil(wb);
         assert!(SA >= 1 && wps <= 1 << SA, "S = {s} at W = {W} needs {wps} words per row: SA = {SA} is too small");

@@ -60,7 +60,7 @@ impl Invalid {
 
     /// The reason code the decoder RTL reports (`res_reason`); 0 is "valid" and 10 is the
     /// RTL's framing error (beats disagree with the length), which the byte-level model cannot see.
-    pub fn code(&self) -> u8 {
+    pub const fn code(&self) -> u8 {
         match self {
             Invalid::Truncated => 1,
             Invalid::MsgSizeZero => 2,
