@@ -54,28 +54,24 @@ fn switch_port_synthesizes_for_the_hx8k() {
     synth_block("port");
 }
 
-/// The CB-LT encoder (S = 64, k_max = 64, W = 32) in the harness keeps fitting the HX8K.
-#[test]
-fn cblt_encoder_synthesizes_for_the_hx8k() {
-    let b = bitstreams::harness::cblt_encoder_board();
-    let dir = std::env::temp_dir().join(format!("synth-smoke-cblt-encoder-{}", std::process::id()));
-    let r = bitstreams::build("cblt-encoder", &b.verilog, &dir, false).unwrap();
-    println!("cblt encoder: {} / {} logic cells, {} RAM blocks, Fmax {:.2} MHz at --freq 100", r.logic_cells, r.logic_cells_avail, r.ram_blocks, r.fmax_mhz);
+/// Synthesize a CB-LT board top (S = 64, k_max = 64, W = 32, in the harness): it keeps fitting
+/// the HX8K with its `what` in block RAM.
+fn synth_cblt(top: &str, board: bitstreams::harness::Board, what: &str) {
+    let dir = std::env::temp_dir().join(format!("synth-smoke-{top}-{}", std::process::id()));
+    let r = bitstreams::build(top, &board.verilog, &dir, false).unwrap();
+    println!("{top}: {} / {} logic cells, {} RAM blocks, Fmax {:.2} MHz at --freq 100", r.logic_cells, r.logic_cells_avail, r.ram_blocks, r.fmax_mhz);
     assert!(r.logic_cells > 1000 && r.logic_cells <= r.logic_cells_avail, "{r:?}");
-    assert!(r.ram_blocks >= 8, "the 4,096-byte message buffer must be in block RAM: {r:?}");
+    assert!(r.ram_blocks >= 8, "{what} must be in block RAM: {r:?}");
     assert!(r.fmax_mhz > 0.0);
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// The CB-LT decoder (S = 64, k_max = 64, W = 32) in the harness keeps fitting the HX8K.
+#[test]
+fn cblt_encoder_synthesizes_for_the_hx8k() {
+    synth_cblt("cblt-encoder", bitstreams::harness::cblt_encoder_board(), "the 4,096-byte message buffer");
+}
+
 #[test]
 fn cblt_decoder_synthesizes_for_the_hx8k() {
-    let b = bitstreams::harness::cblt_decoder_board();
-    let dir = std::env::temp_dir().join(format!("synth-smoke-cblt-decoder-{}", std::process::id()));
-    let r = bitstreams::build("cblt-decoder", &b.verilog, &dir, false).unwrap();
-    println!("cblt decoder: {} / {} logic cells, {} RAM blocks, Fmax {:.2} MHz at --freq 100", r.logic_cells, r.logic_cells_avail, r.ram_blocks, r.fmax_mhz);
-    assert!(r.logic_cells > 1000 && r.logic_cells <= r.logic_cells_avail, "{r:?}");
-    assert!(r.ram_blocks >= 8, "the 64 rows of 64 bytes must be in block RAM: {r:?}");
-    assert!(r.fmax_mhz > 0.0);
-    std::fs::remove_dir_all(&dir).ok();
+    synth_cblt("cblt-decoder", bitstreams::harness::cblt_decoder_board(), "the 64 rows of 64 bytes");
 }

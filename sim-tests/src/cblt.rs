@@ -21,6 +21,11 @@ use std::path::Path;
 use crate::aqm::Engine;
 use crate::verilator::{PortId, VerilatedTop};
 
+/// A file of `testbench-vectors/cblt/`.
+pub fn vector_file(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testbench-vectors/cblt").join(name)
+}
+
 /// Inputs of one clock.
 #[derive(Clone, Debug, Default)]
 pub struct EncIn {

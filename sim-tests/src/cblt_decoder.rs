@@ -632,7 +632,6 @@ pub fn fuzz_decoder(engine: Engine, build: (usize, usize, usize), seed: u64, sce
     let mut drv = RxDriver::new(decoder(engine, s, w, k_max)?, r.next());
     let mut st = DecFuzzStats::default();
     let max_msgs = if s > 1000 { 2 } else { 3 };
-    let mut counts_base = drv.last.counters;
     for n in 0..scenarios {
         let what = |i: usize| {
             let at = if i == usize::MAX { "end".to_string() } else { format!("packet {i}") };
@@ -647,7 +646,7 @@ pub fn fuzz_decoder(engine: Engine, build: (usize, usize, usize), seed: u64, sce
         drv.clear()?;
         drv.messages.clear();
         drv.records.clear();
-        counts_base = drv.last.counters;
+        let counts_base = drv.last.counters;
         let mut model = model_for(drv.io.as_ref(), drv.idle_limit);
         for (i, p) in scenario(&mut r, s, k_max, max_msgs).into_iter().enumerate() {
             let Some(p) = p else {
@@ -700,7 +699,6 @@ pub fn fuzz_decoder(engine: Engine, build: (usize, usize, usize), seed: u64, sce
         st.delivered += model.counts.complete;
         st.failed += model.counts.failed;
     }
-    let _ = counts_base;
     st.clocks = drv.clock;
     Ok(st)
 }

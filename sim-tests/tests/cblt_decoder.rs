@@ -7,14 +7,9 @@ use hdl::cblt::vectors::msg_b;
 use sim_tests::aqm::Engine;
 use sim_tests::cblt_decoder::*;
 use sim_tests::verilator::lint;
-use std::path::{Path, PathBuf};
-
-fn vector(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testbench-vectors/cblt").join(name)
-}
 
 fn replay(name: &str, engine: Engine) {
-    let t = replay_decoder_file(&vector(name), engine).unwrap().expect("not skipped");
+    let t = replay_decoder_file(&sim_tests::cblt::vector_file(name), engine).unwrap().expect("not skipped");
     println!("{name} on {engine:?}: {} passed, {} failed", t.passed, t.failed);
     assert_eq!(t.failed, 0, "{:#?}", t.failures);
     assert!(t.passed >= 300, "only {} checks", t.passed);

@@ -10,14 +10,9 @@ use hdl::vectors::Tally;
 use sim_tests::aqm::Engine;
 use sim_tests::cblt::*;
 use sim_tests::verilator::lint;
-use std::path::{Path, PathBuf};
-
-fn vector(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testbench-vectors/cblt").join(name)
-}
 
 fn replay(name: &str, engine: Engine) {
-    let t = replay_encoder_file(&vector(name), engine).unwrap();
+    let t = replay_encoder_file(&sim_tests::cblt::vector_file(name), engine).unwrap();
     println!("{name} on {engine:?}: {} passed, {} failed", t.passed, t.failed);
     assert_eq!(t.failed, 0, "{:#?}", t.failures);
     assert!(t.passed >= 100, "only {} checks", t.passed);
