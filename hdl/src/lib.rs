@@ -9,6 +9,7 @@ pub mod cblt;
 pub mod cycle;
 pub mod dwrr;
 pub mod intstamp;
+pub mod nic;
 pub mod port;
 pub mod ren;
 #[cfg(feature = "rtl")]

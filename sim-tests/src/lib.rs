@@ -6,4 +6,5 @@ pub mod blocks;
 pub mod cblt;
 pub mod cblt_decoder;
 pub mod fuzz;
+pub mod nic;
 pub mod verilator;

@@ -1,0 +1,722 @@
+//! RTL of the FEC NIC top: the register map of `mod.rs` on a 32-bit memory bus (what a PCIe
+//! BAR0 bridge drives), the CB-LT encoder and decoder, a TX symbol queue, an RX staging buffer
+//! and feeder, an RX message buffer and a completion queue.
+//!
+//! `NicTop<MA, SA, TA>` with `TA = SA + 2`: symbols of S bytes in slots of 2^SA words, messages
+//! of up to k_max symbols in 2^MA words, all with a 32-bit data path (one bus word per beat).
+//!
+//! Bus: `bus_addr` is a byte address (bits 1..0 ignored). A write (`bus_we`) takes effect at the
+//! clock edge; a read (`bus_re`) returns `bus_rdata` in the clock after that edge (one clock of latency).
+//! The address decode is generated from [`REGISTERS`]: a constant
+//! offset and mask per register; `update` names the registers by their index, which the
+//! const assert below ties to the table.
+
+use rust_hdl::prelude::*;
+
+use super::{caps_words, idx, Access, MAGIC, REGISTERS, TX_SLOTS, CQ_DEPTH, VERSION};
+use crate::cblt::decoder_rtl::LtDecoder;
+use crate::cblt::encoder_csr::csr;
+use crate::cblt::encoder_rtl::LtEncoder;
+use crate::rtl_util::SatCounter;
+
+/// Registers in the map (the decode arrays' length; `update` loops over `0..58`).
+pub const NREG: usize = 58;
+
+const _: () = assert!(
+    REGISTERS.len() == NREG
+        && TX_SLOTS == 4
+        && CQ_DEPTH == 4
+        && idx::ID == 0 && idx::VERSION == 1 && idx::CAPS == 2 && idx::LAYOUT == 3 && idx::CYCLES_LO == 4
+        && idx::CYCLES_HI == 5 && idx::SCRATCH == 6 && idx::CTRL == 7 && idx::BUS_REFUSED == 8
+        && idx::ENC_CTRL == 9 && idx::ENC_K == 10 && idx::ENC_MSG_SIZE == 11 && idx::ENC_MSG_ID == 12
+        && idx::ENC_SEED == 13 && idx::ENC_SYMBOL_LIMIT == 14 && idx::ENC_STATUS == 15 && idx::ENC_SYMBOLS == 16
+        && idx::ENC_REFUSED == 17 && idx::ENC_WRITES_REFUSED == 18 && idx::TX_HDR == 19 && idx::TX_BITSET_HI == 20
+        && idx::TX_BITSET_LO == 21 && idx::TX_POP == 22 && idx::ENC_TABLE == 23 && idx::RX_HDR == 24
+        && idx::RX_BITSET_HI == 25 && idx::RX_BITSET_LO == 26 && idx::RX_LEN == 27 && idx::RX_PUSH == 28
+        && idx::RX_STATUS == 29 && idx::RX_RESULT == 30 && idx::RX_KNOWN_LO == 31 && idx::RX_KNOWN_HI == 32
+        && idx::RX_STOP_HDR == 33 && idx::RX_IDLE_LIMIT == 34 && idx::RX_TICK_DIV == 35 && idx::RX_CTX == 36
+        && idx::RX_CTX_KNOWN_LO == 37 && idx::RX_CTX_KNOWN_HI == 38 && idx::RX_MSG_BYTES == 39
+        && idx::RX_MSG_ACK == 40 && idx::RX_CNT_SYMBOLS == 41 && idx::RX_CNT_FAILED == 48 && idx::CQ_HEAD == 49
+        && idx::CQ_HDR == 50 && idx::CQ_KNOWN_LO == 51 && idx::CQ_KNOWN_HI == 52 && idx::CQ_SEEN == 53
+        && idx::CQ_REDUNDANT == 54 && idx::CQ_INVALID == 55 && idx::CQ_POP == 56 && idx::ENC_DRAWS == 57
+);
+// The encoder's CSR n is at ENC_CTRL + 4n: `update` passes `(addr − 0x100) / 4` through.
+const _: () = assert!(
+    super::reg::ENC_CTRL == 0x100
+        && super::reg::ENC_K == 0x100 + 4 * csr::K as u32
+        && super::reg::ENC_MSG_SIZE == 0x100 + 4 * csr::MSG_SIZE as u32
+        && super::reg::ENC_MSG_ID == 0x100 + 4 * csr::MSG_ID as u32
+        && super::reg::ENC_SEED == 0x100 + 4 * csr::SEED as u32
+        && super::reg::ENC_SYMBOL_LIMIT == 0x100 + 4 * csr::SYMBOL_LIMIT as u32
+        && super::reg::ENC_TABLE == 0x100 + 4 * csr::TABLE as u32
+        && csr::CTRL == 0
+);
+// Window decode by the address's top bits (`update` uses these as literals).
+const _: () = assert!(
+    super::RX_STAGE.offset == 0x1_0000 && super::RX_STAGE.size == 0x8000
+        && super::TX_SYMBOL.offset == 0x1_8000 && super::TX_SYMBOL.size == 0x8000
+        && super::TX_MESSAGE.offset == 0x2_0000 && super::TX_MESSAGE.size == 0x2_0000
+        && super::RX_MESSAGE.offset == 0x4_0000 && super::RX_MESSAGE.size == 0x2_0000
+        && super::REG_SPACE == 0x1000
+);
+
+#[derive(LogicBlock)]
+pub struct NicTop<const MA: usize, const SA: usize, const TA: usize> {
+    pub clock: Signal<In, Clock>,
+    pub bus_addr: Signal<In, Bits<20>>,
+    pub bus_we: Signal<In, Bit>,
+    pub bus_re: Signal<In, Bit>,
+    pub bus_wdata: Signal<In, Bits<32>>,
+    pub bus_rdata: Signal<Out, Bits<32>>,
+    /// The core has work it can make progress on (the simulator clocks it while this is high).
+    pub active: Signal<Out, Bit>,
+    enc: LtEncoder<32, MA, SA>,
+    dec: LtDecoder<32, MA, SA>,
+    tx_ram: RAM<Bits<32>, TA>,
+    stage_ram: RAM<Bits<32>, SA>,
+    msg_ram: RAM<Bits<32>, MA>,
+    refused: SatCounter,
+    // the decode, from REGISTERS
+    raddr: [Constant<Bits<12>>; 58],
+    rmask: [Constant<Bits<12>>; 58],
+    rwr: [Constant<Bit>; 58],
+    id_c: Constant<Bits<32>>,
+    version_c: Constant<Bits<32>>,
+    caps_c: Constant<Bits<32>>,
+    layout_c: Constant<Bits<32>>,
+    sa_m: Constant<Bits<MA>>,
+    sa_t: Constant<Bits<TA>>,
+    last_word: Constant<Bits<SA>>,
+    slot: [Constant<Bits<2>>; 4],
+    all32: Constant<Bits<32>>,
+    // bus
+    rd_reg: DFF<Bits<32>>,
+    rd_src: DFF<Bits<2>>,
+    cyc_lo: DFF<Bits<32>>,
+    cyc_hi: DFF<Bits<32>>,
+    cyc_latch: DFF<Bits<32>>,
+    scratch: DFF<Bits<32>>,
+    draws: DFF<Bits<32>>,
+    // TX symbol queue (circular, TX_SLOTS symbols)
+    tx_head: DFF<Bits<2>>,
+    tx_tail: DFF<Bits<2>>,
+    tx_count: DFF<Bits<3>>,
+    tx_w: DFF<Bits<SA>>,
+    tx_hdr: [DFF<Bits<32>>; 4],
+    tx_bits: [DFF<Bits<64>>; 4],
+    // RX staging and feeder
+    rx_hdr: DFF<Bits<32>>,
+    rx_bhi: DFF<Bits<32>>,
+    rx_blo: DFF<Bits<32>>,
+    rx_len: DFF<Bits<16>>,
+    fd_on: DFF<Bit>,
+    fd_w: DFF<Bits<16>>,
+    fd_nb: DFF<Bits<16>>,
+    // the last result
+    res_seq: DFF<Bits<16>>,
+    res_word: DFF<Bits<32>>,
+    res_known: DFF<Bits<64>>,
+    res_stop: DFF<Bits<32>>,
+    idle_limit: DFF<Bits<16>>,
+    tick_div: DFF<Bits<32>>,
+    tick_cnt: DFF<Bits<32>>,
+    // RX message capture
+    m_full: DFF<Bit>,
+    m_row: DFF<Bits<6>>,
+    m_w: DFF<Bits<SA>>,
+    m_bytes: DFF<Bits<32>>,
+    // completion queue (circular, CQ_DEPTH records)
+    cq_head: DFF<Bits<2>>,
+    cq_tail: DFF<Bits<2>>,
+    cq_count: DFF<Bits<3>>,
+    cq_failed: [DFF<Bit>; 4],
+    cq_hdr: [DFF<Bits<32>>; 4],
+    cq_rank: [DFF<Bits<7>>; 4],
+    cq_known: [DFF<Bits<64>>; 4],
+    cq_seen: [DFF<Bits<32>>; 4],
+    cq_red: [DFF<Bits<32>>; 4],
+    cq_inv: [DFF<Bits<32>>; 4],
+    // combinational
+    a12: Signal<Local, Bits<12>>,
+    in_regs: Signal<Local, Bit>,
+    hit: [Signal<Local, Bit>; 58],
+    rv: [Signal<Local, Bits<32>>; 58],
+    rsel: Signal<Local, Bits<32>>,
+    wr_ok: Signal<Local, Bit>,
+    we_reg: Signal<Local, Bit>,
+    w_stage: Signal<Local, Bit>,
+    w_txmsg: Signal<Local, Bit>,
+    r_txsym: Signal<Local, Bit>,
+    r_rxmsg: Signal<Local, Bit>,
+    wa: Signal<Local, Bits<20>>,
+    csr_off: Signal<Local, Bits<8>>,
+    tx_push: Signal<Local, Bit>,
+    tx_pop: Signal<Local, Bit>,
+    tx_wcur: Signal<Local, Bits<SA>>,
+    fd_adv: Signal<Local, Bit>,
+    fd_last: Signal<Local, Bit>,
+    fd_next: Signal<Local, Bits<16>>,
+    pl: Signal<Local, Bits<16>>,
+    m_take: Signal<Local, Bit>,
+    cq_push: Signal<Local, Bit>,
+    cq_pop: Signal<Local, Bit>,
+    h_hdr: Signal<Local, Bits<32>>,
+    h_bits: Signal<Local, Bits<64>>,
+    c_failed: Signal<Local, Bit>,
+    c_hdr: Signal<Local, Bits<32>>,
+    c_rank: Signal<Local, Bits<7>>,
+    c_known: Signal<Local, Bits<64>>,
+    c_seen: Signal<Local, Bits<32>>,
+    c_red: Signal<Local, Bits<32>>,
+    c_inv: Signal<Local, Bits<32>>,
+    rx_clear: Signal<Local, Bit>,
+    refuse: Signal<Local, Bit>,
+    f_ebusy: Signal<Local, Bits<32>>,
+    f_fd: Signal<Local, Bits<32>>,
+    f_dbusy: Signal<Local, Bits<32>>,
+    f_open: Signal<Local, Bits<32>>,
+    f_mfull: Signal<Local, Bits<32>>,
+    f_cqv: Signal<Local, Bits<32>>,
+    f_cfail: Signal<Local, Bits<32>>,
+}
+
+fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    Constant::new(v.into())
+}
+
+impl<const MA: usize, const SA: usize, const TA: usize> NicTop<MA, SA, TA> {
+    /// A NIC for symbols of `s` bytes and messages of up to `k_max` symbols. Panics when the
+    /// geometry does not fit: `⌈S/4⌉ ≤ 2^SA`, `k_max·2^SA ≤ 2^MA ≤ 2^15`, `TA = SA + 2`.
+    pub fn new(s: usize, k_max: usize) -> Self {
+        assert!(TA == SA + 2, "TA = {TA} must be SA + 2 = {}", SA + 2);
+        assert!(MA <= 15 && SA <= 13, "the windows hold 2^15 message words and 2^13 symbol words");
+        let (caps, layout) = caps_words(s, k_max, 4, SA);
+        let span = |r: &super::Register| {
+            assert!(r.count.is_power_of_two());
+            (r.offset as u64, (0xFFF & !(4 * r.count - 1)) as u64)
+        };
+        NicTop {
+            clock: Default::default(),
+            bus_addr: Default::default(),
+            bus_we: Default::default(),
+            bus_re: Default::default(),
+            bus_wdata: Default::default(),
+            bus_rdata: Default::default(),
+            active: Default::default(),
+            enc: LtEncoder::new(s, k_max),
+            dec: LtDecoder::new(s, k_max),
+            tx_ram: Default::default(),
+            stage_ram: Default::default(),
+            msg_ram: Default::default(),
+            refused: Default::default(),
+            raddr: std::array::from_fn(|i| c(span(&REGISTERS[i]).0)),
+            rmask: std::array::from_fn(|i| c(span(&REGISTERS[i]).1)),
+            rwr: std::array::from_fn(|i| Constant::new(REGISTERS[i].access != Access::Ro)),
+            id_c: c(MAGIC as u64),
+            version_c: c(VERSION as u64),
+            caps_c: c(caps as u64),
+            layout_c: c(layout as u64),
+            sa_m: c(SA as u64),
+            sa_t: c(SA as u64),
+            last_word: c(s.div_ceil(4) as u64 - 1),
+            slot: std::array::from_fn(|i| c(i as u64)),
+            all32: c(0xFFFF_FFFF),
+            rd_reg: Default::default(),
+            rd_src: Default::default(),
+            cyc_lo: Default::default(),
+            cyc_hi: Default::default(),
+            cyc_latch: Default::default(),
+            scratch: Default::default(),
+            draws: Default::default(),
+            tx_head: Default::default(),
+            tx_tail: Default::default(),
+            tx_count: Default::default(),
+            tx_w: Default::default(),
+            tx_hdr: Default::default(),
+            tx_bits: Default::default(),
+            rx_hdr: Default::default(),
+            rx_bhi: Default::default(),
+            rx_blo: Default::default(),
+            rx_len: Default::default(),
+            fd_on: Default::default(),
+            fd_w: Default::default(),
+            fd_nb: Default::default(),
+            res_seq: Default::default(),
+            res_word: Default::default(),
+            res_known: Default::default(),
+            res_stop: Default::default(),
+            idle_limit: Default::default(),
+            tick_div: Default::default(),
+            tick_cnt: Default::default(),
+            m_full: Default::default(),
+            m_row: Default::default(),
+            m_w: Default::default(),
+            m_bytes: Default::default(),
+            cq_head: Default::default(),
+            cq_tail: Default::default(),
+            cq_count: Default::default(),
+            cq_failed: Default::default(),
+            cq_hdr: Default::default(),
+            cq_rank: Default::default(),
+            cq_known: Default::default(),
+            cq_seen: Default::default(),
+            cq_red: Default::default(),
+            cq_inv: Default::default(),
+            a12: Default::default(),
+            in_regs: Default::default(),
+            hit: std::array::from_fn(|_| Default::default()),
+            rv: std::array::from_fn(|_| Default::default()),
+            rsel: Default::default(),
+            wr_ok: Default::default(),
+            we_reg: Default::default(),
+            w_stage: Default::default(),
+            w_txmsg: Default::default(),
+            r_txsym: Default::default(),
+            r_rxmsg: Default::default(),
+            wa: Default::default(),
+            csr_off: Default::default(),
+            tx_push: Default::default(),
+            tx_pop: Default::default(),
+            tx_wcur: Default::default(),
+            fd_adv: Default::default(),
+            fd_last: Default::default(),
+            fd_next: Default::default(),
+            pl: Default::default(),
+            m_take: Default::default(),
+            cq_push: Default::default(),
+            cq_pop: Default::default(),
+            h_hdr: Default::default(),
+            h_bits: Default::default(),
+            c_failed: Default::default(),
+            c_hdr: Default::default(),
+            c_rank: Default::default(),
+            c_known: Default::default(),
+            c_seen: Default::default(),
+            c_red: Default::default(),
+            c_inv: Default::default(),
+            rx_clear: Default::default(),
+            refuse: Default::default(),
+            f_ebusy: Default::default(),
+            f_fd: Default::default(),
+            f_dbusy: Default::default(),
+            f_open: Default::default(),
+            f_mfull: Default::default(),
+            f_cqv: Default::default(),
+            f_cfail: Default::default(),
+        }
+    }
+}
+
+impl<const MA: usize, const SA: usize, const TA: usize> Logic for NicTop<MA, SA, TA> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, rd_reg, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_w, rx_hdr,
+            rx_bhi, rx_blo, rx_len, fd_on, fd_w, fd_nb, res_seq, res_word, res_known, res_stop, idle_limit, tick_div,
+            tick_cnt, m_full, m_row, m_w, m_bytes, cq_head, cq_tail, cq_count
+        );
+        for i in 0..4 {
+            self.tx_hdr[i].clock.next = self.clock.val();
+            self.tx_hdr[i].d.next = self.tx_hdr[i].q.val();
+            self.tx_bits[i].clock.next = self.clock.val();
+            self.tx_bits[i].d.next = self.tx_bits[i].q.val();
+            self.cq_failed[i].clock.next = self.clock.val();
+            self.cq_failed[i].d.next = self.cq_failed[i].q.val();
+            self.cq_hdr[i].clock.next = self.clock.val();
+            self.cq_hdr[i].d.next = self.cq_hdr[i].q.val();
+            self.cq_rank[i].clock.next = self.clock.val();
+            self.cq_rank[i].d.next = self.cq_rank[i].q.val();
+            self.cq_known[i].clock.next = self.clock.val();
+            self.cq_known[i].d.next = self.cq_known[i].q.val();
+            self.cq_seen[i].clock.next = self.clock.val();
+            self.cq_seen[i].d.next = self.cq_seen[i].q.val();
+            self.cq_red[i].clock.next = self.clock.val();
+            self.cq_red[i].d.next = self.cq_red[i].q.val();
+            self.cq_inv[i].clock.next = self.clock.val();
+            self.cq_inv[i].d.next = self.cq_inv[i].q.val();
+        }
+        self.enc.clock.next = self.clock.val();
+        self.dec.clock.next = self.clock.val();
+        self.tx_ram.read_clock.next = self.clock.val();
+        self.tx_ram.write_clock.next = self.clock.val();
+        self.stage_ram.read_clock.next = self.clock.val();
+        self.stage_ram.write_clock.next = self.clock.val();
+        self.msg_ram.read_clock.next = self.clock.val();
+        self.msg_ram.write_clock.next = self.clock.val();
+        self.refused.clock.next = self.clock.val();
+        self.refused.load.next = false;
+        self.refused.load_val.next = 0.into();
+
+        // ---- address decode: the register block and the four windows ----
+        self.a12.next = self.bus_addr.val().get_bits::<12>(0);
+        self.in_regs.next = self.bus_addr.val().get_bits::<8>(12) == 0;
+        self.wa.next = self.bus_addr.val() >> 2;
+        self.wr_ok.next = false;
+        for i in 0..58 {
+            self.hit[i].next = self.in_regs.val() & ((self.a12.val() & self.rmask[i].val()) == self.raddr[i].val());
+            self.rv[i].next = 0.into();
+            if self.hit[i].val() & self.rwr[i].val() {
+                self.wr_ok.next = true;
+            }
+        }
+        self.we_reg.next = self.bus_we.val() & self.in_regs.val();
+        self.w_stage.next = self.bus_we.val() & (self.bus_addr.val().get_bits::<5>(15) == 2);
+        self.r_txsym.next = self.bus_addr.val().get_bits::<5>(15) == 3;
+        self.w_txmsg.next = self.bus_we.val() & (self.bus_addr.val().get_bits::<3>(17) == 1);
+        self.r_rxmsg.next = self.bus_addr.val().get_bits::<3>(17) == 2;
+        self.rx_clear.next = self.we_reg.val() & self.hit[7].val() & self.bus_wdata.val().get_bit(0);
+        self.refuse.next = (self.we_reg.val() & !self.wr_ok.val())
+            | (self.bus_we.val() & !self.in_regs.val() & !self.w_stage.val() & !self.w_txmsg.val());
+
+        // ---- free-running cycle counter and scratch ----
+        self.cyc_lo.d.next = self.cyc_lo.q.val() + 1;
+        if self.cyc_lo.q.val() == self.all32.val() {
+            self.cyc_hi.d.next = self.cyc_hi.q.val() + 1;
+        }
+        if self.bus_re.val() & self.hit[4].val() {
+            self.cyc_latch.d.next = self.cyc_hi.q.val();
+        }
+        if self.we_reg.val() & self.hit[6].val() {
+            self.scratch.d.next = self.bus_wdata.val();
+        }
+
+        // ---- encoder: CSR writes, message buffer writes ----
+        self.csr_off.next = self.bus_addr.val().get_bits::<8>(2) - 64;
+        self.enc.cfg_we.next = self.we_reg.val()
+            & (self.hit[9].val()
+                | self.hit[10].val()
+                | self.hit[11].val()
+                | self.hit[12].val()
+                | self.hit[13].val()
+                | self.hit[14].val()
+                | self.hit[23].val());
+        self.enc.cfg_addr.next = self.csr_off.val();
+        self.enc.cfg_wdata.next = self.bus_wdata.val();
+        self.enc.buf_we.next = self.w_txmsg.val();
+        self.enc.buf_addr.next = bit_cast::<MA, 20>(self.wa.val());
+        self.enc.buf_wdata.next = self.bus_wdata.val();
+
+        // ---- TX queue: the encoder's beats into the tail slot, the host reads the head ----
+        self.enc.out_ready.next = self.tx_count.q.val() != 4;
+        self.tx_push.next = self.enc.out_valid.val() & self.enc.out_last.val() & (self.tx_count.q.val() != 4);
+        self.tx_pop.next = self.we_reg.val() & self.hit[22].val() & (self.tx_count.q.val() != 0);
+        self.tx_wcur.next = self.tx_w.q.val();
+        if self.enc.out_first.val() {
+            self.tx_wcur.next = 0.into();
+        }
+        self.tx_ram.write_enable.next = self.enc.out_valid.val() & (self.tx_count.q.val() != 4);
+        self.tx_ram.write_address.next =
+            (bit_cast::<TA, 2>(self.tx_tail.q.val()) << self.sa_t.val()) | bit_cast::<TA, SA>(self.tx_wcur.val());
+        self.tx_ram.write_data.next = self.enc.out_data.val();
+        if self.tx_ram.write_enable.val() {
+            self.draws.d.next = self.enc.out_draws.val();
+            self.tx_w.d.next = self.tx_wcur.val() + 1;
+            for i in 0..4 {
+                if self.tx_tail.q.val() == self.slot[i].val() {
+                    self.tx_hdr[i].d.next = self.enc.out_hdr.val();
+                    self.tx_bits[i].d.next = self.enc.out_bitset.val();
+                }
+            }
+        }
+        if self.tx_push.val() {
+            self.tx_tail.d.next = self.tx_tail.q.val() + 1;
+        }
+        if self.tx_pop.val() {
+            self.tx_head.d.next = self.tx_head.q.val() + 1;
+        }
+        if self.tx_push.val() & !self.tx_pop.val() {
+            self.tx_count.d.next = self.tx_count.q.val() + 1;
+        }
+        if !self.tx_push.val() & self.tx_pop.val() {
+            self.tx_count.d.next = self.tx_count.q.val() - 1;
+        }
+        if self.we_reg.val() & self.hit[7].val() & self.bus_wdata.val().get_bit(1) {
+            self.tx_head.d.next = 0.into();
+            self.tx_tail.d.next = 0.into();
+            self.tx_count.d.next = 0.into();
+        }
+        self.h_hdr.next = 0.into();
+        self.h_bits.next = 0.into();
+        for i in 0..4 {
+            if self.tx_head.q.val() == self.slot[i].val() {
+                self.h_hdr.next = self.tx_hdr[i].q.val();
+                self.h_bits.next = self.tx_bits[i].q.val();
+            }
+        }
+        self.tx_ram.read_address.next =
+            (bit_cast::<TA, 2>(self.tx_head.q.val()) << self.sa_t.val()) | bit_cast::<TA, 20>(self.wa.val() & 0x1FFF);
+
+        // ---- RX staging: host writes while no push is in flight ----
+        self.stage_ram.write_enable.next = self.w_stage.val() & !self.fd_on.q.val();
+        self.stage_ram.write_address.next = bit_cast::<SA, 20>(self.wa.val());
+        self.stage_ram.write_data.next = self.bus_wdata.val();
+        if !self.fd_on.q.val() & self.we_reg.val() {
+            if self.hit[24].val() {
+                self.rx_hdr.d.next = self.bus_wdata.val();
+            }
+            if self.hit[25].val() {
+                self.rx_bhi.d.next = self.bus_wdata.val();
+            }
+            if self.hit[26].val() {
+                self.rx_blo.d.next = self.bus_wdata.val();
+            }
+            if self.hit[27].val() {
+                self.rx_len.d.next = self.bus_wdata.val().get_bits::<16>(0);
+            }
+        }
+        if self.fd_on.q.val()
+            & ((self.w_stage.val()
+                | (self.we_reg.val()
+                    & (self.hit[24].val() | self.hit[25].val() | self.hit[26].val() | self.hit[27].val() | self.hit[28].val()))))
+        {
+            self.refuse.next = true;
+        }
+        self.refused.inc.next = self.refuse.val();
+
+        // ---- feeder: the staged packet into the decoder, one word per beat ----
+        // beats = max(1, ⌈(len − 12)/4⌉); the RAM read is registered, so the address leads by one
+        self.pl.next = self.rx_len.q.val() - 9;
+        self.fd_last.next = self.fd_w.q.val() == (self.fd_nb.q.val() - 1);
+        self.fd_adv.next = self.fd_on.q.val() & self.dec.in_ready.val();
+        self.fd_next.next = self.fd_w.q.val();
+        if self.fd_adv.val() {
+            self.fd_next.next = self.fd_w.q.val() + 1;
+            self.fd_w.d.next = self.fd_w.q.val() + 1;
+            if self.fd_last.val() {
+                self.fd_on.d.next = false;
+            }
+        }
+        if !self.fd_on.q.val() {
+            self.fd_next.next = 0.into();
+            if self.we_reg.val() & self.hit[28].val() {
+                self.fd_on.d.next = true;
+                self.fd_w.d.next = 0.into();
+                self.fd_nb.d.next = 1.into();
+                if self.rx_len.q.val() > 12 {
+                    self.fd_nb.d.next = self.pl.val() >> 2;
+                }
+            }
+        }
+        self.stage_ram.read_address.next = bit_cast::<SA, 16>(self.fd_next.val());
+        self.dec.in_valid.next = self.fd_on.q.val();
+        self.dec.in_last.next = self.fd_last.val();
+        self.dec.in_data.next = self.stage_ram.read_data.val();
+        self.dec.in_len.next = self.rx_len.q.val();
+        self.dec.in_hdr.next = self.rx_hdr.q.val();
+        self.dec.in_bitset.next = (bit_cast::<64, 32>(self.rx_bhi.q.val()) << 32) | bit_cast::<64, 32>(self.rx_blo.q.val());
+
+        // ---- results, idle ticks, clear ----
+        if self.dec.res_valid.val() {
+            self.res_seq.d.next = self.res_seq.q.val() + 1;
+            self.res_word.d.next = bit_cast::<32, 3>(self.dec.res_status.val())
+                | (bit_cast::<32, 4>(self.dec.res_reason.val()) << 4)
+                | (bit_cast::<32, 7>(self.dec.res_rank.val()) << 8);
+            self.res_known.d.next = self.dec.res_known.val();
+            self.res_stop.d.next = self.dec.res_hdr.val();
+        }
+        if self.we_reg.val() & self.hit[34].val() {
+            self.idle_limit.d.next = self.bus_wdata.val().get_bits::<16>(0);
+        }
+        if self.we_reg.val() & self.hit[35].val() {
+            self.tick_div.d.next = self.bus_wdata.val();
+        }
+        self.dec.tick.next = false;
+        self.tick_cnt.d.next = self.tick_cnt.q.val() + 1;
+        if (self.tick_div.q.val() == 0) | (self.tick_cnt.q.val() + 1 >= self.tick_div.q.val()) {
+            self.tick_cnt.d.next = 0.into();
+            self.dec.tick.next = self.tick_div.q.val() != 0;
+        }
+        self.dec.idle_limit.next = self.idle_limit.q.val();
+        self.dec.clear.next = self.rx_clear.val();
+
+        // ---- RX message capture: row i, word w at i·2^SA + w ----
+        self.dec.msg_ready.next = !self.m_full.q.val();
+        self.m_take.next = self.dec.msg_valid.val() & !self.m_full.q.val();
+        self.msg_ram.write_enable.next = self.m_take.val();
+        self.msg_ram.write_address.next =
+            (bit_cast::<MA, 6>(self.m_row.q.val()) << self.sa_m.val()) | bit_cast::<MA, SA>(self.m_w.q.val());
+        self.msg_ram.write_data.next = self.dec.msg_data.val();
+        self.msg_ram.read_address.next = bit_cast::<MA, 20>(self.wa.val());
+        if self.m_take.val() {
+            self.m_bytes.d.next = self.m_bytes.q.val() + bit_cast::<32, 8>(self.dec.msg_bytes.val());
+            self.m_w.d.next = self.m_w.q.val() + 1;
+            if self.m_w.q.val() == self.last_word.val() {
+                self.m_w.d.next = 0.into();
+                self.m_row.d.next = self.m_row.q.val() + 1;
+            }
+            if self.dec.msg_last.val() {
+                self.m_full.d.next = true;
+                self.m_w.d.next = 0.into();
+                self.m_row.d.next = 0.into();
+            }
+        }
+        if (self.we_reg.val() & self.hit[40].val()) | self.rx_clear.val() {
+            self.m_full.d.next = false;
+            self.m_bytes.d.next = 0.into();
+            self.m_w.d.next = 0.into();
+            self.m_row.d.next = 0.into();
+        }
+
+        // ---- completion queue ----
+        self.dec.rec_ready.next = self.cq_count.q.val() != 4;
+        self.cq_push.next = self.dec.rec_valid.val() & (self.cq_count.q.val() != 4);
+        self.cq_pop.next = self.we_reg.val() & self.hit[56].val() & (self.cq_count.q.val() != 0);
+        if self.cq_push.val() {
+            self.cq_tail.d.next = self.cq_tail.q.val() + 1;
+            for i in 0..4 {
+                if self.cq_tail.q.val() == self.slot[i].val() {
+                    self.cq_failed[i].d.next = self.dec.rec_failed.val();
+                    self.cq_hdr[i].d.next = self.dec.rec_hdr.val();
+                    self.cq_rank[i].d.next = self.dec.rec_rank.val();
+                    self.cq_known[i].d.next = self.dec.rec_known.val();
+                    self.cq_seen[i].d.next = self.dec.rec_seen.val();
+                    self.cq_red[i].d.next = self.dec.rec_redundant.val();
+                    self.cq_inv[i].d.next = self.dec.rec_invalid.val();
+                }
+            }
+        }
+        if self.cq_pop.val() {
+            self.cq_head.d.next = self.cq_head.q.val() + 1;
+        }
+        if self.cq_push.val() & !self.cq_pop.val() {
+            self.cq_count.d.next = self.cq_count.q.val() + 1;
+        }
+        if !self.cq_push.val() & self.cq_pop.val() {
+            self.cq_count.d.next = self.cq_count.q.val() - 1;
+        }
+        if self.rx_clear.val() {
+            self.cq_head.d.next = 0.into();
+            self.cq_tail.d.next = 0.into();
+            self.cq_count.d.next = 0.into();
+        }
+        self.c_failed.next = false;
+        self.c_hdr.next = 0.into();
+        self.c_rank.next = 0.into();
+        self.c_known.next = 0.into();
+        self.c_seen.next = 0.into();
+        self.c_red.next = 0.into();
+        self.c_inv.next = 0.into();
+        for i in 0..4 {
+            if self.cq_head.q.val() == self.slot[i].val() {
+                self.c_failed.next = self.cq_failed[i].q.val();
+                self.c_hdr.next = self.cq_hdr[i].q.val();
+                self.c_rank.next = self.cq_rank[i].q.val();
+                self.c_known.next = self.cq_known[i].q.val();
+                self.c_seen.next = self.cq_seen[i].q.val();
+                self.c_red.next = self.cq_red[i].q.val();
+                self.c_inv.next = self.cq_inv[i].q.val();
+            }
+        }
+
+        // ---- read values, by register index ----
+        self.f_ebusy.next = 0.into();
+        if self.enc.busy.val() {
+            self.f_ebusy.next = 1.into();
+        }
+        self.f_fd.next = 0.into();
+        if self.fd_on.q.val() {
+            self.f_fd.next = 1.into();
+        }
+        self.f_dbusy.next = 0.into();
+        if self.dec.busy.val() {
+            self.f_dbusy.next = 1.into();
+        }
+        self.f_open.next = 0.into();
+        if self.dec.ctx_open.val() {
+            self.f_open.next = 1.into();
+        }
+        self.f_mfull.next = 0.into();
+        if self.m_full.q.val() {
+            self.f_mfull.next = 1.into();
+        }
+        self.f_cqv.next = 0.into();
+        if self.cq_count.q.val() != 0 {
+            self.f_cqv.next = 1.into();
+        }
+        self.f_cfail.next = 0.into();
+        if self.c_failed.val() {
+            self.f_cfail.next = 1.into();
+        }
+        self.rv[0].next = self.id_c.val();
+        self.rv[1].next = self.version_c.val();
+        self.rv[2].next = self.caps_c.val();
+        self.rv[3].next = self.layout_c.val();
+        self.rv[4].next = self.cyc_lo.q.val();
+        self.rv[5].next = self.cyc_latch.q.val();
+        self.rv[6].next = self.scratch.q.val();
+        self.rv[8].next = self.refused.value.val();
+        self.rv[15].next = self.f_ebusy.val() | (bit_cast::<32, 3>(self.tx_count.q.val()) << 8);
+        self.rv[16].next = self.enc.symbols.val();
+        self.rv[17].next = self.enc.starts_refused.val();
+        self.rv[18].next = self.enc.cfg_rejected.val() + self.enc.buf_rejected.val();
+        self.rv[19].next = self.h_hdr.val();
+        self.rv[20].next = self.h_bits.val().get_bits::<32>(32);
+        self.rv[21].next = self.h_bits.val().get_bits::<32>(0);
+        self.rv[24].next = self.rx_hdr.q.val();
+        self.rv[25].next = self.rx_bhi.q.val();
+        self.rv[26].next = self.rx_blo.q.val();
+        self.rv[27].next = bit_cast::<32, 16>(self.rx_len.q.val());
+        self.rv[29].next = self.f_fd.val()
+            | (self.f_dbusy.val() << 1)
+            | (self.f_open.val() << 2)
+            | (self.f_mfull.val() << 3)
+            | (bit_cast::<32, 3>(self.cq_count.q.val()) << 8)
+            | (bit_cast::<32, 16>(self.res_seq.q.val()) << 16);
+        self.rv[30].next = self.res_word.q.val();
+        self.rv[31].next = self.res_known.q.val().get_bits::<32>(0);
+        self.rv[32].next = self.res_known.q.val().get_bits::<32>(32);
+        self.rv[33].next = self.res_stop.q.val();
+        self.rv[34].next = bit_cast::<32, 16>(self.idle_limit.q.val());
+        self.rv[35].next = self.tick_div.q.val();
+        self.rv[36].next = bit_cast::<32, 7>(self.dec.ctx_rank.val()) | (self.f_open.val() << 8);
+        self.rv[37].next = self.dec.ctx_known.val().get_bits::<32>(0);
+        self.rv[38].next = self.dec.ctx_known.val().get_bits::<32>(32);
+        self.rv[39].next = self.m_bytes.q.val();
+        self.rv[41].next = self.dec.cnt_symbols.val();
+        self.rv[42].next = self.dec.cnt_invalid.val();
+        self.rv[43].next = self.dec.cnt_framing.val();
+        self.rv[44].next = self.dec.cnt_redundant.val();
+        self.rv[45].next = self.dec.cnt_innovative.val();
+        self.rv[46].next = self.dec.cnt_after_complete.val();
+        self.rv[47].next = self.dec.cnt_complete.val();
+        self.rv[48].next = self.dec.cnt_failed.val();
+        self.rv[49].next = self.f_cqv.val()
+            | (self.f_cfail.val() << 1)
+            | (bit_cast::<32, 7>(self.c_rank.val()) << 8);
+        self.rv[50].next = self.c_hdr.val();
+        self.rv[51].next = self.c_known.val().get_bits::<32>(0);
+        self.rv[52].next = self.c_known.val().get_bits::<32>(32);
+        self.rv[53].next = self.c_seen.val();
+        self.rv[54].next = self.c_red.val();
+        self.rv[55].next = self.c_inv.val();
+        self.rv[57].next = self.draws.q.val();
+        self.rsel.next = 0.into();
+        for i in 0..58 {
+            if self.hit[i].val() {
+                self.rsel.next = self.rv[i].val();
+            }
+        }
+
+        // ---- read port: registers now, windows from their RAMs; data after the edge ----
+        if self.bus_re.val() {
+            self.rd_reg.d.next = self.rsel.val();
+            self.rd_src.d.next = 0.into();
+            if self.r_txsym.val() {
+                self.rd_src.d.next = 1.into();
+            }
+            if self.r_rxmsg.val() {
+                self.rd_src.d.next = 2.into();
+            }
+        }
+        self.bus_rdata.next = self.rd_reg.q.val();
+        if self.rd_src.q.val() == 1 {
+            self.bus_rdata.next = self.tx_ram.read_data.val();
+        }
+        if self.rd_src.q.val() == 2 {
+            self.bus_rdata.next = self.msg_ram.read_data.val();
+        }
+        self.active.next = (self.enc.busy.val() & (self.tx_count.q.val() != 4))
+            | self.fd_on.q.val()
+            | (self.dec.busy.val() & !self.m_full.q.val() & !(self.dec.rec_valid.val() & (self.cq_count.q.val() == 4)));
+    }
+}
