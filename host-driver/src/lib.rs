@@ -5,9 +5,19 @@
 //! * [`soft`]: the software engine (`--engine soft`): the CB-LT codec of `hdl::cblt`, which
 //!   is plain Rust and bit-exact with the RTL encoder.
 //! * [`bench`]: software encode/decode throughput beside the `raptorq` crate.
-//!
-//! The `Device` backends (vfio, mmap, sim) and `FecNic` come with the NIC top.
+//! * [`device`]: the `Device` trait (32-bit BAR0 access) and the driver's errors, with three
+//!   backends: [`vfio`] (`pci-driver`), [`mmap`] (a sysfs `resourceN` file, `memmap2`) and
+//!   [`sim`] (a mailbox file served by the simulator process running the Verilated NIC).
+//! * [`nic`]: `FecNic`, encode/decode on the NIC with the software codec's results.
+//! * [`demo`]: two NICs, UDP paths on loopback with loss and a cut path, STOP back.
 
 pub mod bench;
+pub mod demo;
+pub mod device;
+pub mod mmap;
+pub mod nic;
+pub mod nic_bench;
+pub mod sim;
 pub mod soft;
 pub mod symfile;
+pub mod vfio;

@@ -30,6 +30,12 @@ impl SymbolLine {
         }
     }
 
+    /// A line for a coded packet (header ‖ payload) as a NIC emits it.
+    pub fn from_packet(j: u64, packet: &[u8]) -> Result<SymbolLine, String> {
+        let h = Header::parse(packet).map_err(|e| format!("symbol {j}: {}", e.as_str()))?;
+        Ok(SymbolLine { j: Some(j), header: hex(&packet[..HEADER_LEN]), bitset: format!("{:#018x}", h.bitset), payload: hex(&packet[HEADER_LEN..]) })
+    }
+
     /// The UDP payload this line stands for (header ‖ payload). The header is not validated
     /// here: a decoder reports an invalid one as INVALID, which is not a file error.
     pub fn packet(&self) -> Result<Vec<u8>, String> {

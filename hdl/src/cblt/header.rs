@@ -73,6 +73,23 @@ impl Invalid {
             Invalid::KAboveCore => 9,
         }
     }
+
+    /// The reason of a code, the inverse of [`Invalid::code`] (`None` for 0, 10 and others).
+    pub fn from_code(c: u8) -> Option<Invalid> {
+        [
+            Invalid::Truncated,
+            Invalid::MsgSizeZero,
+            Invalid::MsgSizeTooLarge,
+            Invalid::NpktMismatch,
+            Invalid::EmptyBitset,
+            Invalid::BitsetBeyondK,
+            Invalid::PayloadLength,
+            Invalid::OtherMessage,
+            Invalid::KAboveCore,
+        ]
+        .into_iter()
+        .find(|r| r.code() == c)
+    }
 }
 
 impl Header {

@@ -1,23 +1,36 @@
 //! `cbnic`: CloudBurst coding from the command line.
 //!
 //! ```text
-//! cbnic encode --engine soft -i MESSAGE -o SYMBOLS.jsonl [--symbol-size 1460] [--msg-id N]
+//! cbnic probe  [--engine sim|sim:MAILBOX|vfio:ADDR|mmap:PATH]
+//! cbnic regs   [--engine …] [--markdown]
+//! cbnic encode [--engine soft|sim|…] -i MESSAGE -o SYMBOLS.jsonl [--symbol-size 1460] [--msg-id N]
 //!              [--seed N] [--symbols N] [--table default|uniform|fixed:D]
-//! cbnic decode --engine soft -i SYMBOLS.jsonl -o MESSAGE
-//! cbnic bench  [--ks 4,14,35,64] [--symbol-size 1460] [--min-secs 0.5]
+//! cbnic decode [--engine soft|sim|…] -i SYMBOLS.jsonl -o MESSAGE
+//! cbnic bench  [--engine soft|sim|…] [--ks 4,14,35,64] [--symbol-size 1460] [--min-secs 0.5]
+//! cbnic demo   [--engine sim|…] [--paths 4] [--loss 0.2] [--cut P] [--messages 3] [--msg-size 20000]
+//! cbnic sim-serve --mailbox PATH [--build full|small]
 //! ```
 //!
+//! Engines: `soft` is the software codec; `sim` starts a simulator process running the
+//! Verilated NIC (`sim-small`: the S = 64 build), `sim:MAILBOX` attaches to a running
+//! `cbnic sim-serve`, `vfio:ADDR` opens a PCIe function bound to vfio-pci, `mmap:PATH` maps a
+//! BAR's sysfs `resourceN` file.
+//!
 //! Exit codes: 0 done; 1 `decode` ran out of symbols before the message was complete (the
-//! rank and known_mask are printed, nothing is written); 2 bad input or usage.
+//! rank and known_mask are printed, nothing is written), or `demo` lost a message; 2 bad input,
+//! usage, or a device fault (no device, permission, wrong ID, simulator gone, timeout).
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Parser, Subcommand};
 use hdl::cblt::table::{DegreeTable, Profile};
 use hdl::cblt::{symbols_for, DEFAULT_S};
+use host_driver::device::Engine;
+use host_driver::nic::FecNic;
 use host_driver::soft::{self, status_name, EncodeParams};
 use host_driver::symfile::{self, SymbolLine};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(name = "cbnic", about = "CloudBurst LT coding (CB-LT) on the host or the FEC NIC")]
@@ -28,10 +41,23 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
+    /// Find the NIC, check its ID, and print its capabilities.
+    Probe {
+        /// `sim`, `sim-small`, `sim:MAILBOX`, `vfio:ADDR` or `mmap:PATH`.
+        #[arg(long, default_value = "sim")]
+        engine: String,
+    },
+    /// Dump the NIC's readable registers, decoded; `--markdown` prints the register map.
+    Regs {
+        #[arg(long, default_value = "sim")]
+        engine: String,
+        /// Print host-driver/REGISTERS.md (from the register table; no device needed).
+        #[arg(long)]
+        markdown: bool,
+    },
     /// Encode a message file into coded symbols (JSON Lines).
     Encode {
-        /// Coding engine: `soft` (the NIC engines `sim`, `vfio:ADDR` and `mmap:PATH` come with
-        /// the NIC top).
+        /// `soft` (the software codec) or a NIC: `sim`, `sim:MAILBOX`, `vfio:ADDR`, `mmap:PATH`.
         #[arg(long, default_value = "soft")]
         engine: String,
         /// The message (1 to 64·S bytes).
@@ -40,8 +66,9 @@ enum Cmd {
         /// Where the symbols go (`-` for standard output).
         #[arg(short, long)]
         output: PathBuf,
-        #[arg(long, default_value_t = DEFAULT_S)]
-        symbol_size: usize,
+        /// Symbol size; a NIC codes its own S (CAPS), which this must match when given.
+        #[arg(long)]
+        symbol_size: Option<usize>,
         #[arg(long, default_value_t = 0)]
         msg_id: u8,
         /// xorshift32 seed, nonzero (default: drawn at random and printed).
@@ -67,15 +94,58 @@ enum Cmd {
         #[arg(short, long)]
         output: PathBuf,
     },
-    /// Software encode/decode throughput beside the raptorq crate.
+    /// `soft`: software encode/decode throughput beside the raptorq crate. A NIC: register
+    /// round trip, messages per second and cycles per message.
     Bench {
+        #[arg(long, default_value = "soft")]
+        engine: String,
         #[arg(long, value_delimiter = ',', default_values_t = [4usize, 14, 35, 64])]
         ks: Vec<usize>,
         #[arg(long, default_value_t = DEFAULT_S)]
         symbol_size: usize,
-        /// Minimum seconds per measurement.
+        /// Minimum seconds per measurement (soft).
         #[arg(long, default_value_t = 0.5)]
         min_secs: f64,
+        /// Messages per k (NIC).
+        #[arg(long, default_value_t = 3)]
+        messages: usize,
+    },
+    /// Two NICs: messages through one's encoder, over UDP paths on loopback with loss and a cut
+    /// path, into the other's decoder, STOP back; every message is checked.
+    Demo {
+        #[arg(long, default_value = "sim")]
+        engine: String,
+        /// The receiving NIC (default: a second one like --engine).
+        #[arg(long)]
+        rx_engine: Option<String>,
+        #[arg(long, default_value_t = 4)]
+        paths: usize,
+        /// Loss probability per symbol, 0 ≤ loss < 1.
+        #[arg(long, default_value_t = 0.2)]
+        loss: f64,
+        /// A path (0-based) that drops everything.
+        #[arg(long)]
+        cut: Option<usize>,
+        #[arg(long, default_value_t = 3)]
+        messages: usize,
+        #[arg(long, default_value_t = 20000)]
+        msg_size: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Seconds before a message is given up (the sender's t).
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+    },
+    /// Serve a simulator mailbox with the Verilated NIC (the `sim` backend starts this itself).
+    SimServe {
+        #[arg(long)]
+        mailbox: PathBuf,
+        /// `full` (S = 1460, k_max = 64) or `small` (S = 64, k_max = 16).
+        #[arg(long, default_value = "full")]
+        build: String,
+        /// Fault injection for tests: exit without answering request N (0-based).
+        #[arg(long, hide = true)]
+        die_after: Option<u64>,
     },
 }
 
@@ -87,14 +157,13 @@ fn parse_u32(s: &str) -> Result<u32, String> {
     v.map_err(|_| format!("`{s}` is not a 32-bit number (decimal or 0x hex)"))
 }
 
-fn check_engine(engine: &str) -> Result<()> {
-    match engine {
-        "soft" => Ok(()),
-        e if e == "sim" || e.starts_with("vfio:") || e.starts_with("mmap:") => {
-            bail!("engine `{e}` needs the NIC top, which this build does not have yet; use --engine soft")
-        }
-        e => bail!("unknown engine `{e}`: soft, sim, vfio:ADDR or mmap:PATH"),
+/// Open a NIC engine (anything but `soft`).
+fn open_nic(engine: &str) -> Result<FecNic> {
+    let e = Engine::parse(engine)?;
+    if e == Engine::Soft {
+        bail!("this command needs a NIC: --engine sim, sim:MAILBOX, vfio:ADDR or mmap:PATH");
     }
+    Ok(FecNic::open(e.open()?)?)
 }
 
 fn read_input(p: &PathBuf) -> Result<Vec<u8>> {
@@ -135,27 +204,61 @@ fn random_seed() -> u32 {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.cmd {
+        Cmd::Probe { engine } => {
+            let mut nic = open_nic(&engine)?;
+            let c = nic.caps;
+            println!("{}: FEC NIC, register map {:#010x}", nic.describe(), nic.device().read32(hdl::nic::reg::VERSION)?);
+            println!("S = {} bytes, k_max = {}, W = {} bits, messages up to {} bytes", c.s, c.k_max, 8 * c.word_bytes, c.max_message());
+            println!("symbol slot 2^{} words, TX queue {} symbols, completion queue {} records", c.sa, c.tx_slots, c.cq_depth);
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Regs { engine, markdown } => {
+            if markdown {
+                print!("{}", hdl::nic::markdown());
+                return Ok(ExitCode::SUCCESS);
+            }
+            let mut nic = open_nic(&engine)?;
+            println!("{}", nic.describe());
+            for (r, v) in nic.dump()? {
+                println!("{:#06x} {:<22} {}", r.offset, r.name, r.decode(v));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Encode { engine, input, output, symbol_size, msg_id, seed, symbols, table } => {
-            check_engine(&engine)?;
+            let e = Engine::parse(&engine)?;
+            let mut nic = if e == Engine::Soft { None } else { Some(FecNic::open(e.open()?)?) };
+            let s = match (&nic, symbol_size) {
+                (Some(n), Some(s)) if s != n.caps.s => bail!("--symbol-size {s}: this NIC codes S = {} bytes", n.caps.s),
+                (Some(n), _) => n.caps.s,
+                (None, s) => s.unwrap_or(DEFAULT_S),
+            };
             let msg = read_input(&input)?;
-            let k = symbols_for(msg.len(), symbol_size).map_err(|e| anyhow!("{}: {e}", input.display()))?;
+            if let Some(n) = &nic {
+                if msg.len() > n.caps.max_message() {
+                    return Err(host_driver::device::NicError::MessageTooLarge { size: msg.len(), max: n.caps.max_message() }.into());
+                }
+            }
+            let k = symbols_for(msg.len(), s).map_err(|e| anyhow!("{}: {e}", input.display()))?;
             let table = parse_table(&table, k)?;
             table.validate(k)?;
             let seed = seed.unwrap_or_else(random_seed);
             let n = symbols.unwrap_or(2 * k + 20);
-            let p = EncodeParams { s: symbol_size, msg_id, seed, table: Some(table) };
-            let syms = soft::encode(&msg, &p, n)?;
-            let lines: Vec<SymbolLine> = syms.iter().enumerate().map(|(j, c)| SymbolLine::from_symbol(j as u64, c)).collect();
+            let p = EncodeParams { s, msg_id, seed, table: Some(table) };
+            let pkts: Vec<Vec<u8>> = match nic.as_mut() {
+                Some(nic) => nic.encode(&msg, &p, n)?,
+                None => soft::encode(&msg, &p, n)?.iter().map(|c| c.to_bytes()).collect(),
+            };
+            let lines = pkts.iter().enumerate().map(|(j, b)| SymbolLine::from_packet(j as u64, b)).collect::<Result<Vec<_>, _>>().map_err(|e| anyhow!(e))?;
             write_output(&output, symfile::to_text(&lines).as_bytes())?;
-            eprintln!("encoded {} bytes: k = {k}, S = {symbol_size}, MSG_ID = {msg_id}, seed = {seed:#010x}, {n} symbols", msg.len());
+            eprintln!("encoded {} bytes on {engine}: k = {k}, S = {s}, MSG_ID = {msg_id}, seed = {seed:#010x}, {n} symbols", msg.len());
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Decode { engine, input, output } => {
-            check_engine(&engine)?;
+            let e = Engine::parse(&engine)?;
             let text = String::from_utf8(read_input(&input)?).map_err(|_| anyhow!("{}: not UTF-8 text", input.display()))?;
             let parsed = symfile::parse(&input.display().to_string(), &text).map_err(|e| anyhow!(e))?;
             let packets: Vec<Vec<u8>> = parsed.iter().map(|p| p.packet.clone()).collect();
-            let r = soft::decode(&packets)?;
+            let r = if e == Engine::Soft { soft::decode(&packets)? } else { FecNic::open(e.open()?)?.decode(&packets)? };
             for (p, o) in parsed.iter().zip(&r.outcomes) {
                 let j = p.j.map(|j| j.to_string()).unwrap_or_else(|| "-".into());
                 println!("line {} j={j}: {} rank={} known_mask={:#018x}", p.line, status_name(&o.status), o.rank, o.known_mask);
@@ -163,7 +266,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             match &r.message {
                 Some(m) => {
                     write_output(&output, m)?;
-                    eprintln!("complete: {} bytes, k = {}, STOP {}", m.len(), r.k.unwrap_or(0), hdl::cblt::vectors::hex(&r.stop.unwrap().pack()));
+                    let stop = r.stop.map(|h| hdl::cblt::vectors::hex(&h.pack())).unwrap_or_default();
+                    eprintln!("complete: {} bytes, k = {}, STOP {stop}", m.len(), r.k.unwrap_or(0));
                     Ok(ExitCode::SUCCESS)
                 }
                 None => {
@@ -173,17 +277,60 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
         }
-        Cmd::Bench { ks, symbol_size, min_secs } => {
+        Cmd::Bench { engine, ks, symbol_size, min_secs, messages } => {
             for &k in &ks {
                 if !(1..=64).contains(&k) {
                     bail!("k = {k} is outside 1..=64");
                 }
             }
-            let rows: Vec<_> = ks.iter().map(|&k| host_driver::bench::measure(k, symbol_size, min_secs)).collect();
-            print!("{}", host_driver::bench::table(&rows, symbol_size));
+            if Engine::parse(&engine)? == Engine::Soft {
+                let rows: Vec<_> = ks.iter().map(|&k| host_driver::bench::measure(k, symbol_size, min_secs)).collect();
+                print!("{}", host_driver::bench::table(&rows, symbol_size));
+                return Ok(ExitCode::SUCCESS);
+            }
+            let mut nic = open_nic(&engine)?;
+            let rtt = host_driver::nic_bench::round_trip(&mut nic, 2000)?;
+            let mut rows = vec![];
+            for &k in &ks {
+                if k > nic.caps.k_max {
+                    bail!("k = {k} is above this NIC's k_max = {}", nic.caps.k_max);
+                }
+                let bytes = (k - 1) * nic.caps.s + nic.caps.s / 2 + 1;
+                rows.push(host_driver::nic_bench::loopback(&mut nic, bytes, messages)?);
+            }
+            print!("{}", host_driver::nic_bench::table(&rows, rtt, &nic.describe()));
             Ok(ExitCode::SUCCESS)
         }
+        Cmd::Demo { engine, rx_engine, paths, loss, cut, messages, msg_size, seed, timeout } => {
+            if !(timeout > 0.0) {
+                bail!("--timeout must be positive");
+            }
+            let mut tx = open_nic(&engine)?;
+            let mut rx = open_nic(rx_engine.as_deref().unwrap_or(&engine))?;
+            if msg_size == 0 || msg_size > tx.caps.max_message() {
+                return Err(host_driver::device::NicError::MessageTooLarge { size: msg_size, max: tx.caps.max_message() }.into());
+            }
+            let cfg = host_driver::demo::DemoConfig { paths, loss, cut, msg_size, messages, seed, timeout: Duration::from_secs_f64(timeout) };
+            let reports = host_driver::demo::run(&mut tx, &mut rx, &cfg)?;
+            print!("{}", host_driver::demo::table(&reports, &cfg));
+            let ok = reports.iter().filter(|r| r.verified).count();
+            println!("{ok} of {} message(s) recovered and verified", reports.len());
+            Ok(if ok == reports.len() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        Cmd::SimServe { mailbox, build, die_after } => serve(&mailbox, &build, die_after),
     }
+}
+
+#[cfg(feature = "sim-server")]
+fn serve(mailbox: &std::path::Path, build: &str, die_after: Option<u64>) -> Result<ExitCode> {
+    let b = sim_tests::nic::NicBuild::parse(build)?;
+    sim_tests::nic::serve(mailbox, b, &sim_tests::nic::ServeOptions { die_after })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(not(feature = "sim-server"))]
+fn serve(_: &std::path::Path, _: &str, _: Option<u64>) -> Result<ExitCode> {
+    bail!("this cbnic was built without the simulator (feature `sim-server`)")
 }
 
 fn main() -> ExitCode {
