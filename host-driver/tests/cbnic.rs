@@ -90,7 +90,8 @@ fn bad_input_gets_a_clear_error() {
         (vec!["encode", "-i", p(&big), "-o", p(&s), "--table", "fixed:2", "--symbol-size", "4000"], "can never decode"),
         (vec!["encode", "-i", p(&big), "-o", p(&s), "--table", "bogus", "--symbol-size", "2000"], "unknown table"),
         (vec!["encode", "-i", p(&big), "-o", p(&s), "--seed", "0", "--symbol-size", "2000"], "seed must be nonzero"),
-        (vec!["encode", "-i", p(&big), "-o", p(&s), "--engine", "vfio:0000:01:00.0"], "needs the NIC top"),
+        (vec!["encode", "-i", p(&big), "-o", p(&s), "--engine", "vfio:0000:7f:1f.7"], "no PCI device 0000:7f:1f.7"),
+        (vec!["encode", "-i", p(&big), "-o", p(&s), "--engine", "pcie:1"], "unknown engine `pcie:1`"),
         (vec!["encode", "-i", "/nonexistent/m", "-o", p(&s)], "cannot read"),
     ];
     for (args, want) in cases {

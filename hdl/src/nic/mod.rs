@@ -93,9 +93,9 @@ macro_rules! regmap {
 
 regmap! {
     0 ID @ 0x000 : Ro, "Identifies the core: always `0x43424C54` (\"CBLT\").";
-    1 VERSION @ 0x004 : Ro, "Register-map version." { minor[0 +: 16] "minor: compatible additions", major[16 +: 16] "major: incompatible changes" };
+    1 VERSION @ 0x004 : Ro, "Register-map version." { minor[0 +: 16] "compatible additions", major[16 +: 16] "incompatible changes" };
     2 CAPS @ 0x008 : Ro, "What this build was made with."
-        { s[0 +: 16] "S, the symbol size in bytes", k_max[16 +: 7] "k_max, the most source symbols per message", word_bytes[24 +: 8] "W/8, the data path's bytes per clock" };
+        { s[0 +: 16] "symbol size in bytes", k_max[16 +: 7] "most source symbols per message", word_bytes[24 +: 8] "bytes per clock of the data path (W/8)" };
     3 LAYOUT @ 0x00C : Ro, "Buffer geometry: source symbol i starts at word `i·2^sa` of the message windows."
         { sa[0 +: 8] "log2 of the words per symbol slot", tx_slots[8 +: 8] "TX queue depth in symbols", cq_depth[16 +: 8] "completion queue depth" };
     4 CYCLES_LO @ 0x010 : Ro, "Core clock cycles since reset, low word; reading it latches CYCLES_HI.";
@@ -104,7 +104,7 @@ regmap! {
     7 CTRL @ 0x01C : Cmd, "Commands."
         { rx_clear[0 +: 1] "forget the decoder's context and tombstone, release the RX message buffer, empty the completion queue",
           tx_flush[1 +: 1] "empty the TX symbol queue (write it once the encoder is idle)" };
-    8 BUS_REFUSED @ 0x020 : Ro, "Writes refused because their target was busy (the RX staging window while a push is in flight, a push while one is) or had no register.";
+    8 BUS_REFUSED @ 0x020 : Ro, "Writes refused because their target was busy (the RX staging window while a push is in flight, a push while one is) or had no writable register.";
     9 ENC_CTRL @ 0x100 : Cmd, "Encoder command (encoder_csr CTRL)."
         { start[0 +: 1] "start a message with the ENC_* registers (refused while busy or out of range: ENC_REFUSED)",
           stop[1 +: 1] "stop after the symbol being sent" };

@@ -207,6 +207,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Cmd::Probe { engine } => {
             let mut nic = open_nic(&engine)?;
             let c = nic.caps;
+            // a write must reach the device: SCRATCH reads back what was written
+            let probe = random_seed();
+            let dev = nic.device();
+            dev.write32(hdl::nic::reg::SCRATCH, probe)?;
+            let back = dev.read32(hdl::nic::reg::SCRATCH)?;
+            if back != probe {
+                bail!("{}: SCRATCH reads {back:#010x} after writing {probe:#010x}: writes do not reach the device", nic.describe());
+            }
             println!("{}: FEC NIC, register map {:#010x}", nic.describe(), nic.device().read32(hdl::nic::reg::VERSION)?);
             println!("S = {} bytes, k_max = {}, W = {} bits, messages up to {} bytes", c.s, c.k_max, 8 * c.word_bytes, c.max_message());
             println!("symbol slot 2^{} words, TX queue {} symbols, completion queue {} records", c.sa, c.tx_slots, c.cq_depth);

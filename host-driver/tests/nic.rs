@@ -1,0 +1,316 @@
+//! The driver end to end over the `sim` backend (a simulator process running the Verilated NIC
+//! top), against the software codec; the two-NIC demo; and every device fault with its message.
+
+use hdl::cblt::decoder::Status;
+use hdl::cblt::vectors::msg_b;
+use hdl::nic::{reg, BAR_SIZE, MAGIC, VERSION};
+use host_driver::demo::{self, DemoConfig};
+use host_driver::device::{Device, NicError};
+use host_driver::mmap::MmapDevice;
+use host_driver::nic::FecNic;
+use host_driver::sim::SimDevice;
+use host_driver::soft::{self, EncodeParams};
+use host_driver::vfio::{preflight, VfioDevice};
+use sim_tests::nic::{NicBuild, VerilatorNic};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// Verilate a build once in this process before servers start, so parallel tests do not each
+/// compile it.
+fn built(b: NicBuild) {
+    static FULL: OnceLock<()> = OnceLock::new();
+    static SMALL: OnceLock<()> = OnceLock::new();
+    let cell = if b == NicBuild::FULL { &FULL } else { &SMALL };
+    cell.get_or_init(|| {
+        VerilatorNic::new(b).expect("verilate the NIC");
+    });
+}
+
+fn sim(b: NicBuild) -> FecNic {
+    built(b);
+    std::env::set_var("CBNIC_SIM_SERVER", env!("CARGO_BIN_EXE_cbnic"));
+    FecNic::open(Box::new(SimDevice::start(b.name()).expect("start the simulator"))).expect("open the simulated NIC")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cbnic-nic-test-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+/// A lossy, duplicating, reordering receive stream with two malformed packets in it.
+fn rough_stream(pkts: &[Vec<u8>], seed: u64) -> Vec<Vec<u8>> {
+    let mut rng = hdl::cycle::Rng::new(seed);
+    let mut out: Vec<Vec<u8>> = vec![];
+    for p in pkts {
+        if rng.below(100) < 25 {
+            continue;
+        }
+        out.push(p.clone());
+        if rng.below(100) < 10 {
+            out.push(p.clone());
+        }
+    }
+    for i in (1..out.len()).rev() {
+        if rng.below(100) < 30 {
+            out.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+    }
+    let mut short = pkts[0].clone();
+    short.truncate(pkts[0].len() - 1);
+    out.insert(out.len() / 3, short);
+    out.insert(out.len() / 2, pkts[1][..7].to_vec());
+    out
+}
+
+/// Encode and decode through the NIC and through the software codec: the same bytes, the same
+/// statuses, ranks, known masks, message and STOP.
+fn check_against_soft(nic: &mut FecNic, sizes: &[usize]) {
+    let s = nic.caps.s;
+    for (i, &size) in sizes.iter().enumerate() {
+        let msg = msg_b(size);
+        let p = EncodeParams { s, msg_id: 40 + i as u8, seed: 0x2468_ACE1 ^ (i as u32 * 0x9E37), table: None };
+        let k = size.div_ceil(s);
+        let n = 3 * k + 12;
+        let hw = nic.encode(&msg, &p, n).unwrap();
+        let sw: Vec<Vec<u8>> = soft::encode(&msg, &p, n).unwrap().iter().map(|c| c.to_bytes()).collect();
+        assert_eq!(hw.len(), sw.len());
+        for (j, (a, b)) in hw.iter().zip(&sw).enumerate() {
+            assert!(a == b, "size {size}: symbol {j} differs");
+        }
+        let stream = rough_stream(&sw, size as u64);
+        let h = nic.decode(&stream).unwrap();
+        let w = soft::decode(&stream).unwrap();
+        assert_eq!(h.outcomes, w.outcomes, "size {size}");
+        assert_eq!((h.k, h.rank, h.known_mask, h.stop), (w.k, w.rank, w.known_mask, w.stop), "size {size}");
+        assert_eq!(h.message, w.message, "size {size}");
+        assert_eq!(w.message.as_deref(), Some(&msg[..]), "size {size}: the stream should decode");
+        assert!(h.outcomes.iter().any(|o| matches!(o.status, Status::Invalid(_))));
+    }
+}
+
+#[test]
+fn registers_md_is_current() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("REGISTERS.md");
+    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        on_disk == hdl::nic::markdown(),
+        "{} is stale: run `cargo run -p host-driver --bin cbnic -- regs --markdown > host-driver/REGISTERS.md`",
+        path.display()
+    );
+}
+
+#[test]
+fn small_nic_matches_the_software_codec() {
+    let mut nic = sim(NicBuild::SMALL);
+    assert_eq!((nic.caps.s, nic.caps.k_max), (64, 16));
+    check_against_soft(&mut nic, &[1, 64, 65, 450, 1000, 1024]);
+}
+
+#[test]
+fn full_nic_matches_the_software_codec() {
+    let mut nic = sim(NicBuild::FULL);
+    assert_eq!((nic.caps.s, nic.caps.k_max), (1460, 64));
+    check_against_soft(&mut nic, &[10, 20_000, 93_440]);
+}
+
+fn demo_cfg(loss: f64, cut: Option<usize>) -> DemoConfig {
+    DemoConfig { paths: 4, loss, cut, msg_size: 20_000, messages: 2, seed: 7, timeout: Duration::from_secs(120) }
+}
+
+#[test]
+fn demo_recovers_messages_with_20_percent_loss_and_with_a_cut_path() {
+    let (mut tx, mut rx) = (sim(NicBuild::FULL), sim(NicBuild::FULL));
+    for cfg in [demo_cfg(0.2, None), demo_cfg(0.0, Some(2))] {
+        let reps = demo::run(&mut tx, &mut rx, &cfg).unwrap();
+        let table = demo::table(&reps, &cfg);
+        println!("{table}");
+        assert_eq!(reps.len(), 2);
+        for r in &reps {
+            assert!(r.verified && r.completion.is_some(), "{table}");
+            assert!(r.dropped > 0 && r.received + r.dropped >= r.sent - 4, "{table}");
+            assert!(r.innovative == r.k as u64, "{table}");
+        }
+    }
+}
+
+#[test]
+fn nic_bench_measures_the_simulated_nic() {
+    let mut nic = sim(NicBuild::SMALL);
+    let rtt = host_driver::nic_bench::round_trip(&mut nic, 50).unwrap();
+    assert!(rtt > 0.0);
+    let r = host_driver::nic_bench::loopback(&mut nic, 900, 2).unwrap();
+    assert_eq!(r.k, 15);
+    assert!(r.symbols_per_msg >= 15.0 && r.enc_cycles > 0.0 && r.dec_cycles > 0.0);
+    // the simulator counts the bus words, which are part of the cycles
+    assert!(r.enc_bus_words.unwrap() < r.enc_cycles && r.dec_bus_words.unwrap() < r.dec_cycles);
+}
+
+// ---- faults: each with its message ----
+
+fn err<T>(r: Result<T, NicError>) -> NicError {
+    match r {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => e,
+    }
+}
+
+fn bar_file(name: &str, len: u64, regs: &[(u32, u32)]) -> PathBuf {
+    let p = tmp(name);
+    let f = std::fs::File::create(&p).unwrap();
+    f.set_len(len).unwrap();
+    drop(f);
+    if !regs.is_empty() {
+        let mut d = MmapDevice::open(&p).unwrap();
+        for &(o, v) in regs {
+            d.write32(o, v).unwrap();
+        }
+    }
+    p
+}
+
+#[test]
+fn fault_no_device() {
+    let e = err(MmapDevice::open(Path::new("/nonexistent/resource0")));
+    assert_eq!(e.to_string(), "no device: /nonexistent/resource0 does not exist");
+    let e = err(VfioDevice::open("0000:7f:1f.7"));
+    assert!(e.to_string().starts_with("no device: no PCI device 0000:7f:1f.7"), "{e}");
+    let e = err(VfioDevice::open("01:00"));
+    assert_eq!(e.to_string(), "`01:00` is not a PCI address (DDDD:BB:DD.F, e.g. 0000:01:00.0)");
+}
+
+#[test]
+fn fault_vfio_preflight_without_hardware() {
+    let root = tmp("sysfs");
+    let dev = tmp("devvfio");
+    std::fs::create_dir_all(&dev).unwrap();
+    let d = root.join("0000:03:00.0");
+    std::fs::create_dir_all(&d).unwrap();
+    let e = err(preflight(&root, &dev, "03:00.0"));
+    assert!(e.to_string().contains("0000:03:00.0 has no driver: bind it to vfio-pci"), "{e}");
+    std::fs::create_dir_all(root.join("drivers/ixgbe")).unwrap();
+    std::os::unix::fs::symlink(root.join("drivers/ixgbe"), d.join("driver")).unwrap();
+    let e = err(preflight(&root, &dev, "0000:03:00.0"));
+    assert!(e.to_string().contains("is bound to `ixgbe`, not vfio-pci"), "{e}");
+    std::fs::remove_file(d.join("driver")).unwrap();
+    std::fs::create_dir_all(root.join("drivers/vfio-pci")).unwrap();
+    std::os::unix::fs::symlink(root.join("drivers/vfio-pci"), d.join("driver")).unwrap();
+    let e = err(preflight(&root, &dev, "0000:03:00.0"));
+    assert!(e.to_string().contains("has no IOMMU group"), "{e}");
+    std::fs::create_dir_all(root.join("groups/17")).unwrap();
+    std::os::unix::fs::symlink(root.join("groups/17"), d.join("iommu_group")).unwrap();
+    let e = err(preflight(&root, &dev, "0000:03:00.0"));
+    assert!(e.to_string().contains("devvfio/17 (IOMMU group 17 of 0000:03:00.0) does not exist"), "{e}");
+    std::fs::write(dev.join("17"), b"").unwrap();
+    assert_eq!(preflight(&root, &dev, "0000:03:00.0").unwrap(), d);
+}
+
+#[test]
+fn fault_bar_smaller_than_the_register_map() {
+    let p = bar_file("small-bar", 4096, &[]);
+    let e = err(MmapDevice::open(&p));
+    assert!(e.to_string().ends_with(&format!("BAR0 is 4096 bytes, smaller than the register map ({BAR_SIZE} bytes): not an FEC NIC, or the wrong BAR")), "{e}");
+}
+
+#[test]
+fn fault_wrong_id_register() {
+    let p = bar_file("zero-bar", BAR_SIZE as u64, &[]);
+    let e = err(FecNic::open(Box::new(MmapDevice::open(&p).unwrap())));
+    assert!(e.to_string().contains("ID register reads 0x00000000, not 0x43424c54 (\"CBLT\")"), "{e}");
+}
+
+/// A file standing in for BAR0 with the ID block of a small NIC: it opens, but nothing behind it
+/// ever answers.
+fn dead_nic() -> FecNic {
+    let (caps, layout) = hdl::nic::caps_words(64, 16, 4, 4);
+    let p = bar_file("dead-bar", BAR_SIZE as u64, &[(reg::ID, MAGIC), (reg::VERSION, VERSION), (reg::CAPS, caps), (reg::LAYOUT, layout)]);
+    let mut nic = FecNic::open(Box::new(MmapDevice::open(&p).unwrap())).unwrap();
+    nic.timeout = Duration::from_millis(200);
+    nic
+}
+
+#[test]
+fn fault_a_completion_that_never_comes() {
+    let mut nic = dead_nic();
+    let pkts: Vec<Vec<u8>> = soft::encode(&msg_b(100), &EncodeParams { s: 64, msg_id: 1, seed: 9, table: None }, 1).unwrap().iter().map(|c| c.to_bytes()).collect();
+    let e = err(nic.push(&pkts[0]));
+    assert!(e.to_string().starts_with("timed out after 0.2 s waiting for the decoder's result on mmap:"), "{e}");
+}
+
+#[test]
+fn fault_simulator_gone_mid_operation() {
+    built(NicBuild::SMALL);
+    std::env::set_var("CBNIC_SIM_SERVER", env!("CARGO_BIN_EXE_cbnic"));
+    let dev = SimDevice::start_with("small", &["--die-after", "12"]).unwrap();
+    let mut nic = FecNic::open(Box::new(dev)).unwrap();
+    let e = err(nic.encode(&msg_b(500), &EncodeParams { s: 64, msg_id: 1, seed: 9, table: None }, 20));
+    assert!(e.to_string().starts_with("the simulator process is gone: process") && e.to_string().contains("exited"), "{e}");
+}
+
+#[test]
+fn fault_oversize_message() {
+    let mut nic = sim(NicBuild::SMALL);
+    let e = err(nic.encode(&msg_b(1025), &EncodeParams { s: 64, msg_id: 1, seed: 9, table: None }, 4));
+    assert_eq!(e.to_string(), "message of 1025 bytes is larger than this NIC's k_max·S = 1024 bytes (split it into several messages, §6.8)");
+}
+
+fn cbnic(args: &[&str]) -> (Option<i32>, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_cbnic")).args(args).output().unwrap();
+    (o.status.code(), format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)))
+}
+
+#[test]
+fn cli_faults_exit_2_with_the_message() {
+    built(NicBuild::SMALL);
+    let big = tmp("big.bin");
+    std::fs::write(&big, msg_b(2000)).unwrap();
+    let zero = bar_file("cli-zero-bar", BAR_SIZE as u64, &[]);
+    let small = bar_file("cli-small-bar", 100, &[]);
+    let out = tmp("o.jsonl");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["probe".into(), "--engine".into(), "mmap:/nonexistent/resource0".into()], "cbnic: no device: /nonexistent/resource0 does not exist"),
+        (vec!["probe".into(), "--engine".into(), format!("mmap:{}", zero.display())], "ID register reads 0x00000000"),
+        (vec!["regs".into(), "--engine".into(), format!("mmap:{}", small.display())], "BAR0 is 100 bytes, smaller than the register map"),
+        (vec!["probe".into(), "--engine".into(), "vfio:0000:7f:1f.7".into()], "no PCI device 0000:7f:1f.7"),
+        (
+            vec!["encode".into(), "--engine".into(), "sim-small".into(), "-i".into(), big.display().to_string(), "-o".into(), out.display().to_string()],
+            "message of 2000 bytes is larger than this NIC's k_max·S = 1024 bytes",
+        ),
+    ];
+    for (args, want) in cases {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, text) = cbnic(&a);
+        assert_eq!(code, Some(2), "{a:?}: {text}");
+        assert!(text.contains(want), "{a:?}: `{text}` lacks `{want}`");
+    }
+    assert!(!out.exists());
+}
+
+#[test]
+fn cli_permission_denied() {
+    let p = bar_file("root-only-bar", BAR_SIZE as u64, &[]);
+    std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let engine = format!("mmap:{}", p.display());
+    // root opens any file: run the CLI as `nobody` then
+    let root = std::fs::read_to_string("/proc/self/status").unwrap().lines().any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"));
+    let o = if root {
+        std::fs::set_permissions(p.parent().unwrap(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        Command::new("setpriv").args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_cbnic"), "probe", "--engine", &engine]).output().unwrap()
+    } else {
+        std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o000)).unwrap();
+        Command::new(env!("CARGO_BIN_EXE_cbnic")).args(["probe", "--engine", &engine]).output().unwrap()
+    };
+    let text = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{text}");
+    assert!(text.contains(&format!("cbnic: permission denied: cannot open {} (run as root, or give your user access to it)", p.display())), "{text}");
+}
+
+#[test]
+fn cli_demo_on_the_small_sim() {
+    built(NicBuild::SMALL);
+    let (code, text) = cbnic(&["demo", "--engine", "sim-small", "--msg-size", "900", "--messages", "2", "--loss", "0.2", "--cut", "1"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("2 of 2 message(s) recovered and verified"), "{text}");
+}
