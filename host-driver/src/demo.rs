@@ -134,7 +134,13 @@ pub fn run(tx: &mut FecNic, rx: &mut FecNic, cfg: &DemoConfig) -> Result<Vec<Mes
 }
 
 fn send_all(tx: &mut FecNic, paths: &[UdpSocket], to: SocketAddr, cfg: &DemoConfig, side: &Mutex<RxSide>) -> Result<Vec<MessageReport>> {
-    let mut rng = cfg.seed | 1;
+    // splitmix64 of the seed, so small seeds start the xorshift well mixed
+    let mut rng = {
+        let mut z = cfg.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) | 1
+    };
     let mut out = vec![];
     for m in 0..cfg.messages {
         let msg = message_bytes(cfg.seed, m, cfg.msg_size);

@@ -206,6 +206,10 @@ pub struct VerilatedTop {
     _lib: libloading::Library,
 }
 
+// SAFETY: a VerilatedTop owns its model and library handle outright; the model is driven from
+// one thread at a time (moving it is fine, sharing it is not: no Sync).
+unsafe impl Send for VerilatedTop {}
+
 /// Index of a port of a [`VerilatedTop`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PortId(usize);
