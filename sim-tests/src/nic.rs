@@ -278,6 +278,14 @@ pub fn serve(path: &Path, build: NicBuild, opts: &ServeOptions) -> Result<()> {
             idle_since = Instant::now();
             continue;
         }
+        if last_check.elapsed() > Duration::from_millis(100) {
+            last_check = Instant::now();
+            mb.bump(word::HEARTBEAT);
+            if !path.exists() || std::os::unix::process::parent_id() != parent {
+                mb.set(word::STATE, state::EXITED);
+                return Ok(());
+            }
+        }
         if nic.active() {
             for _ in 0..64 {
                 nic.idle();
@@ -289,14 +297,6 @@ pub fn serve(path: &Path, build: NicBuild, opts: &ServeOptions) -> Result<()> {
             std::hint::spin_loop();
         } else {
             std::thread::sleep(Duration::from_micros(50));
-        }
-        if last_check.elapsed() > Duration::from_millis(100) {
-            last_check = Instant::now();
-            mb.bump(word::HEARTBEAT);
-            if !path.exists() || std::os::unix::process::parent_id() != parent {
-                mb.set(word::STATE, state::EXITED);
-                return Ok(());
-            }
         }
     }
 }
