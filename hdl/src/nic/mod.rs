@@ -187,9 +187,9 @@ pub struct Window {
 }
 
 /// The RX staging window: the staged packet's payload, word w at `+4w`.
-pub const RX_STAGE: Window = Window { name: "RX_STAGE", offset: 0x1_0000, size: 0x8000, access: Access::Wo, doc: "payload of the staged RX packet (the bytes after the 12-byte header), word w at +4w" };
+pub const RX_STAGE: Window = Window { name: "RX_STAGE", offset: 0x1_0000, size: 0x8000, access: Access::Wo, doc: "payload of the staged RX packet (the bytes after the 12-byte header), word w at +4w for w < 2^sa (higher words alias)" };
 /// The TX symbol window: the TX queue head's payload, word w at `+4w`.
-pub const TX_SYMBOL: Window = Window { name: "TX_SYMBOL", offset: 0x1_8000, size: 0x8000, access: Access::Ro, doc: "payload of the TX queue's head symbol, word w at +4w" };
+pub const TX_SYMBOL: Window = Window { name: "TX_SYMBOL", offset: 0x1_8000, size: 0x8000, access: Access::Ro, doc: "payload of the TX queue's head symbol, word w at +4w for w < 2^sa (higher words alias)" };
 /// The TX message window: the encoder's message buffer (symbol i, word w at `+4(i·2^sa + w)`).
 pub const TX_MESSAGE: Window = Window { name: "TX_MESSAGE", offset: 0x2_0000, size: 0x2_0000, access: Access::Wo, doc: "the encoder's message buffer: source symbol i, word w at +4(i·2^sa + w); writes refused while the encoder is busy" };
 /// The RX message window: the decoded message, laid out as [`TX_MESSAGE`].

@@ -444,7 +444,7 @@ impl<const MA: usize, const SA: usize, const TA: usize> Logic for NicTop<MA, SA,
             }
         }
         self.tx_ram.read_address.next =
-            (bit_cast::<TA, 2>(self.tx_head.q.val()) << self.sa_t.val()) | bit_cast::<TA, 20>(self.wa.val() & 0x1FFF);
+            (bit_cast::<TA, 2>(self.tx_head.q.val()) << self.sa_t.val()) | bit_cast::<TA, SA>(bit_cast::<SA, 20>(self.wa.val()));
 
         // ---- RX staging: host writes while no push is in flight ----
         self.stage_ram.write_enable.next = self.w_stage.val() & !self.fd_on.q.val();
