@@ -3,6 +3,11 @@
 
 use rust_hdl::prelude::*;
 
+/// A `Bits<N>` constant from a `u64` (the blocks' constructors build their parameters with it).
+pub fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    Constant::new(v.into())
+}
+
 /// A port value as the `u64` the cycle framework exchanges.
 pub trait PinValue {
     fn from_pin(v: u64) -> Self;

@@ -217,11 +217,6 @@ impl SimDevice {
         Ok(())
     }
 
-    /// Clock the simulated NIC `n` cycles with an idle bus.
-    pub fn idle(&mut self, n: u32) -> Result<()> {
-        self.call(op::IDLE, n, &[], &mut [])
-    }
-
     pub fn mailbox(&self) -> &Path {
         &self.path
     }

@@ -6,7 +6,7 @@
 //! backend serves; [`NicBuild::SMALL`] (S = 64, k_max = 16) is small enough for rust-hdl's
 //! simulator, and the tests run the same register sequences on both engines.
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{bail, Context, Result};
 use hdl::nic::rtl::NicTop;
 use hdl::nic::shm::{self, op, state, status, word, Mailbox};
 use hdl::nic::BAR_SIZE;
@@ -210,12 +210,6 @@ pub fn execute(bus: &mut dyn NicBus, mb: &Mailbox, opcode: u32, addr: u32, count
             }
             status::OK
         }
-        op::IDLE => {
-            for _ in 0..addr {
-                bus.idle();
-            }
-            status::OK
-        }
         _ => status::BAD_OP,
     }
 }
@@ -280,7 +274,6 @@ pub fn serve(path: &Path, build: NicBuild, opts: &ServeOptions) -> Result<()> {
         }
         if last_check.elapsed() > Duration::from_millis(100) {
             last_check = Instant::now();
-            mb.bump(word::HEARTBEAT);
             if !path.exists() || std::os::unix::process::parent_id() != parent {
                 mb.set(word::STATE, state::EXITED);
                 return Ok(());
@@ -299,14 +292,4 @@ pub fn serve(path: &Path, build: NicBuild, opts: &ServeOptions) -> Result<()> {
             std::thread::sleep(Duration::from_micros(50));
         }
     }
-}
-
-/// Checks a build's ports (used by tests and by `serve` callers that want an early error).
-pub fn check_ports(b: NicBuild) -> Result<()> {
-    let v = b.verilog();
-    let ports = crate::verilator::parse_ports(&v)?;
-    for n in ["clock", "bus_addr", "bus_we", "bus_re", "bus_wdata", "bus_rdata", "active"] {
-        ports.iter().find(|p| p.name == n).ok_or_else(|| anyhow!("the NIC top has no port `{n}`"))?;
-    }
-    Ok(())
 }

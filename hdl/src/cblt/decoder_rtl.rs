@@ -29,7 +29,7 @@
 //! Every symbol ends with one `res_valid` clock: status (`Status::code`), reason
 //! (`Invalid::code`, 10 for a framing error), rank and known_mask, and the header a STOP echoes.
 
-use crate::rtl_util::SatCounter;
+use crate::rtl_util::{c, SatCounter};
 use rust_hdl::prelude::*;
 
 use super::decoder::Status;
@@ -274,10 +274,6 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize> {
     nb: Signal<Local, Bits<19>>,
     rd_slot: Signal<Local, Bits<6>>,
     rd_w: Signal<Local, Bits<SA>>,
-}
-
-fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
-    Constant::new(v.into())
 }
 
 impl<const W: usize, const RA: usize, const SA: usize> LtDecoder<W, RA, SA> {

@@ -20,7 +20,7 @@
 //! as stream metadata; the NIC frames them (§6.3). `out_ready` low holds the beat. `out_draws`
 //! is the message's PRNG draw count up to this symbol (tests check §9's draws with it).
 
-use crate::rtl_util::SatCounter;
+use crate::rtl_util::{c, SatCounter};
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
@@ -153,10 +153,6 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize> {
     acc_we: Signal<Local, Bit>,
     beat_last: Signal<Local, Bit>,
     x: Signal<Local, Bits<W>>,
-}
-
-fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
-    Constant::new(v.into())
 }
 
 impl<const W: usize, const MA: usize, const SA: usize> LtEncoder<W, MA, SA> {

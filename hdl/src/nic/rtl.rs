@@ -17,7 +17,7 @@ use super::{caps_words, idx, Access, MAGIC, REGISTERS, TX_SLOTS, CQ_DEPTH, VERSI
 use crate::cblt::decoder_rtl::LtDecoder;
 use crate::cblt::encoder_csr::csr;
 use crate::cblt::encoder_rtl::LtEncoder;
-use crate::rtl_util::SatCounter;
+use crate::rtl_util::{c, SatCounter};
 
 /// Registers in the map (the decode arrays' length; `update` loops over `0..58`).
 pub const NREG: usize = 58;
@@ -178,10 +178,6 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize> {
     f_mfull: Signal<Local, Bits<32>>,
     f_cqv: Signal<Local, Bits<32>>,
     f_cfail: Signal<Local, Bits<32>>,
-}
-
-fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
-    Constant::new(v.into())
 }
 
 impl<const MA: usize, const SA: usize, const TA: usize> NicTop<MA, SA, TA> {

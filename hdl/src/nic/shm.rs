@@ -5,8 +5,8 @@
 //! One request at a time. The driver fills `OP`, `ADDR`, `COUNT` and the data, then stores
 //! `REQ_SEQ + 1` (release); the server runs the request on the NIC's bus, one bus word per
 //! clock, writes `STATUS`, `CYCLES` and the data, then stores `RESP_SEQ = REQ_SEQ` (release).
-//! The server bumps `HEARTBEAT` while it waits, and sets `STATE` = failed with a message in the
-//! error area when it cannot start.
+//! The server sets `STATE` = failed with a message in the error area when it cannot start; the
+//! driver watches the server's process while it waits.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -24,7 +24,6 @@ pub mod word {
     pub const STATUS: usize = 9;
     pub const CYCLES_LO: usize = 10;
     pub const CYCLES_HI: usize = 11;
-    pub const HEARTBEAT: usize = 12;
     /// The data area starts here.
     pub const DATA: usize = 16;
 }
@@ -52,10 +51,8 @@ pub mod op {
     pub const WRITE: u32 = 2;
     /// A fresh NIC (power-on state).
     pub const RESET: u32 = 3;
-    /// Clock the NIC `ADDR` cycles with an idle bus.
-    pub const IDLE: u32 = 4;
     /// The server exits.
-    pub const SHUTDOWN: u32 = 5;
+    pub const SHUTDOWN: u32 = 4;
 }
 
 pub mod status {
