@@ -80,6 +80,12 @@ pub fn switch_block_tops() -> Vec<(&'static str, fn() -> Board)> {
     ]
 }
 
+/// Geometry of the CB-LT encoder and decoder boards: S = 64 bytes, k_max = 64 (W = 32; the
+/// message and the rows fill 2^10 words, the `10` in their type).
+pub const CBLT_S: usize = 64;
+pub const CBLT_K_MAX: usize = 64;
+const _: () = assert!(CBLT_S / 4 * CBLT_K_MAX == 1 << 10);
+
 /// The CB-LT encoder for the board: S = 64 bytes, k_max = 64, W = 32 bits (16 words per
 /// symbol, a 4,096-byte message in 1,024 words of block RAM), in the harness.
 pub fn cblt_encoder_board() -> Board {
@@ -107,7 +113,7 @@ pub fn cblt_encoder_board() -> Board {
         Pin { name: "buf_rejected", width: 32 },
         Pin { name: "starts_refused", width: 32 },
     ];
-    let mut uut = LtEncoder::<32, 10, 4>::new(64, 64);
+    let mut uut = LtEncoder::<32, 10, 4>::new(CBLT_S, CBLT_K_MAX);
     uut.connect_all();
     Board { verilog: wrap(&generate_verilog(&uut), IN, OUT), harness_flops: harness_flops(IN) }
 }
@@ -163,7 +169,28 @@ pub fn cblt_decoder_board() -> Board {
         Pin { name: "cnt_complete", width: 32 },
         Pin { name: "cnt_failed", width: 32 },
     ];
-    let mut uut = LtDecoder::<32, 10, 4>::new(64, 64);
+    let mut uut = LtDecoder::<32, 10, 4>::new(CBLT_S, CBLT_K_MAX);
+    uut.connect_all();
+    Board { verilog: wrap(&generate_verilog(&uut), IN, OUT), harness_flops: harness_flops(IN) }
+}
+
+/// Geometry of the FEC NIC top on the board: S = 64 bytes, k_max = 16, W = 32 (the `sim-small`
+/// build the driver tests run): 16-word symbol slots, a 1,024-byte message in 256 words.
+pub const NIC_S: usize = 64;
+pub const NIC_K_MAX: usize = 16;
+
+/// The FEC NIC top (register map, encoder, decoder, TX queue, RX staging and message buffers,
+/// completion queue) for the board, its 32-bit bus driven by the harness.
+pub fn nic_board() -> Board {
+    use hdl::nic::rtl::NicTop;
+    const IN: &[Pin] = &[
+        Pin { name: "bus_addr", width: 20 },
+        Pin { name: "bus_we", width: 1 },
+        Pin { name: "bus_re", width: 1 },
+        Pin { name: "bus_wdata", width: 32 },
+    ];
+    const OUT: &[Pin] = &[Pin { name: "bus_rdata", width: 32 }, Pin { name: "active", width: 1 }];
+    let mut uut = NicTop::<8, 4, 6>::new(NIC_S, NIC_K_MAX);
     uut.connect_all();
     Board { verilog: wrap(&generate_verilog(&uut), IN, OUT), harness_flops: harness_flops(IN) }
 }

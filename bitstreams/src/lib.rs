@@ -2,118 +2,259 @@
 //! `nextpnr-ice40 --hx8k --package cb132 --freq 100` → `icepack`. Every tool's exit code is
 //! checked and its log shown on failure (rust-hdl-bsp-alchitry-cu ignores both and passes no
 //! `--freq`, so the flow is run here directly; its pin names are used in `ALCHITRY_CU_PCF`).
+//!
+//! Two passes per top ([`build`]):
+//! 1. **Timing at 100 MHz**: the board top as it is, on the Cu's 100 MHz clock, placed and
+//!    routed for 100 MHz. Its cells, RAMs, Fmax and critical path are the report's figures.
+//! 2. **Board bitstream**: a block that meets 100 MHz is packed from pass 1. One that does not
+//!    is put behind the iCE40 PLL ([`pll`]) at the fastest clock at or below 90 % of its pass-1
+//!    Fmax, placed and routed again for that clock, which must pass (nextpnr without
+//!    `--timing-allow-fail`), and packed: the `.bin` runs the block within its timing on a Cu.
 
 pub mod harness;
+pub mod nextpnr_log;
+pub mod pll;
+pub mod report;
 pub mod tops;
 
 use anyhow::{anyhow, bail, Context, Result};
+use nextpnr_log::CriticalPath;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// Pins of the Alchitry Cu: the 100 MHz clock and the eight LEDs.
 pub const ALCHITRY_CU_PCF: &str = "set_io clock P7\n\
 set_io leds[0] J11\nset_io leds[1] K11\nset_io leds[2] K12\nset_io leds[3] K14\n\
 set_io leds[4] L12\nset_io leds[5] L14\nset_io leds[6] M12\nset_io leds[7] N14\n";
 
-/// What synthesis and place-and-route report for one top.
+/// The Cu's oscillator and the timing target, MHz.
+pub const TARGET_MHZ: f64 = 100.0;
+
+/// Fractions of the pass-1 Fmax tried, in order, for the PLL clock of pass 2.
+const PLL_MARGINS: [f64; 3] = [0.9, 0.8, 0.7];
+
+/// What the two passes report for one top.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
     pub top: String,
+    /// Whether the top fits the HX8K. When it does not, pass 1 stops at placement: the cells
+    /// are what it needed, and there is no Fmax, path or bitstream.
+    pub fits: bool,
+    /// Pass 1 (no PLL, 100 MHz target).
     pub logic_cells: u32,
     pub logic_cells_avail: u32,
     pub ram_blocks: u32,
-    pub plls: u32,
     pub fmax_mhz: f64,
+    pub critical: Option<CriticalPath>,
+    /// Pass 2: PLLs in the bitstream (0 when the block meets 100 MHz), the clock the bitstream
+    /// runs the block at, and the Fmax nextpnr reported for that build.
+    pub plls: u32,
+    pub board_clock_mhz: f64,
+    pub board_fmax_mhz: f64,
     pub bitstream: Option<PathBuf>,
 }
 
-fn tool(cmd: &mut Command, what: &str, log: &Path) -> Result<String> {
-    let out = cmd.output().map_err(|_| {
-        anyhow!("{what} is not installed: run `sudo apt-get install yosys nextpnr-ice40 fpga-icestorm`, or the README's test command, which installs them")
-    })?;
-    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
-    text.push_str(&String::from_utf8_lossy(&out.stderr));
-    std::fs::write(log, &text).ok();
-    if !out.status.success() {
-        let tail: Vec<&str> = text.lines().rev().take(40).collect();
-        bail!("{what} failed ({}); log {}:\n{}", out.status, log.display(), tail.into_iter().rev().collect::<Vec<_>>().join("\n"));
+impl Report {
+    pub fn meets_target(&self) -> bool {
+        self.fmax_mhz >= TARGET_MHZ
     }
+}
+
+/// Where progress goes: one line per event, prefixed with the top's name by the caller.
+pub type Progress<'a> = &'a (dyn Fn(&str) + Sync);
+
+/// Run a tool with its output in `log`; every 15 s, report the elapsed time and the log's last
+/// line. On failure, the error carries the log's last 40 lines.
+fn tool(cmd: &mut Command, what: &str, log: &Path, progress: Progress) -> Result<String> {
+    progress(&format!("{what} ..."));
+    let file = std::fs::File::create(log).with_context(|| format!("creating {}", log.display()))?;
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(file.try_clone()?)
+        .stderr(file)
+        .spawn()
+        .map_err(|_| anyhow!("{what} is not installed: run `scripts/deps.sh` (apt-get install yosys nextpnr-ice40 fpga-icestorm)"))?;
+    let t0 = Instant::now();
+    let mut told = t0;
+    let status = loop {
+        if let Some(s) = child.try_wait()? {
+            break s;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        if told.elapsed() >= Duration::from_secs(15) {
+            told = Instant::now();
+            let text = std::fs::read_to_string(log).unwrap_or_default();
+            let last: String = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").chars().take(100).collect();
+            let sep = if last.is_empty() { "" } else { ": " };
+            progress(&format!("{what} running, {:.0} s{sep}{last}", t0.elapsed().as_secs_f64()));
+        }
+    };
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    if !status.success() {
+        let tail: Vec<&str> = text.lines().rev().take(40).collect();
+        bail!("{what} failed ({status}); log {}:\n{}", log.display(), tail.into_iter().rev().collect::<Vec<_>>().join("\n"));
+    }
+    progress(&format!("{what} done in {:.1} s", t0.elapsed().as_secs_f64()));
     Ok(text)
 }
 
-/// `N/ M` after `key:` in a nextpnr utilisation line.
-fn utilisation(log: &str, key: &str) -> (u32, u32) {
-    for l in log.lines() {
-        let t = l.trim_start_matches("Info:").trim();
-        if let Some(rest) = t.strip_prefix(key) {
-            let rest = rest.trim_start_matches(':').trim();
-            let mut it = rest.split('/');
-            let used = it.next().and_then(|x| x.trim().parse().ok()).unwrap_or(0);
-            let avail = it.next().and_then(|x| x.split_whitespace().next()).and_then(|x| x.parse().ok()).unwrap_or(0);
-            return (used, avail);
-        }
-    }
-    (0, 0)
-}
-
-/// The last "Max frequency for clock" figure (the one after routing).
-fn fmax(log: &str) -> Option<f64> {
-    log.lines()
-        .filter(|l| l.contains("Max frequency for clock"))
-        .filter_map(|l| l.split(": ").nth(2).or_else(|| l.rsplit(": ").next()))
-        .filter_map(|x| x.split_whitespace().next()?.parse().ok())
-        .last()
-}
-
-/// Synthesize, place and route `verilog` (module `top`, ports `clock` and `leds[7:0]`) in
-/// `dir`; with `pack`, also write `<name>.bin`.
-pub fn build(name: &str, verilog: &str, dir: &Path, pack: bool) -> Result<Report> {
-    std::fs::create_dir_all(dir)?;
-    let v = dir.join(format!("{name}.v"));
+/// One synthesis and place-and-route of `verilog` (module `top`, ports `clock`, `leds[7:0]`) in
+/// `dir` as `<stem>.*`, for `freq` MHz. Returns the nextpnr log, or an error when a tool fails
+/// (with `allow_fail`, a missed clock is not a failure).
+fn place_and_route(stem: &str, verilog: &str, dir: &Path, freq: f64, allow_fail: bool, progress: Progress) -> Result<String> {
+    let v = dir.join(format!("{stem}.v"));
     std::fs::write(&v, verilog)?;
-    std::fs::write(dir.join("alchitry_cu.pcf"), ALCHITRY_CU_PCF)?;
-    let json = dir.join(format!("{name}.json"));
-    let asc = dir.join(format!("{name}.asc"));
+    let json = dir.join(format!("{stem}.json"));
     tool(
-        Command::new("yosys").arg("-q").arg("-l").arg(dir.join(format!("{name}.yosys.log"))).arg("-p").arg(format!(
+        Command::new("yosys").arg("-q").arg("-p").arg(format!(
             "read_verilog {}; synth_ice40 -top top -abc9 -json {}",
             v.display(),
             json.display()
         )),
-        "yosys",
-        &dir.join(format!("{name}.yosys.out")),
+        "yosys synth_ice40",
+        &dir.join(format!("{stem}.yosys.log")),
+        progress,
     )?;
-    let log = tool(
-        Command::new("nextpnr-ice40")
-            .args(["--hx8k", "--package", "cb132", "--freq", "100", "--seed", "1", "--timing-allow-fail"])
-            .arg("--json").arg(&json)
-            .arg("--pcf").arg(dir.join("alchitry_cu.pcf"))
-            .arg("--asc").arg(&asc),
-        "nextpnr-ice40",
-        &dir.join(format!("{name}.nextpnr.log")),
-    )?;
-    let (lc, lc_avail) = utilisation(&log, "ICESTORM_LC");
-    let (ram, _) = utilisation(&log, "ICESTORM_RAM");
-    let (pll, _) = utilisation(&log, "ICESTORM_PLL");
-    let f = fmax(&log).context("nextpnr reported no Fmax")?;
-    let mut bitstream = None;
-    if pack {
-        let bin = dir.join(format!("{name}.bin"));
-        tool(Command::new("icepack").arg(&asc).arg(&bin), "icepack", &dir.join(format!("{name}.icepack.log")))?;
-        bitstream = Some(bin);
+    let mut pnr = Command::new("nextpnr-ice40");
+    pnr.args(["--hx8k", "--package", "cb132", "--seed", "1"])
+        .arg("--freq")
+        .arg(format!("{freq}"))
+        .arg("--json")
+        .arg(&json)
+        .arg("--pcf")
+        .arg(dir.join("alchitry_cu.pcf"))
+        .arg("--asc")
+        .arg(dir.join(format!("{stem}.asc")));
+    if allow_fail {
+        pnr.arg("--timing-allow-fail");
     }
-    Ok(Report { top: name.into(), logic_cells: lc, logic_cells_avail: lc_avail, ram_blocks: ram, plls: pll, fmax_mhz: f, bitstream })
+    tool(&mut pnr, &format!("nextpnr-ice40 --freq {freq:.3}"), &dir.join(format!("{stem}.nextpnr.log")), progress)
+}
+
+/// Build `name` from `verilog` in `dir`: pass 1 always; with `pack`, pass 2 and `icepack` to
+/// `dir/<name>.bin`.
+pub fn build(name: &str, verilog: &str, dir: &Path, pack: bool, progress: Progress) -> Result<Report> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("alchitry_cu.pcf"), ALCHITRY_CU_PCF)?;
+    let log = match place_and_route(name, verilog, dir, TARGET_MHZ, true, progress) {
+        Ok(log) => log,
+        Err(e) => {
+            // nextpnr prints the utilisation before it gives up placing: a top that needs more
+            // cells than the part has is a result, not a tool failure.
+            let log = std::fs::read_to_string(dir.join(format!("{name}.nextpnr.log"))).unwrap_or_default();
+            let (lc, lc_avail) = nextpnr_log::utilisation(&log, "ICESTORM_LC");
+            if lc_avail == 0 || lc <= lc_avail || !log.contains("no BELs remaining") {
+                return Err(e);
+            }
+            let (ram, _) = nextpnr_log::utilisation(&log, "ICESTORM_RAM");
+            progress(&format!("does not fit: needs {lc} of {lc_avail} logic cells"));
+            return Ok(Report { top: name.into(), fits: false, logic_cells: lc, logic_cells_avail: lc_avail, ram_blocks: ram, ..Default::default() });
+        }
+    };
+    let (lc, lc_avail) = nextpnr_log::utilisation(&log, "ICESTORM_LC");
+    let (ram, _) = nextpnr_log::utilisation(&log, "ICESTORM_RAM");
+    let fmax = nextpnr_log::fmax(&log).context("nextpnr reported no Fmax")?;
+    let mut r = Report {
+        top: name.into(),
+        fits: true,
+        logic_cells: lc,
+        logic_cells_avail: lc_avail,
+        ram_blocks: ram,
+        fmax_mhz: fmax,
+        critical: nextpnr_log::critical_path(&log),
+        ..Default::default()
+    };
+    if !pack {
+        return Ok(r);
+    }
+    let mut asc = dir.join(format!("{name}.asc"));
+    if r.meets_target() {
+        r.board_clock_mhz = TARGET_MHZ;
+        r.board_fmax_mhz = fmax;
+    } else {
+        let stem = format!("{name}-pll");
+        let mut last_err = None;
+        for margin in PLL_MARGINS {
+            let Some(pll) = pll::at_most(TARGET_MHZ, fmax * margin) else {
+                bail!("{name}: Fmax {fmax:.2} MHz is below what the PLL can make ({} MHz)", pll::F_OUT_MIN_MHZ);
+            };
+            progress(&format!("Fmax {fmax:.2} MHz misses {TARGET_MHZ} MHz: board build behind the PLL at {:.3} MHz", pll.f_out_mhz));
+            match place_and_route(&stem, &pll::wrap(verilog, &pll), dir, pll.f_out_mhz, false, progress) {
+                Ok(log) => {
+                    r.plls = nextpnr_log::utilisation(&log, "ICESTORM_PLL").0;
+                    r.board_clock_mhz = pll.f_out_mhz;
+                    r.board_fmax_mhz = nextpnr_log::fmax(&log).context("nextpnr reported no Fmax")?;
+                    anyhow::ensure!(r.plls == 1, "{name}: the board build has {} PLLs, expected 1", r.plls);
+                    last_err = None;
+                    break;
+                }
+                Err(e) => last_err = Some(e),
+            }
+        }
+        if let Some(e) = last_err {
+            return Err(e.context(format!("{name}: no PLL clock down to {:.0} % of Fmax passes timing", 100.0 * PLL_MARGINS[2])));
+        }
+        asc = dir.join(format!("{stem}.asc"));
+    }
+    let bin = dir.join(format!("{name}.bin"));
+    tool(Command::new("icepack").arg(&asc).arg(&bin), "icepack", &dir.join(format!("{name}.icepack.log")), progress)?;
+    r.bitstream = Some(bin);
+    Ok(r)
+}
+
+/// LUTs per part of a top that does not fit: yosys again without flattening, its `stat` summed
+/// by the top-level instance each module belongs to (`dut` is the block's own logic, `top`
+/// the harness), largest first.
+pub fn luts_by_part(name: &str, verilog: &str, dir: &Path, progress: Progress) -> Result<Vec<(String, u32)>> {
+    let v = dir.join(format!("{name}.v"));
+    std::fs::write(&v, verilog)?;
+    let stat = dir.join(format!("{name}.hier.txt"));
+    tool(
+        Command::new("yosys").arg("-q").arg("-p").arg(format!(
+            "read_verilog {}; synth_ice40 -top top -noflatten; tee -q -o {} stat",
+            v.display(),
+            stat.display()
+        )),
+        "yosys synth_ice40 -noflatten (LUTs per part)",
+        &dir.join(format!("{name}.hier.log")),
+        progress,
+    )?;
+    Ok(parse_luts_by_part(&std::fs::read_to_string(&stat)?))
+}
+
+fn parse_luts_by_part(stat: &str) -> Vec<(String, u32)> {
+    let mut parts: Vec<(String, u32)> = Vec::new();
+    let mut module = String::new();
+    for l in stat.lines() {
+        let t = l.trim();
+        if let Some(m) = t.strip_prefix("=== ").and_then(|m| m.strip_suffix(" ===")) {
+            if m == "design hierarchy" {
+                break; // the totals follow
+            }
+            module = m.to_string();
+        } else if let Some(n) = t.strip_prefix("SB_LUT4").and_then(|n| n.trim().parse::<u32>().ok()) {
+            // `top$enc$a_bits` belongs to `enc`; `top` and `dut` are themselves
+            let part = module.strip_prefix("top$").map_or(module.as_str(), |m| m.split('$').next().unwrap_or(m)).to_string();
+            match parts.iter_mut().find(|(p, _)| *p == part) {
+                Some((_, total)) => *total += n,
+                None => parts.push((part, n)),
+            }
+        }
+    }
+    parts.sort_by(|a, b| b.1.cmp(&a.1));
+    parts
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
-    fn parses_nextpnr_figures() {
-        let log = "Info: Device utilisation:\nInfo: \t         ICESTORM_LC:  1234/ 7680    16%\nInfo: \t        ICESTORM_RAM:     2/   32     6%\n\
-                   Info: Max frequency for clock 'clock$SB_IO_IN_$glb_clk': 55.10 MHz (PASS at 12.00 MHz)\n\
-                   Info: Max frequency for clock 'clock$SB_IO_IN_$glb_clk': 61.87 MHz (FAIL at 100.00 MHz)\n";
-        assert_eq!(super::utilisation(log, "ICESTORM_LC"), (1234, 7680));
-        assert_eq!(super::utilisation(log, "ICESTORM_RAM"), (2, 32));
-        assert_eq!(super::fmax(log), Some(61.87));
+    fn sums_luts_by_top_level_part() {
+        let stat = "=== dut ===\n   Number of cells: 9\n     SB_LUT4                      300\n\
+                    === top ===\n     SB_LUT4                       10\n\
+                    === top$enc ===\n     SB_CARRY 5\n     SB_LUT4                      500\n\
+                    === top$enc$a_bits ===\n     SB_LUT4                       20\n\
+                    === design hierarchy ===\n     SB_LUT4                      830\n";
+        assert_eq!(super::parse_luts_by_part(stat), vec![("enc".into(), 520), ("dut".into(), 300), ("top".into(), 10)]);
     }
 }

@@ -1,64 +1,90 @@
-//! `cargo run --release -p bitstreams -- [TOP...]`: synthesize, place, route and pack board tops
-//! for the Alchitry Cu and print logic cells, RAM blocks, PLLs and Fmax at `--freq 100`.
-//! Tops: `aqm` (sojourn timestamp + AQM marker, its own LFSR board), the switch blocks `dwrr`,
-//! `ren`, `seldrop`, `shaper`, `intstamp`, and the switch port `port` (2 queues × 256), all in
-//! the generic harness (bitstreams/src/harness.rs), and the CB-LT encoder `cblt-encoder` and
-//! decoder `cblt-decoder` (S = 64, k_max = 64, W = 32) in the same harness. Outputs go to `target/bitstreams/<top>/`.
+//! `cargo run --release -p bitstreams -- [TOP...]`: synthesize, place, route and pack the board
+//! tops for the Alchitry Cu (every top by default; the list is `bitstreams::tops::all`).
+//! Outputs and tool logs go to `target/bitstreams/<top>/`. A run over every top also writes
+//! `bitstreams/REPORT.md` and copies the bitstreams to `bitstreams/bin/<top>.bin`.
 
+use bitstreams::report;
+use bitstreams::tops::{self, Top};
 use clap::Parser;
+use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 #[derive(Parser)]
-#[command(about = "Open-toolchain synthesis for the Alchitry Cu (iCE40HX8K-CB132)")]
+#[command(about = "Open-toolchain synthesis for the Alchitry Cu (iCE40HX8K-CB132): bitstreams and REPORT.md")]
 struct Args {
-    /// Tops to build (default: all).
+    /// Tops to build (default: all, which also regenerates bitstreams/REPORT.md and bitstreams/bin/).
     tops: Vec<String>,
+    /// Tops built at once (each tool is single-threaded).
+    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
+    jobs: usize,
 }
-
-/// Every top, built by default.
-const TOPS: &[&str] = &["aqm", "dwrr", "ren", "seldrop", "shaper", "intstamp", "port", "cblt-encoder", "cblt-decoder"];
 
 fn main() -> ExitCode {
     let a = Args::parse();
-    let tops: Vec<String> = if a.tops.is_empty() { TOPS.iter().map(|s| s.to_string()).collect() } else { a.tops };
-    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bitstreams");
-    for t in &tops {
-        let harnessed = bitstreams::harness::switch_block_tops().into_iter().find(|(n, _)| n == t);
-        let mut harness = String::new();
-        let verilog = match t.as_str() {
-            "aqm" => bitstreams::tops::verilog_of(bitstreams::tops::AqmBoard::default()),
-            "cblt-encoder" | "cblt-decoder" => {
-                let b = if t == "cblt-encoder" {
-                    bitstreams::harness::cblt_encoder_board()
-                } else {
-                    bitstreams::harness::cblt_decoder_board()
-                };
-                harness = format!(" (harness included: {} flip-flops)", b.harness_flops);
-                b.verilog
+    let all = tops::all();
+    let chosen: Vec<&Top> = if a.tops.is_empty() {
+        all.iter().collect()
+    } else {
+        let mut v = Vec::new();
+        for t in &a.tops {
+            match all.iter().find(|x| x.name == t) {
+                Some(x) => v.push(x),
+                None => {
+                    let known: Vec<&str> = all.iter().map(|x| x.name).collect();
+                    eprintln!("unknown top `{t}`; known: {}", known.join(", "));
+                    return ExitCode::from(2);
+                }
             }
-            _ if harnessed.is_some() => {
-                let b = (harnessed.unwrap().1)();
-                harness = format!(" (harness included: {} flip-flops)", b.harness_flops);
-                b.verilog
+        }
+        v
+    };
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = crate_dir.join("../target/bitstreams");
+    let t0 = std::time::Instant::now();
+    eprintln!("building {} tops, {} at a time; logs in {}", chosen.len(), a.jobs.max(1), out.display());
+
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<report::Row>>> = Mutex::new((0..chosen.len()).map(|_| None).collect());
+    let failed = Mutex::new(Vec::<String>::new());
+    std::thread::scope(|s| {
+        for _ in 0..a.jobs.max(1) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(top) = chosen.get(i) else { break };
+                match report::build_top(top, &out.join(top.name), &|m: &str| eprintln!("[{}] {m}", top.name)) {
+                    Ok(row) => {
+                        println!("{}", row.summary());
+                        results.lock().unwrap()[i] = Some(row);
+                    }
+                    Err(e) => {
+                        eprintln!("[{}] FAILED: {e:#}", top.name);
+                        failed.lock().unwrap().push(top.name.to_string());
+                    }
+                }
+            });
+        }
+    });
+    let failed = failed.into_inner().unwrap();
+    if !failed.is_empty() {
+        eprintln!("failed: {} (logs above and in {})", failed.join(", "), out.display());
+        return ExitCode::FAILURE;
+    }
+    let rows: Vec<report::Row> = results.into_inner().unwrap().into_iter().map(|r| r.expect("every top built")).collect();
+    eprintln!("all {} tops built in {:.0} s", rows.len(), t0.elapsed().as_secs_f64());
+    if a.tops.is_empty() {
+        match report::publish(&rows, crate_dir) {
+            Ok(bins) => {
+                eprintln!("wrote {} and {} bitstreams in {}", crate_dir.join("REPORT.md").display(), bins, crate_dir.join("bin").display());
             }
-            other => {
-                eprintln!("unknown top `{other}`; known: {}", TOPS.join(", "));
-                return ExitCode::from(2);
-            }
-        };
-        eprintln!("{t}: yosys, nextpnr-ice40 --hx8k --package cb132 --freq 100, icepack ...");
-        match bitstreams::build(t, &verilog, &out.join(t), true) {
-            Ok(r) => println!(
-                "{t}: {} / {} logic cells{harness}, {} RAM blocks, {} PLLs, Fmax {:.2} MHz ({} 100 MHz), bitstream {}",
-                r.logic_cells, r.logic_cells_avail, r.ram_blocks, r.plls, r.fmax_mhz,
-                if r.fmax_mhz >= 100.0 { "meets" } else { "misses" },
-                r.bitstream.map(|p| p.display().to_string()).unwrap_or_default()
-            ),
             Err(e) => {
-                eprintln!("{t}: {e:#}");
+                eprintln!("writing the report: {e:#}");
                 return ExitCode::FAILURE;
             }
         }
+    } else {
+        eprintln!("(REPORT.md and bitstreams/bin/ are regenerated by a run over every top)");
     }
     ExitCode::SUCCESS
 }

@@ -1,7 +1,10 @@
-//! Board tops for the Alchitry Cu. A block with more ports than the package has pins is wrapped:
-//! on-chip LFSRs drive every input, every output is folded into the LEDs through registers, so
-//! nothing is optimised away and the timing measured is the block's own.
+//! Every board top the flow builds ([`all`]), with the parameter set it is built with and a
+//! design note on what limits its clock, and the AQM's own board. A block with more ports than
+//! the package has pins is wrapped: on-chip LFSRs drive every input, every output is folded into
+//! the LEDs through registers, so nothing is optimised away and the timing measured is the
+//! block's own.
 
+use crate::harness::{self, Board};
 use hdl::aqm::rtl::AqmTop;
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
@@ -95,4 +98,147 @@ impl Logic for AqmBoard {
 pub fn verilog_of<B: Block>(mut b: B) -> String {
     b.connect_all();
     generate_verilog(&b)
+}
+
+/// One board top.
+pub struct Top {
+    /// The name on the command line and in the report.
+    pub name: &'static str,
+    /// What the block is.
+    pub block: &'static str,
+    /// The parameter set it is built with.
+    pub params: String,
+    /// Its board Verilog.
+    pub board: fn() -> Board,
+    /// Whether it is expected to fit the HX8K: the flow fails when one that should fit does not.
+    pub fits: bool,
+    /// Design note: what its critical path is made of and what would take it to 100 MHz (or, for
+    /// a top that does not fit, what takes the room). This is analysis, not a measurement; the
+    /// measured figures are in the report beside it.
+    pub design_note: &'static str,
+}
+
+/// Flip-flops of the AQM's own board: three 32-bit LFSRs, the fold and the LEDs.
+const AQM_BOARD_FLOPS: u32 = 3 * 32 + 32 + 8;
+
+fn aqm_board() -> Board {
+    Board { verilog: verilog_of(AqmBoard::default()), harness_flops: AQM_BOARD_FLOPS }
+}
+
+/// Every top, in build order.
+pub fn all() -> Vec<Top> {
+    let switch = harness::switch_block_tops();
+    let sw = |n: &str| switch.iter().find(|(name, _)| *name == n).expect("switch block top").1;
+    let (s, k) = (harness::CBLT_S, harness::CBLT_K_MAX);
+    vec![
+        Top {
+            name: "aqm",
+            block: "sojourn timestamp + AQM marker (K / TCN / CoDel / ECN♯)",
+            params: "32-bit ns time base, every mode and threshold a register; own board: 3 LFSRs".into(),
+            board: aqm_board,
+            fits: true,
+            design_note: "The marking decision is five carry chains in one clock (now − next, the CoDel re-entry test, \
+                the count, the leading-one encoder and table shift for P/√n, next + P/n, the lag clamp). \
+                Pipelining it into five stages, one carry chain each, with the marker state forwarded when \
+                dequeues come on consecutive clocks, keeps one dequeue per clock.",
+        },
+        Top {
+            name: "dwrr",
+            block: "DWRR / strict-priority scheduler",
+            params: "8 queues, 16-bit lengths, 32-bit quanta and deficits".into(),
+            board: sw("dwrr"),
+            fits: true,
+            design_note: "Rotate, priority-encode and add the deficit in one clock. Computing the next eligible queue a \
+                clock ahead (the head set changes by at most one queue per clock) and adding the deficit in a \
+                second stage splits the path in two.",
+        },
+        Top {
+            name: "ren",
+            block: "REN gap/queue counters",
+            params: "one port, 20-bit queue length, 8-bit idle bytes per clock, 32-bit counters".into(),
+            board: sw("ren"),
+            fits: true,
+            design_note: "The MSS register feeds the idle-residue carry chains and then the budgets in one clock. \
+                Period boundaries are rare, so computing ti and the budgets over two or three clocks after \
+                the boundary, with the old budgets held, cuts the chain.",
+        },
+        Top {
+            name: "seldrop",
+            block: "priority selective drop (single-threshold RED/ECN)",
+            params: "occupancy in packets and bytes, 16-bit lengths, K and CAP registers".into(),
+            board: sw("seldrop"),
+            fits: true,
+            design_note: "The unit bit selects the occupancy, then `CAP − occ − size` and the compare write it back. \
+                Keeping the free room `CAP − occ` as its own register, updated by the same admissions and \
+                dequeues, takes one carry chain off the path.",
+        },
+        Top {
+            name: "shaper",
+            block: "token-bucket shaper of the emulation queue",
+            params: "mixed-radix bucket (bytes + 1/SCALE remainder), 16-bit lengths".into(),
+            board: sw("shaper"),
+            fits: true,
+            design_note: "Remainder carry, refill add, cap compare and the bucket update run in one clock. The refill \
+                is the same every clock between register writes, so precomputing it into a register leaves \
+                one add and one compare.",
+        },
+        Top {
+            name: "intstamp",
+            block: "INT stamping at dequeue (HPCC hop record)",
+            params: "24-bit time, 32-bit byte counter, 32-bit queue length".into(),
+            board: sw("intstamp"),
+            fits: true,
+            design_note: "An input goes through a 32-bit carry chain into a counter enable. Registering the inputs \
+                (one clock more of latency on the stamp) leaves the carry chain alone in the clock.",
+        },
+        Top {
+            name: "port",
+            block: "composed switch egress port (timestamp, AQM, REN, selective drop, DWRR, shaper, INT)",
+            params: "2 queues × 256 descriptors (one block RAM deep), one descriptor per clock".into(),
+            board: sw("port"),
+            fits: true,
+            design_note: "The departing queue's number selects that queue's AQM state, the AQM decision chain follows \
+                (see `aqm`) and the state is written back in the same clock. The AQM pipeline above with \
+                per-queue forwarding is the fix; at 95 % of the HX8K's cells, the pipelined port also needs \
+                an UP5K- or ECP5-class part, or fewer features per port.",
+        },
+        Top {
+            name: "cblt-encoder",
+            block: "CB-LT encoder (xorshift32, degree table, XOR)",
+            params: format!("S = {s} bytes, k_max = {k}, W = 32 bits; message buffer {} words in block RAM", s * k / 4),
+            board: harness::cblt_encoder_board,
+            fits: true,
+            design_note: "The mask generator draws one index per clock: PRNG state → xorshift → 63 table compares → \
+                first hit (a 64-bit `x & −x`) → FIFO push. Splitting the draw into two stages (xorshift and \
+                compares, then the first-hit encode), with the PRNG loop through xorshift alone, halves it.",
+        },
+        Top {
+            name: "cblt-decoder",
+            block: "CB-LT decoder (GF(2) Gaussian elimination)",
+            params: format!("S = {s} bytes, k_max = {k}, W = 32 bits; {k} rows of {} words in block RAM", s / 4),
+            board: harness::cblt_decoder_board,
+            fits: true,
+            design_note: "The registered header's NPKT feeds `NPKT · S` (a multiply), then the NPKT rule's two \
+                compares, then the reason register: the header check in one clock. Computing `NPKT · S` a \
+                clock earlier (the check can take two clocks; the data beats follow the header) cuts it.",
+        },
+        Top {
+            name: "nic",
+            block: "FEC NIC top (register map, encoder, decoder, TX queue, RX staging, message buffer, completion queue)",
+            params: format!(
+                "S = {} bytes, k_max = {}, W = 32 bits (the `sim-small` build), 32-bit bus with one clock of read latency",
+                harness::NIC_S,
+                harness::NIC_K_MAX
+            ),
+            board: harness::nic_board,
+            fits: false,
+            design_note: "What takes the room: the encoder's degree table is 64 registers of 17 bits, each with its \
+                comparator (one draw per clock), whatever k_max; the register read is a priority chain over 58 \
+                registers; the completion queue is four entries of flip-flops read through multiplexers; every \
+                statistic is a 32-bit counter. To fit the HX8K: the table in block RAM, searched over six clocks \
+                per draw (the payload XOR takes ⌈d·S/W⌉ = 16d clocks per symbol, so draws are not the \
+                bottleneck); the read as a one-hot AND-OR; the completion queue in block RAM. 100 MHz then \
+                takes the encoder's and the decoder's fixes.",
+        },
+    ]
 }

@@ -73,7 +73,9 @@ pub struct SatCounter {
     pub value: Signal<Out, Bits<32>>,
     count: DFF<Bits<32>>,
     /// `count + 1` with its carry out: bit 32 is set only at all-ones, so saturation costs no
-    /// separate all-ones compare (it is the end of the increment's carry chain).
+    /// separate all-ones compare (it is the end of the increment's carry chain). A registered
+    /// all-ones flag instead was tried for the clock enable: yosys folds the enable into the
+    /// increment's carry-in either way, and the flag cost cells, so the carry-out form stays.
     plus1: Signal<Local, Bits<33>>,
 }
 
@@ -91,3 +93,6 @@ impl Logic for SatCounter {
         }
     }
 }
+
+// pins for the counter's own test (sim-tests/tests/sat_counter.rs)
+crate::pin_io!(SatCounter; in: inc, load, load_val; out: value);

@@ -1,0 +1,262 @@
+//! One top through the flow ([`build_top`]) and `bitstreams/REPORT.md` ([`publish`]): every
+//! figure in it comes from the tools' logs of the run that writes it.
+
+use crate::tops::Top;
+use crate::{build, luts_by_part, Progress, Report, TARGET_MHZ};
+use anyhow::{bail, Context, Result};
+use std::fmt::Write;
+use std::path::Path;
+use std::process::Command;
+
+/// A top's row: what it is, and what the flow measured.
+pub struct Row {
+    pub name: &'static str,
+    pub block: &'static str,
+    pub params: String,
+    pub harness_flops: u32,
+    pub design_note: &'static str,
+    pub report: Report,
+    /// For a top that does not fit: LUTs per part, largest first.
+    pub luts_by_part: Vec<(String, u32)>,
+}
+
+/// Build one top in `dir`: both passes and `icepack`; for one that does not fit, the LUTs per
+/// part instead. A top expected to fit that does not is an error.
+pub fn build_top(top: &Top, dir: &Path, progress: Progress) -> Result<Row> {
+    let board = (top.board)();
+    let report = build(top.name, &board.verilog, dir, true, progress)?;
+    let mut luts = Vec::new();
+    if !report.fits {
+        if top.fits {
+            bail!("{} no longer fits the HX8K: {} / {} logic cells (log {})", top.name, report.logic_cells, report.logic_cells_avail,
+                dir.join(format!("{}.nextpnr.log", top.name)).display());
+        }
+        luts = luts_by_part(top.name, &board.verilog, dir, progress)?;
+    } else if !top.fits {
+        progress("fits now: set `fits: true` for it in bitstreams/src/tops.rs");
+    }
+    Ok(Row {
+        name: top.name,
+        block: top.block,
+        params: top.params.clone(),
+        harness_flops: board.harness_flops,
+        design_note: top.design_note,
+        report,
+        luts_by_part: luts,
+    })
+}
+
+fn thousands(n: u32) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+impl Row {
+    /// One line for the terminal.
+    pub fn summary(&self) -> String {
+        let r = &self.report;
+        if !r.fits {
+            return format!("{}: does not fit: {} / {} logic cells", self.name, r.logic_cells, r.logic_cells_avail);
+        }
+        format!(
+            "{}: {} / {} logic cells, {} RAM, Fmax {:.2} MHz ({} 100 MHz); bitstream at {:.3} MHz{}",
+            self.name,
+            r.logic_cells,
+            r.logic_cells_avail,
+            r.ram_blocks,
+            r.fmax_mhz,
+            if r.meets_target() { "meets" } else { "misses" },
+            r.board_clock_mhz,
+            if r.plls > 0 { " behind the PLL" } else { "" }
+        )
+    }
+
+    /// What limits the top, measured: the shortfall against 100 MHz and the critical path.
+    fn limit(&self) -> String {
+        let r = &self.report;
+        if !r.fits {
+            let parts: Vec<String> =
+                self.luts_by_part.iter().take(4).map(|(p, n)| format!("`{p}` {}", thousands(*n))).collect();
+            return format!(
+                "Does not fit: it needs {} logic cells, {:.2}× the {} of the HX8K. LUTs by part (yosys without flattening; \
+                 `dut` is the top's own logic): {}.",
+                thousands(r.logic_cells),
+                r.logic_cells as f64 / r.logic_cells_avail as f64,
+                thousands(r.logic_cells_avail),
+                parts.join(", ")
+            );
+        }
+        let period = 1000.0 / r.fmax_mhz;
+        let mut s = if r.meets_target() {
+            format!("Meets 100 MHz: {period:.2} ns of the 10 ns period.")
+        } else {
+            format!(
+                "Misses 100 MHz by {:.2} ns: its slowest path takes {period:.2} ns of a 10 ns period, so the clock must \
+                 be {:.2}× faster.",
+                period - 10.0,
+                TARGET_MHZ / r.fmax_mhz
+            )
+        };
+        if let Some(p) = &r.critical {
+            let _ = write!(
+                s,
+                " Critical path: `{}` → `{}`, {} cells, {:.1} ns logic + {:.1} ns routing.",
+                p.from, p.to, p.cells, p.logic_ns, p.routing_ns
+            );
+        }
+        s
+    }
+}
+
+fn version(cmd: &str, args: &[&str]) -> String {
+    Command::new(cmd)
+        .args(args)
+        .output()
+        .ok()
+        .map(|o| {
+            let mut t = String::from_utf8_lossy(&o.stdout).into_owned();
+            t.push_str(&String::from_utf8_lossy(&o.stderr));
+            t.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string()
+        })
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// Today's date (UTC) as YYYY-MM-DD, from the system clock.
+fn today() -> String {
+    date_of(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400) as i64)
+}
+
+/// The date `days` after 1970-01-01 (H. Hinnant's civil-from-days).
+fn date_of(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The Markdown of REPORT.md for `rows`, built with `tools` on `date`.
+pub fn markdown(rows: &[Row], tools: &[String], date: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# Bitstreams for the Alchitry Cu (iCE40HX8K-CB132)\n");
+    let _ = writeln!(
+        s,
+        "Generated by `cargo run --release -p bitstreams` on {date}; do not edit. Every figure comes from the \
+         tools' logs of that run (`target/bitstreams/<top>/`).\n"
+    );
+    let _ = writeln!(s, "Toolchain: {}.\n", tools.join("; "));
+    let _ = writeln!(
+        s,
+        "Flow: `yosys synth_ice40 -abc9`, `nextpnr-ice40 --hx8k --package cb132 --freq 100 --seed 1`, `icepack`. \
+         Cells, RAM, Fmax and the critical path are from that 100 MHz pass, on the Cu's 100 MHz clock. \
+         A top that misses 100 MHz is built a second time behind the iCE40 PLL, at the fastest clock the PLL \
+         makes at or below 90 % of its Fmax, and that build must pass timing: the bitstream runs the block \
+         within its timing on a Cu (`board clock`). Blocks with more ports than pins sit in a harness: LFSR-fed \
+         registers drive every input, every output is folded into registers that reach the eight LEDs \
+         (`bitstreams/src/harness.rs`); its flip-flops are in the parameters table.\n"
+    );
+    let _ = writeln!(s, "| top | logic cells | RAM (4 kbit) | PLLs | Fmax, 100 MHz target | 100 MHz | board clock | bitstream |");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
+    for row in rows {
+        let r = &row.report;
+        if !r.fits {
+            let _ = writeln!(
+                s,
+                "| `{}` | {} / {} (**{:.0} %, does not fit**) | {} / 32 | – | – | no | – | – |",
+                row.name,
+                thousands(r.logic_cells),
+                thousands(r.logic_cells_avail),
+                100.0 * r.logic_cells as f64 / r.logic_cells_avail as f64,
+                r.ram_blocks
+            );
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "| `{}` | {} / {} ({:.0} %) | {} / 32 | {} | {:.2} MHz | {} | {:.3} MHz (Fmax {:.2}) | [`bin/{}.bin`](bin/{}.bin) |",
+            row.name,
+            thousands(r.logic_cells),
+            thousands(r.logic_cells_avail),
+            100.0 * r.logic_cells as f64 / r.logic_cells_avail as f64,
+            r.ram_blocks,
+            r.plls,
+            r.fmax_mhz,
+            if r.meets_target() { "meets" } else { "misses" },
+            r.board_clock_mhz,
+            r.board_fmax_mhz,
+            row.name,
+            row.name
+        );
+    }
+    let _ = writeln!(s, "\n## Parameters\n\n| top | block | parameters | harness flip-flops |\n|---|---|---|---|");
+    for row in rows {
+        let _ = writeln!(s, "| `{}` | {} | {} | {} |", row.name, row.block, row.params, row.harness_flops);
+    }
+    let _ = writeln!(
+        s,
+        "\n## What limits each top\n\nThe first paragraph is measured (nextpnr's post-route critical path; cells are \
+         named after the register they feed). The second is the design note from `bitstreams/src/tops.rs`: \
+         what the path is made of and what would take the block to 100 MHz (for a top that does not fit, what takes the room), not yet built.\n"
+    );
+    for row in rows {
+        let _ = writeln!(s, "### `{}`\n\n{}\n", row.name, row.limit());
+        if !row.design_note.is_empty() {
+            let _ = writeln!(s, "{}\n", row.design_note);
+        }
+    }
+    s
+}
+
+/// Write `REPORT.md` in `crate_dir` and copy each bitstream to `crate_dir/bin/` (stale ones
+/// removed). Returns how many bitstreams were copied.
+pub fn publish(rows: &[Row], crate_dir: &Path) -> Result<usize> {
+    let tools = vec![
+        version("yosys", &["-V"]),
+        version("nextpnr-ice40", &["--version"]),
+        format!("fpga-icestorm {}", version("dpkg-query", &["-W", "-f", "${Version}", "fpga-icestorm"])),
+    ];
+    let bin_dir = crate_dir.join("bin");
+    std::fs::create_dir_all(&bin_dir)?;
+    for e in std::fs::read_dir(&bin_dir)? {
+        let p = e?.path();
+        if p.extension().is_some_and(|x| x == "bin") {
+            std::fs::remove_file(&p)?;
+        }
+    }
+    let mut n = 0;
+    for row in rows {
+        if let Some(b) = &row.report.bitstream {
+            std::fs::copy(b, bin_dir.join(format!("{}.bin", row.name))).with_context(|| format!("copying {}", b.display()))?;
+            n += 1;
+        }
+    }
+    std::fs::write(crate_dir.join("REPORT.md"), markdown(rows, &tools, &today()))?;
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn formats_numbers_and_dates() {
+        assert_eq!(super::thousands(7680), "7,680");
+        assert_eq!(super::thousands(14113), "14,113");
+        assert_eq!(super::thousands(937), "937");
+        assert_eq!(super::date_of(0), "1970-01-01");
+        assert_eq!(super::date_of(19_723), "2024-01-01");
+        assert_eq!(super::date_of(20_513), "2026-03-01");
+        assert_eq!(super::date_of(20_512), "2026-02-28");
+    }
+}
