@@ -188,8 +188,10 @@ pub fn all() -> Vec<Top> {
             params: "24-bit time, 32-bit byte counter, 32-bit queue length".into(),
             board: sw("intstamp"),
             fits: true,
-            design_note: "An input goes through a 32-bit carry chain into a counter enable. Registering the inputs \
-                (one clock more of latency on the stamp) leaves the carry chain alone in the clock.",
+            design_note: "The event a statistic counts (decoded from the inputs) enters that counter's 32-bit increment as \
+                its carry-in, and the enable goes out on a global buffer. Counting the registered event a clock \
+                later, or counting in two 16-bit halves with a registered carry between them, takes the decode and \
+                half the chain out of the clock.",
         },
         Top {
             name: "port",
