@@ -84,8 +84,10 @@ mod tests {
     fn picks_the_fastest_setting_under_the_limit() {
         let p = at_most(100.0, 50.0).unwrap();
         assert!((p.f_out_mhz - 50.0).abs() < 1e-9, "{p:?}");
+        // `icepll -i 100 -o 18`: DIVR 3, DIVF 22, DIVQ 5, FILTER_RANGE 2, 17.969 MHz
         let p = at_most(100.0, 18.0).unwrap();
-        assert!(p.f_out_mhz <= 18.0 && p.f_out_mhz > 17.5, "{p:?}");
+        assert_eq!((p.divr, p.divf, p.divq, p.filter_range), (3, 22, 5, 2), "{p:?}");
+        assert!((p.f_out_mhz - 17.96875).abs() < 1e-9, "{p:?}");
         // each setting obeys the formula and the ranges
         for max in [16.5, 19.3, 33.0, 74.0, 99.9, 275.0] {
             let p = at_most(100.0, max).unwrap();
