@@ -6,5 +6,6 @@ pub mod blocks;
 pub mod cblt;
 pub mod cblt_decoder;
 pub mod fuzz;
+pub mod netsim;
 pub mod nic;
 pub mod verilator;
