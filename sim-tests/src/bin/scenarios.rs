@@ -3,10 +3,10 @@
 //! Each writes `README.md` (tables, the paper's numbers beside ours) and SVG plots under
 //! `sim-tests/results/NAME/` (or `--out DIR`), and prints the Markdown.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Parser, ValueEnum};
 use sim_tests::netsim::bottleneck::PortEngine;
-use sim_tests::netsim::scenarios::{self, Opts, Report};
+use sim_tests::netsim::scenarios::{self, Opts, Outcome};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -22,20 +22,25 @@ enum Name {
     All,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum EngineArg {
+    Model,
+    Verilator,
+    /// Both, checking that every run's marks and drops are identical; the model's report is kept.
+    Both,
+}
+
 #[derive(Parser)]
 struct Args {
     name: Name,
-    /// What decides the marks and drops: the port's golden model or the Verilated RTL.
+    /// What decides the marks and drops: the port's golden model, the Verilated RTL, or both.
     #[arg(long, value_enum, default_value = "model")]
-    engine: PortEngine,
+    engine: EngineArg,
     /// The test suite's short version.
     #[arg(long)]
     short: bool,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Offered load of the web-search FCT runs (rtt-variation).
-    #[arg(long, default_value_t = 0.9)]
-    load: f64,
     /// Where the results go.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -43,26 +48,37 @@ struct Args {
 
 fn main() -> Result<()> {
     let a = Args::parse();
-    if !(a.load > 0.0 && a.load < 1.0) {
-        anyhow::bail!("--load must be between 0 and 1 (exclusive), got {}", a.load);
-    }
-    let o = Opts { engine: a.engine, short: a.short, seed: a.seed };
+    let engines: Vec<PortEngine> = match a.engine {
+        EngineArg::Model => vec![PortEngine::Model],
+        EngineArg::Verilator => vec![PortEngine::Verilator],
+        EngineArg::Both => vec![PortEngine::Model, PortEngine::Verilator],
+    };
     let out = a.out.unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("results"));
     let names: Vec<Name> = match a.name {
         Name::All => vec![Name::RttVariation, Name::Incast, Name::Gemini],
         n => vec![n],
     };
     for n in names {
-        let t0 = Instant::now();
-        let report: Report = match n {
-            Name::RttVariation => scenarios::rtt_variation(o, a.load)?.report,
-            Name::Incast => scenarios::incast(o)?.report,
-            Name::Gemini => scenarios::gemini(o)?.report,
-            Name::All => unreachable!(),
-        };
+        let mut outcomes: Vec<Box<dyn Outcome>> = vec![];
+        for &engine in &engines {
+            let t0 = Instant::now();
+            let o = Opts { engine, short: a.short, seed: a.seed };
+            outcomes.push(match n {
+                Name::RttVariation => Box::new(scenarios::rtt_variation(o)?),
+                Name::Incast => Box::new(scenarios::incast(o)?),
+                Name::Gemini => Box::new(scenarios::gemini(o)?),
+                Name::All => unreachable!(),
+            });
+            eprintln!("{n:?} on {engine:?}: {:.1} s", t0.elapsed().as_secs_f64());
+        }
+        if let [model, rtl] = &outcomes[..] {
+            let (runs, decisions) = scenarios::compare_decisions(model.as_ref(), rtl.as_ref()).with_context(|| format!("{n:?}: the model and the Verilated RTL disagree"))?;
+            eprintln!("{n:?}: model and Verilated RTL identical over {runs} runs, {decisions} marks and drops");
+        }
+        let report = outcomes[0].report();
         report.write(&out)?;
         println!("{}", report.markdown);
-        eprintln!("{}: {:.1} s, written to {}", report.name, t0.elapsed().as_secs_f64(), out.join(report.name).display());
+        eprintln!("{}: written to {}", report.name, out.join(report.name).display());
     }
     Ok(())
 }
