@@ -350,7 +350,7 @@ const RTT_VARIATION_NOTES: &str = "\
 * **Topology and traffic.** The paper's 182 → 8 packets comes from its 16→1 ns-3 deep dive (§5.4)
   with unstated ECN♯ parameters (a `pst_target` near 10 µs fits 8 packets, ecn-sharp.md §4.6);
   here the standing queue is measured with the testbed's parameters (§4.4: `pst_target`
-  85 µs), so ECN♯ holds the queue near 85 µs of sojourn (about 70 packets at 10 Gb/s), not 10 µs.
+  85 µs, which is 70 packets at 10 Gb/s), so ECN♯ holds the queue near that, not near 10 µs.
   The `incast` scenario repeats the deep dive with `pst_target` 10 µs.
 * **One bottleneck, simulated hosts.** No kernel, no netem, no NIC offloads: per-packet ACKs
   (no delayed ACK), NewReno recovery, a 5 ms minimum RTO, RTTs fixed per flow. The paper's
@@ -495,8 +495,8 @@ const INCAST_NOTES: &str = "\
   absorbed without timeouts; drops are in the table beside them.
 * **Initial window.** With 1-packet initial windows the first round of N flows fits the buffer
   for every N swept, so what separates the schemes is how fast they react as the flows grow;
-  with 10-packet windows the first round of 30 flows already overflows 256 packets whatever
-  the marker does.
+  with 10-packet windows the first round of 30 flows (300 packets) already overflows the
+  256-packet buffer whatever the marker does.
 * **Buffer.** The port holds 256 descriptors per queue; the paper's ns-3 buffer is not stated
   for this experiment (its public script uses 120 packets with RED at 40).
 * **ECN♯ parameters** for the deep dive are not in the paper; we use `ins_target` = the Tail
@@ -620,6 +620,12 @@ const GEMINI_NOTES: &str = "\
 * **Choices where the thesis is silent** (gemini-flashpass.md §1.9): g = 1/16, α₀ = 1, f clamped
   to 1, cwnd ≥ 2, RTT_base = the flow's minimum RTT, the once-per-RTT hold-off timed by the
   smoothed RTT, standard slow start, no pacing.
+* **Beyond 8× the inter-DC flows get more than an equal share** (table above). Theorem 3.3.2's
+  equal share assumes h ∝ RTT and no clamps. Here the intra-DC flows have F = 3 (G-F), so a cut
+  removes 3α of the window (f clamped at 1), and their h is raised from 0.024 to the 0.1 floor;
+  the inter-DC flows have F = 0.63 at 16× and 0.34 at 32×. We have not separated which of these
+  moves the share; the direction against DCTCP (which starves the long-RTT flows) holds at every
+  ratio.
 * **No WAN congestion here.** The WAN signal needs the minimum RTT 5 ms above the base; a full
   256-packet DC queue at 1 Gb/s adds 3.1 ms, so only the ECN half of Algorithm 1 acts, as in the
   thesis's DC-bottleneck experiment.";
