@@ -626,8 +626,8 @@ const GEMINI_NOTES: &str = "\
 * **Choices where the thesis is silent** (gemini-flashpass.md §1.9): g = 1/16, α₀ = 1, f clamped
   to 1, cwnd ≥ 2, RTT_base = the flow's minimum RTT, the once-per-RTT hold-off timed by the
   smoothed RTT, standard slow start, no pacing.
-* **Beyond 8× the inter-DC flows get more than an equal share** (table above). Theorem 3.3.2's
-  equal share assumes h ∝ RTT and no clamps. Here the intra-DC flows have F = 3 (G-F), so a cut
+* **Equal sharing only near 8×.** Below it the inter-DC flows get less than the intra-DC ones,
+  beyond it more (table above). Theorem 3.3.2's equal share assumes h ∝ RTT and no clamps. Here the intra-DC flows have F = 3 (G-F), so a cut
   removes 3α of the window (f clamped at 1), and their h is raised from 0.024 to the 0.1 floor;
   the inter-DC flows have F = 0.63 at 16× and 0.34 at 32×. We have not separated which of these
   moves the share; the direction against DCTCP (which starves the long-RTT flows) holds at every
