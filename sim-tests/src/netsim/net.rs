@@ -198,6 +198,8 @@ struct Sim<'a> {
     shadow: VecDeque<Pkt>,
     d1: Option<Pkt>,
     min_rto: Tick,
+    /// Flows whose last ACK has not arrived.
+    unfinished: usize,
     res: RunResult,
 }
 
@@ -309,6 +311,7 @@ impl Sim<'_> {
             f.res.fct_us = Some(now_us - f.spec.start_us);
             f.rto_armed = false;
             f.rto_gen += 1;
+            self.unfinished -= 1;
             return;
         }
         let una = f.snd_una;
@@ -428,6 +431,7 @@ pub fn run(cfg: &NetConfig, flows: Vec<FlowSpec>, port: &mut dyn Bottleneck, unt
         shadow: VecDeque::new(),
         d1: None,
         min_rto: cfg.ticks(cfg.min_rto_us),
+        unfinished: 0,
         res: RunResult::default(),
     };
     for (i, spec) in flows.into_iter().enumerate() {
@@ -440,21 +444,15 @@ pub fn run(cfg: &NetConfig, flows: Vec<FlowSpec>, port: &mut dyn Bottleneck, unt
         sim.flows.push(Flow { spec, npkts, snd_una: 0, snd_nxt: 0, dupacks: 0, recover: None, srtt: 0.0, rttvar: 0.0, backoff: 0, rto_gen: 0, rto_armed: false, rcv_nxt: 0, ooo: BTreeSet::new(), res });
     }
     let (until, period) = (cfg.ticks(until_us), cfg.ticks(cfg.sample_us).max(1));
-    let mut unfinished = sim.flows.len();
+    sim.unfinished = sim.flows.len();
     let mut bytes = 0u64;
-    while sim.now < until && unfinished > 0 {
+    while sim.now < until && sim.unfinished > 0 {
         while let Some(Reverse((t, _, e))) = sim.events.peek().copied() {
             if t > sim.now {
                 break;
             }
             sim.events.pop();
-            let was_done = matches!(e, Ev::AtSender { flow, .. } if sim.flows[flow as usize].res.fct_us.is_some());
             sim.event(e);
-            if let Ev::AtSender { flow, .. } = e {
-                if !was_done && sim.flows[flow as usize].res.fct_us.is_some() {
-                    unfinished -= 1;
-                }
-            }
         }
         sim.res.max_ingress = sim.res.max_ingress.max(sim.ingress.len());
         bytes += sim.clock_port(port)?;
