@@ -18,7 +18,9 @@ enum Name {
     Incast,
     /// Intra- and cross-DC flows on one DC port (gemini-flashpass.md §1.7).
     Gemini,
-    /// All three.
+    /// REN's grants driven by the port's REN codes, bursts and short flows (ren.md §3, §6).
+    Ren,
+    /// All of them.
     All,
 }
 
@@ -55,7 +57,7 @@ fn main() -> Result<()> {
     };
     let out = a.out.unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("results"));
     let names: Vec<Name> = match a.name {
-        Name::All => vec![Name::RttVariation, Name::Incast, Name::Gemini],
+        Name::All => vec![Name::RttVariation, Name::Incast, Name::Gemini, Name::Ren],
         n => vec![n],
     };
     for n in names {
@@ -67,6 +69,7 @@ fn main() -> Result<()> {
                 Name::RttVariation => Box::new(scenarios::rtt_variation(o)?),
                 Name::Incast => Box::new(scenarios::incast(o)?),
                 Name::Gemini => Box::new(scenarios::gemini(o)?),
+                Name::Ren => Box::new(sim_tests::netsim::ren::ren(o)?),
                 Name::All => unreachable!(),
             });
             eprintln!("{n:?} on {engine:?}: {:.1} s", t0.elapsed().as_secs_f64());

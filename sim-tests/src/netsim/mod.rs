@@ -5,8 +5,10 @@
 
 pub mod bottleneck;
 pub mod cc;
+pub mod fabric;
 pub mod net;
 pub mod plot;
+pub mod ren;
 pub mod scenarios;
 pub mod workload;
 

@@ -122,6 +122,10 @@ pub enum DecisionKind {
     Mark,
     /// Departure removed after its grant (AQM / REN / INT drop).
     DepartureDrop,
+    /// Departure whose ECN field the port changed (REN codes, CE marks), to this value.
+    Code(u8),
+    /// A port's digest of every INT record, sojourn and code it sent (end of run).
+    Digest(u64),
 }
 
 /// Everything a run measured.

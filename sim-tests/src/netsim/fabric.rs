@@ -1,0 +1,340 @@
+//! A multi-port network for the closed-loop II scenarios: hosts with line-rate NICs, one or
+//! more switch egress ports (each the port's golden model or its Verilated RTL, two queues),
+//! and an application (the transport under test) that owns every end-host rule.
+//!
+//! ```text
+//! app ─send(host, pkt)─► host NIC (FIFO) ─ to_port ─► ingress ─► PORT[pkt.path] ─ from_port ─► app.arrive(pkt)
+//!  ▲                                                                                               │
+//!  └───────────────── app events (grants, credits, ACKs, timers: the app picks the delays) ◄───────┘
+//! ```
+//!
+//! * Every tick is one clock of every port. The port decides every admission, drop, ECN/REN
+//!   code and INT record; the fabric keeps a shadow of each queue (packet identities in FIFO
+//!   order) to know which packet a grant and a departure refer to, and stops the run if a
+//!   departure's length differs from the shadow's.
+//! * A departing packet carries the port's `out_ecn`, INT hop record and sojourn time. It
+//!   occupies the port's link for `(len + overhead) / rate` and reaches the app `from_port`
+//!   later (store-and-forward). Host NICs serialize at their own rate and are FIFOs.
+//! * Reverse paths (grants, credits, ACKs, STOPs) are the app's business: it schedules its
+//!   own events with the propagation delay it models (they are not queued).
+//! * Each port logs its decisions (arrival drops, departure drops, changed codes) and folds its
+//!   INT records into a digest, so that the model and the RTL can be compared run by run.
+
+use super::bottleneck::Bottleneck;
+use super::net::{Decision, DecisionKind, Tick};
+use anyhow::{bail, Result};
+use hdl::port::{drop, PortIn};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+/// Queues per port (`SwitchPort2x256`).
+pub const QUEUES: usize = 2;
+
+/// A packet: what the app sets, then what the port stamps on it at departure.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Pkt {
+    pub flow: u32,
+    pub seq: u32,
+    /// Frame bytes (the port's descriptor length; the wire adds the overhead).
+    pub len: u16,
+    pub ecn: u8,
+    /// Traffic class: queue `class mod 2` of the port.
+    pub class: u8,
+    pub low_prio: bool,
+    pub data: bool,
+    /// Which port (path) the packet crosses.
+    pub path: u8,
+    /// Tick the app sent it.
+    pub sent: Tick,
+    /// App-defined (a credit timestamp, a symbol index, ...).
+    pub tag: u64,
+    /// Set at departure: the INT hop record (`out_hop_hi:out_hop_lo`) and the sojourn, clocks.
+    pub hop: u64,
+    pub sojourn: u32,
+}
+
+/// The network around the ports.
+#[derive(Clone, Debug)]
+pub struct FabricConfig {
+    pub tick_ns: f64,
+    /// Host NIC rate, bytes per tick.
+    pub nic_bytes_per_tick: f64,
+    pub hosts: usize,
+    /// Preamble and gap per frame on every link (the ports' `OVERHEAD`).
+    pub overhead: u64,
+    /// Host → port and port → receiver propagation, ticks.
+    pub to_port: Tick,
+    pub from_port: Tick,
+    pub sample: Tick,
+}
+
+impl FabricConfig {
+    pub fn ticks(&self, us: f64) -> Tick {
+        (us * 1000.0 / self.tick_ns).round() as Tick
+    }
+    pub fn us(&self, t: Tick) -> f64 {
+        t as f64 * self.tick_ns / 1000.0
+    }
+}
+
+/// One egress port: the engine, its link rate and what the host programs.
+pub struct PortSpec {
+    pub engine: Box<dyn Bottleneck>,
+    pub bytes_per_tick: f64,
+    /// Register writes `(addr, data)` after `RATE` and `OVERHEAD`.
+    pub writes: Vec<(u16, u64)>,
+}
+
+/// Per-port measurements.
+#[derive(Clone, Debug, Default)]
+pub struct PortLog {
+    /// Occupancy of each queue at each sample, packets.
+    pub queue: [Vec<u64>; QUEUES],
+    /// Bytes resident in each queue at each sample.
+    pub queue_bytes: [Vec<u64>; QUEUES],
+    /// Departures in the period before each sample, Gb/s, per queue.
+    pub gbps: [Vec<f64>; QUEUES],
+    pub decisions: Vec<Decision>,
+    pub arrivals: u64,
+    pub departures: u64,
+    pub drops: u64,
+    /// FNV-1a over every departure's INT record, sojourn and code.
+    pub digest: u64,
+}
+
+struct PortState {
+    spec: PortSpec,
+    ingress: VecDeque<Pkt>,
+    shadow: [VecDeque<Pkt>; QUEUES],
+    bytes: [u64; QUEUES],
+    d1: Option<Pkt>,
+    sent: [u64; QUEUES],
+    log: PortLog,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Ev<E> {
+    NicFree(u32),
+    AtPort(Pkt),
+    Arrive(Pkt),
+    App(E),
+}
+
+struct Nic {
+    fifo: VecDeque<Pkt>,
+    busy: bool,
+}
+
+/// The transport under test: end hosts, receivers and their feedback paths.
+pub trait App {
+    type Ev: Copy + Ord + std::fmt::Debug;
+    /// Called once at tick 0.
+    fn start(&mut self, f: &mut Fabric<Self::Ev>);
+    fn event(&mut self, f: &mut Fabric<Self::Ev>, e: Self::Ev);
+    /// A packet left its port and reached its receiver.
+    fn arrive(&mut self, f: &mut Fabric<Self::Ev>, p: Pkt);
+    /// The run may end early once this holds.
+    fn finished(&self) -> bool;
+    /// Called at every sample tick (after the ports' samples).
+    fn sample(&mut self, _f: &Fabric<Self::Ev>) {}
+}
+
+/// The network state the app acts on.
+pub struct Fabric<E> {
+    pub cfg: FabricConfig,
+    pub now: Tick,
+    seq: u64,
+    events: BinaryHeap<Reverse<(Tick, u64, Ev<E>)>>,
+    nics: Vec<Nic>,
+    ports: Vec<PortState>,
+}
+
+impl<E: Copy + Ord + std::fmt::Debug> Fabric<E> {
+    fn push(&mut self, t: Tick, e: Ev<E>) {
+        self.seq += 1;
+        self.events.push(Reverse((t.max(self.now), self.seq, e)));
+    }
+    /// Schedule an app event at tick `t` (not before now).
+    pub fn at(&mut self, t: Tick, e: E) {
+        self.push(t, Ev::App(e));
+    }
+    pub fn after(&mut self, dt: Tick, e: E) {
+        self.push(self.now + dt, Ev::App(e));
+    }
+    /// Ticks to serialize `len` frame bytes at `bytes_per_tick`.
+    pub fn ser(&self, len: u64, bytes_per_tick: f64) -> Tick {
+        ((len + self.cfg.overhead) as f64 / bytes_per_tick).ceil() as Tick
+    }
+    /// Queue `p` on its host's NIC (stamped with the send tick).
+    pub fn send(&mut self, host: usize, mut p: Pkt) {
+        p.sent = self.now;
+        self.nics[host].fifo.push_back(p);
+        if !self.nics[host].busy {
+            self.nic_next(host as u32);
+        }
+    }
+    /// Packets waiting in a host's NIC (the one on the wire excluded).
+    pub fn nic_backlog(&self, host: usize) -> usize {
+        self.nics[host].fifo.len()
+    }
+    pub fn ports(&self) -> usize {
+        self.ports.len()
+    }
+    /// Packets resident in `queue` of `port` (the shadow).
+    pub fn queue_len(&self, port: usize, queue: usize) -> usize {
+        self.ports[port].shadow[queue].len()
+    }
+
+    fn nic_next(&mut self, h: u32) {
+        let Some(p) = self.nics[h as usize].fifo.pop_front() else {
+            self.nics[h as usize].busy = false;
+            return;
+        };
+        self.nics[h as usize].busy = true;
+        let done = self.now + self.ser(p.len as u64, self.cfg.nic_bytes_per_tick);
+        self.push(done, Ev::NicFree(h));
+        self.push(done + self.cfg.to_port, Ev::AtPort(p));
+    }
+
+    fn clock_port(&mut self, i: usize) -> Result<()> {
+        let now = self.now;
+        let st = &mut self.ports[i];
+        let arrival = st.ingress.pop_front();
+        let inp = match arrival {
+            Some(p) => PortIn { in_valid: 1, in_class: p.class as u64, in_len: p.len as u64, in_ecn: p.ecn as u64, in_low_prio: p.low_prio as u64, in_is_data: p.data as u64, ..Default::default() },
+            None => PortIn::default(),
+        };
+        let o = st.spec.engine.clock(&inp);
+        let mut arrive = None;
+        if let Some(mut p) = st.d1.take() {
+            let q = (p.class as usize) % QUEUES;
+            if o.out_valid == 1 {
+                if o.out_len != p.len as u64 {
+                    bail!("port {i}, tick {now}: the port sent a {}-byte descriptor where flow {} seq {} ({} bytes) was due", o.out_len, p.flow, p.seq, p.len);
+                }
+                if o.out_ecn as u8 != p.ecn {
+                    st.log.decisions.push(Decision { tick: now, kind: DecisionKind::Code(o.out_ecn as u8) });
+                }
+                p.ecn = o.out_ecn as u8;
+                p.hop = o.out_hop_lo | o.out_hop_hi << 32;
+                p.sojourn = o.out_sojourn as u32;
+                for w in [p.hop, p.sojourn as u64, p.ecn as u64] {
+                    st.log.digest = (st.log.digest ^ w).wrapping_mul(0x100_0000_01b3);
+                }
+                st.log.departures += 1;
+                st.sent[q] += p.len as u64;
+                let t = now + ((p.len as u64 + self.cfg.overhead) as f64 / st.spec.bytes_per_tick).ceil() as Tick + self.cfg.from_port;
+                arrive = Some((t, p));
+            } else {
+                st.log.drops += 1;
+                st.log.decisions.push(Decision { tick: now, kind: DecisionKind::DepartureDrop });
+            }
+        }
+        if o.grant == 1 {
+            let q = o.grant_q as usize;
+            let Some(p) = st.shadow.get_mut(q).and_then(|s| s.pop_front()) else { bail!("port {i}, tick {now}: grant to empty queue {}", o.grant_q) };
+            st.bytes[q] -= p.len as u64;
+            st.d1 = Some(p);
+        }
+        if let Some(p) = arrival {
+            st.log.arrivals += 1;
+            if o.in_admit == 1 {
+                let q = (p.class as usize) % QUEUES;
+                st.bytes[q] += p.len as u64;
+                st.shadow[q].push_back(p);
+            } else {
+                if o.in_drop == drop::NONE {
+                    bail!("port {i}, tick {now}: arrival neither admitted nor dropped");
+                }
+                st.log.drops += 1;
+                st.log.decisions.push(Decision { tick: now, kind: DecisionKind::Drop(o.in_drop) });
+            }
+        }
+        if let Some((t, p)) = arrive {
+            self.push(t, Ev::Arrive(p));
+        }
+        Ok(())
+    }
+}
+
+/// What a run leaves besides the app's own state.
+#[derive(Clone, Debug, Default)]
+pub struct FabricRun {
+    pub t_us: Vec<f64>,
+    pub ports: Vec<PortLog>,
+    pub ticks: Tick,
+}
+
+impl FabricRun {
+    /// Every port's decisions, then its INT digest, for the model-against-RTL comparison.
+    pub fn decisions(&self) -> Vec<Decision> {
+        let mut v = vec![];
+        for p in &self.ports {
+            v.extend_from_slice(&p.decisions);
+            v.push(Decision { tick: self.ticks, kind: DecisionKind::Digest(p.digest) });
+        }
+        v
+    }
+}
+
+/// Program the ports, start the app and run until it finishes or `until` ticks pass.
+pub fn run<A: App>(cfg: FabricConfig, ports: Vec<PortSpec>, app: &mut A, until: Tick) -> Result<FabricRun> {
+    let mut f = Fabric {
+        now: 0,
+        seq: 0,
+        events: BinaryHeap::new(),
+        nics: (0..cfg.hosts).map(|_| Nic { fifo: VecDeque::new(), busy: false }).collect(),
+        ports: vec![],
+        cfg,
+    };
+    for mut spec in ports {
+        use hdl::port::csr;
+        let wr = |addr: u16, data: u64| PortIn { csr_we: 1, csr_addr: addr as u64, csr_wdata: data, ..Default::default() };
+        let mut w = vec![wr(csr::RATE, (spec.bytes_per_tick * 256.0).round() as u64), wr(csr::OVERHEAD, f.cfg.overhead)];
+        w.extend(spec.writes.iter().map(|&(a, d)| wr(a, d)));
+        for x in &w {
+            spec.engine.clock(x);
+        }
+        f.ports.push(PortState { spec, ingress: VecDeque::new(), shadow: Default::default(), bytes: [0; QUEUES], d1: None, sent: [0; QUEUES], log: PortLog::default() });
+    }
+    let mut out = FabricRun::default();
+    app.start(&mut f);
+    let period = f.cfg.sample.max(1);
+    while f.now < until && !app.finished() {
+        while let Some(Reverse((t, _, e))) = f.events.peek().copied() {
+            if t > f.now {
+                break;
+            }
+            f.events.pop();
+            match e {
+                Ev::NicFree(h) => f.nic_next(h),
+                Ev::AtPort(p) => {
+                    let Some(st) = f.ports.get_mut(p.path as usize) else { bail!("flow {} sent on path {} of {}", p.flow, p.path, f.ports.len()) };
+                    st.ingress.push_back(p);
+                }
+                Ev::Arrive(p) => app.arrive(&mut f, p),
+                Ev::App(e) => app.event(&mut f, e),
+            }
+        }
+        for i in 0..f.ports.len() {
+            f.clock_port(i)?;
+        }
+        f.now += 1;
+        if f.now % period == 0 {
+            out.t_us.push(f.cfg.us(f.now));
+            let secs = f.cfg.us(period) * 1e-6;
+            for st in &mut f.ports {
+                for q in 0..QUEUES {
+                    st.log.queue[q].push(st.shadow[q].len() as u64);
+                    st.log.queue_bytes[q].push(st.bytes[q]);
+                    st.log.gbps[q].push(st.sent[q] as f64 * 8.0 / secs / 1e9);
+                    st.sent[q] = 0;
+                }
+            }
+            app.sample(&f);
+        }
+    }
+    out.ticks = f.now;
+    out.ports = f.ports.into_iter().map(|p| p.log).collect();
+    Ok(out)
+}

@@ -1,0 +1,35 @@
+//! Closed loop II (issue 10): the direction of each scenario's result on its short run, and
+//! the model against the Verilated port on the same runs.
+
+use sim_tests::netsim::bottleneck::PortEngine;
+use sim_tests::netsim::scenarios::{compare_decisions, Opts};
+use sim_tests::netsim::ren;
+
+fn opts(engine: PortEngine) -> Opts {
+    Opts { engine, short: true, seed: 1 }
+}
+
+#[test]
+fn ren_keeps_the_queue_near_zero_at_full_rate_and_the_literal_rule_stalls() {
+    let r = ren::ren(opts(PortEngine::Model)).unwrap();
+    let p = |name: &str| r.phases.iter().find(|p| p.scheme == name).unwrap();
+    let (def, lit, plain) = (p(ren::SCHEMES[0].name), p(ren::SCHEMES[1].name), p(ren::SCHEMES[3].name));
+    // Default mode: the queue stays within a few frames during the burst, at ≥ 95 % of the
+    // plain baseline's goodput, which keeps the 42-frame buffer full.
+    assert!(def.burst_queue < 4.0 && plain.burst_queue > 35.0, "{def:?} {plain:?}");
+    assert!(def.burst_gbps > 0.95 * plain.burst_gbps, "{def:?} {plain:?}");
+    assert!(def.after_gbps > 9.0 && def.stalled == 0, "{def:?}");
+    // The paper-literal budgets stall f0 for good after the burst (ren.md §6.3).
+    assert!(lit.stalled >= 1 && lit.after_gbps < 1.0, "{lit:?}");
+    // Short flows finish faster under REN.
+    let afct = |name: &str| sim_tests::netsim::mean(&r.short.iter().find(|s| s.scheme == name).unwrap().fct_us);
+    assert!(afct(ren::SCHEMES[0].name) < 0.5 * afct(ren::SCHEMES[3].name));
+}
+
+#[test]
+fn ren_model_and_rtl_decide_identically() {
+    let m = ren::ren(opts(PortEngine::Model)).unwrap();
+    let v = ren::ren(opts(PortEngine::Verilator)).unwrap();
+    let (runs, n) = compare_decisions(&m, &v).unwrap();
+    assert!(runs == 6 && n > 10_000, "{runs} {n}");
+}
