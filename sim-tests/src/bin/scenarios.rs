@@ -20,6 +20,8 @@ enum Name {
     Gemini,
     /// REN's grants driven by the port's REN codes, bursts and short flows (ren.md §3, §6).
     Ren,
+    /// HPCC and Swift with VAI and SF, INT from the port (hpcc-swift-vai-sf.md §2, §4).
+    Fastconv,
     /// All of them.
     All,
 }
@@ -57,7 +59,7 @@ fn main() -> Result<()> {
     };
     let out = a.out.unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("results"));
     let names: Vec<Name> = match a.name {
-        Name::All => vec![Name::RttVariation, Name::Incast, Name::Gemini, Name::Ren],
+        Name::All => vec![Name::RttVariation, Name::Incast, Name::Gemini, Name::Ren, Name::Fastconv],
         n => vec![n],
     };
     for n in names {
@@ -70,6 +72,7 @@ fn main() -> Result<()> {
                 Name::Incast => Box::new(scenarios::incast(o)?),
                 Name::Gemini => Box::new(scenarios::gemini(o)?),
                 Name::Ren => Box::new(sim_tests::netsim::ren::ren(o)?),
+                Name::Fastconv => Box::new(sim_tests::netsim::fastconv::fastconv(o)?),
                 Name::All => unreachable!(),
             });
             eprintln!("{n:?} on {engine:?}: {:.1} s", t0.elapsed().as_secs_f64());

@@ -70,6 +70,11 @@ pub fn web_search() -> Cdf {
     Cdf::parse("web_search.cdf", include_str!("../../data/web_search.cdf")).expect("shipped CDF parses")
 }
 
+/// Facebook Hadoop (hpcc-swift-vai-sf.md §2.2).
+pub fn hadoop() -> Cdf {
+    Cdf::parse("hadoop.cdf", include_str!("../../data/hadoop.cdf")).expect("the shipped CDF parses")
+}
+
 pub fn data_mining() -> Cdf {
     Cdf::parse("data_mining.cdf", include_str!("../../data/data_mining.cdf")).expect("shipped CDF parses")
 }
