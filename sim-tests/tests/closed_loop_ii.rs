@@ -64,3 +64,26 @@ fn fastconv_model_and_rtl_stamp_identically() {
     let (runs, n) = compare_decisions(&m, &v).unwrap();
     assert!(runs == 4 && n >= 4, "{runs} {n}");
 }
+
+#[test]
+fn flashpass_over_provisioning_shortens_fct_and_wastes_fewer_credits() {
+    use sim_tests::netsim::flashpass::{self, Policy};
+    let r = flashpass::flashpass(opts(PortEngine::Model)).unwrap();
+    let g = |p: Policy| r.figures.iter().find(|f| f.policy == p).unwrap();
+    let (base, op) = (g(Policy::NoOverProvisioning), g(Policy::OverProvisioning));
+    assert!(base.unfinished == 0 && op.unfinished == 0);
+    assert!(op.fct_avg_ms < base.fct_avg_ms, "{} {}", op.fct_avg_ms, base.fct_avg_ms);
+    assert!(op.waste_pct < base.waste_pct, "{} {}", op.waste_pct, base.waste_pct);
+    // Only over-provisioned emulation is selectively dropped; the baseline labels none.
+    assert!(base.over_provisioned == 0 && base.selective_drops == 0);
+    assert!(op.over_provisioned > 0 && op.selective_drops > 0 && op.selective_drops <= op.over_provisioned);
+}
+
+#[test]
+fn flashpass_model_and_rtl_decide_identically() {
+    use sim_tests::netsim::flashpass;
+    let m = flashpass::flashpass(opts(PortEngine::Model)).unwrap();
+    let v = flashpass::flashpass(opts(PortEngine::Verilator)).unwrap();
+    let (runs, n) = compare_decisions(&m, &v).unwrap();
+    assert!(runs == 2 && n > 10_000, "{runs} {n}");
+}

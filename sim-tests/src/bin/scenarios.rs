@@ -22,6 +22,8 @@ enum Name {
     Ren,
     /// HPCC and Swift with VAI and SF, INT from the port (hpcc-swift-vai-sf.md §2, §4).
     Fastconv,
+    /// FlashPass emulation, Algorithm 2 and over-provisioning on the port (gemini-flashpass.md §2).
+    Flashpass,
     /// All of them.
     All,
 }
@@ -59,7 +61,7 @@ fn main() -> Result<()> {
     };
     let out = a.out.unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("results"));
     let names: Vec<Name> = match a.name {
-        Name::All => vec![Name::RttVariation, Name::Incast, Name::Gemini, Name::Ren, Name::Fastconv],
+        Name::All => vec![Name::RttVariation, Name::Incast, Name::Gemini, Name::Ren, Name::Fastconv, Name::Flashpass],
         n => vec![n],
     };
     for n in names {
@@ -73,6 +75,7 @@ fn main() -> Result<()> {
                 Name::Gemini => Box::new(scenarios::gemini(o)?),
                 Name::Ren => Box::new(sim_tests::netsim::ren::ren(o)?),
                 Name::Fastconv => Box::new(sim_tests::netsim::fastconv::fastconv(o)?),
+                Name::Flashpass => Box::new(sim_tests::netsim::flashpass::flashpass(o)?),
                 Name::All => unreachable!(),
             });
             eprintln!("{n:?} on {engine:?}: {:.1} s", t0.elapsed().as_secs_f64());

@@ -65,6 +65,8 @@ pub struct FabricConfig {
     /// Host → port and port → receiver propagation, ticks.
     pub to_port: Tick,
     pub from_port: Tick,
+    /// Extra host → port propagation per host (a WAN distance), ticks; empty for none.
+    pub host_delay: Vec<Tick>,
     pub sample: Tick,
 }
 
@@ -193,7 +195,8 @@ impl<E: Copy + Ord + std::fmt::Debug> Fabric<E> {
         self.nics[h as usize].busy = true;
         let done = self.now + self.ser(p.len as u64, self.cfg.nic_bytes_per_tick);
         self.push(done, Ev::NicFree(h));
-        self.push(done + self.cfg.to_port, Ev::AtPort(p));
+        let extra = self.cfg.host_delay.get(h as usize).copied().unwrap_or(0);
+        self.push(done + self.cfg.to_port + extra, Ev::AtPort(p));
     }
 
     fn clock_port(&mut self, i: usize) -> Result<()> {

@@ -481,7 +481,7 @@ pub struct Run {
 pub fn simulate(variant: Variant, flows: &[FlowSpec], engine: PortEngine, sample_us: f64, track_rates: bool, until_us: f64) -> Result<Run> {
     let p = Params::star_100g();
     let hosts = flows.iter().map(|f| f.host + 1).max().unwrap_or(1);
-    let cfg = FabricConfig { tick_ns: TICK_NS, nic_bytes_per_tick: LINE_BYTES_PER_TICK, hosts, overhead: 0, to_port: 125, from_port: 125, sample: (sample_us * 1000.0 / TICK_NS).round() as Tick };
+    let cfg = FabricConfig { tick_ns: TICK_NS, nic_bytes_per_tick: LINE_BYTES_PER_TICK, hosts, overhead: 0, to_port: 125, from_port: 125, host_delay: vec![], sample: (sample_us * 1000.0 / TICK_NS).round() as Tick };
     let int = |a: u8| csr::BLOCK_INT | a as u16;
     let writes = vec![(csr::QCAP, QCAP), (int(hdl::intstamp::csr::BYTE_SHIFT), INT_SHIFT), (int(hdl::intstamp::csr::QLEN_SHIFT), INT_SHIFT)];
     let port = PortSpec { engine: engine.build()?, bytes_per_tick: LINE_BYTES_PER_TICK, writes };

@@ -7,6 +7,7 @@ pub mod bottleneck;
 pub mod cc;
 pub mod fabric;
 pub mod fastconv;
+pub mod flashpass;
 pub mod net;
 pub mod plot;
 pub mod ren;

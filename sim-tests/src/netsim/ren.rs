@@ -109,6 +109,7 @@ impl Net {
             overhead: OVERHEAD,
             to_port: self.ticks(self.to_port_us),
             from_port: self.ticks(self.from_port_us),
+            host_delay: vec![],
             sample: self.ticks(10.0),
         }
     }
