@@ -87,3 +87,27 @@ fn flashpass_model_and_rtl_decide_identically() {
     let (runs, n) = compare_decisions(&m, &v).unwrap();
     assert!(runs == 2 && n > 10_000, "{runs} {n}");
 }
+
+#[test]
+fn cloudburst_cuts_the_tail_over_a_degraded_path() {
+    use sim_tests::netsim::cloudburst::{self, Scheme};
+    let r = cloudburst::cloudburst(opts(PortEngine::Model)).unwrap();
+    let g = |s: Scheme| r.figures.iter().find(|f| f.scheme == s).unwrap();
+    let (tcp, cb) = (g(Scheme::Dctcp), g(Scheme::CloudBurst));
+    // Every message is decoded (byte for byte, or the run fails) except the odd one whose
+    // paths all hash onto the degraded link; the p99 MCT falls by more than half.
+    assert!(cb.failed * 50 <= cb.messages, "{} of {}", cb.failed, cb.messages);
+    assert!(cb.mct_p99_us < 0.5 * tcp.mct_p99_us, "{} {}", cb.mct_p99_us, tcp.mct_p99_us);
+    assert!(cb.mct_avg_us < tcp.mct_avg_us);
+    // Coding costs more than the source symbols, and not unboundedly more.
+    assert!(cb.coding_rate > 1.0 && cb.coding_rate < 4.0, "{}", cb.coding_rate);
+}
+
+#[test]
+fn cloudburst_model_and_rtl_decide_identically() {
+    use sim_tests::netsim::cloudburst;
+    let m = cloudburst::cloudburst(opts(PortEngine::Model)).unwrap();
+    let v = cloudburst::cloudburst(opts(PortEngine::Verilator)).unwrap();
+    let (runs, n) = compare_decisions(&m, &v).unwrap();
+    assert!(runs == 2 && n > 1000, "{runs} {n}");
+}

@@ -24,6 +24,8 @@ enum Name {
     Fastconv,
     /// FlashPass emulation, Algorithm 2 and over-provisioning on the port (gemini-flashpass.md §2).
     Flashpass,
+    /// CB-LT messages sprayed over four ports against single-path DCTCP (cloudburst-cblt.md §4).
+    Cloudburst,
     /// All of them.
     All,
 }
@@ -61,7 +63,7 @@ fn main() -> Result<()> {
     };
     let out = a.out.unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("results"));
     let names: Vec<Name> = match a.name {
-        Name::All => vec![Name::RttVariation, Name::Incast, Name::Gemini, Name::Ren, Name::Fastconv, Name::Flashpass],
+        Name::All => vec![Name::RttVariation, Name::Incast, Name::Gemini, Name::Ren, Name::Fastconv, Name::Flashpass, Name::Cloudburst],
         n => vec![n],
     };
     for n in names {
@@ -76,6 +78,7 @@ fn main() -> Result<()> {
                 Name::Ren => Box::new(sim_tests::netsim::ren::ren(o)?),
                 Name::Fastconv => Box::new(sim_tests::netsim::fastconv::fastconv(o)?),
                 Name::Flashpass => Box::new(sim_tests::netsim::flashpass::flashpass(o)?),
+                Name::Cloudburst => Box::new(sim_tests::netsim::cloudburst::cloudburst(o)?),
                 Name::All => unreachable!(),
             });
             eprintln!("{n:?} on {engine:?}: {:.1} s", t0.elapsed().as_secs_f64());

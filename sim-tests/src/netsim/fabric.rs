@@ -14,7 +14,8 @@
 //!   departure's length differs from the shadow's.
 //! * A departing packet carries the port's `out_ecn`, INT hop record and sojourn time. It
 //!   occupies the port's link for `(len + overhead) / rate` and reaches the app `from_port`
-//!   later (store-and-forward). Host NICs serialize at their own rate and are FIFOs.
+//!   later (store-and-forward). Host NICs serialize at their own rate, one FIFO per class,
+//!   served round-robin.
 //! * Reverse paths (grants, credits, ACKs, STOPs) are the app's business: it schedules its
 //!   own events with the propagation delay it models (they are not queued).
 //! * Each port logs its decisions (arrival drops, departure drops, changed codes) and folds its
@@ -122,8 +123,10 @@ enum Ev<E> {
     App(E),
 }
 
+/// A host NIC: one FIFO per traffic class, served round-robin (two TX queues).
 struct Nic {
-    fifo: VecDeque<Pkt>,
+    fifo: [VecDeque<Pkt>; QUEUES],
+    next: usize,
     busy: bool,
 }
 
@@ -170,14 +173,14 @@ impl<E: Copy + Ord + std::fmt::Debug> Fabric<E> {
     /// Queue `p` on its host's NIC (stamped with the send tick).
     pub fn send(&mut self, host: usize, mut p: Pkt) {
         p.sent = self.now;
-        self.nics[host].fifo.push_back(p);
+        self.nics[host].fifo[p.class as usize % QUEUES].push_back(p);
         if !self.nics[host].busy {
             self.nic_next(host as u32);
         }
     }
-    /// Packets waiting in a host's NIC (the one on the wire excluded).
-    pub fn nic_backlog(&self, host: usize) -> usize {
-        self.nics[host].fifo.len()
+    /// Packets of `class` waiting in a host's NIC (the one on the wire excluded).
+    pub fn nic_backlog(&self, host: usize, class: u8) -> usize {
+        self.nics[host].fifo[class as usize % QUEUES].len()
     }
     pub fn ports(&self) -> usize {
         self.ports.len()
@@ -188,11 +191,13 @@ impl<E: Copy + Ord + std::fmt::Debug> Fabric<E> {
     }
 
     fn nic_next(&mut self, h: u32) {
-        let Some(p) = self.nics[h as usize].fifo.pop_front() else {
-            self.nics[h as usize].busy = false;
+        let nic = &mut self.nics[h as usize];
+        let Some(p) = (0..QUEUES).find_map(|i| nic.fifo[(nic.next + i) % QUEUES].pop_front()) else {
+            nic.busy = false;
             return;
         };
-        self.nics[h as usize].busy = true;
+        nic.next = (p.class as usize + 1) % QUEUES;
+        nic.busy = true;
         let done = self.now + self.ser(p.len as u64, self.cfg.nic_bytes_per_tick);
         self.push(done, Ev::NicFree(h));
         let extra = self.cfg.host_delay.get(h as usize).copied().unwrap_or(0);
@@ -286,7 +291,7 @@ pub fn run<A: App>(cfg: FabricConfig, ports: Vec<PortSpec>, app: &mut A, until: 
         now: 0,
         seq: 0,
         events: BinaryHeap::new(),
-        nics: (0..cfg.hosts).map(|_| Nic { fifo: VecDeque::new(), busy: false }).collect(),
+        nics: (0..cfg.hosts).map(|_| Nic { fifo: Default::default(), next: 0, busy: false }).collect(),
         ports: vec![],
         cfg,
     };

@@ -5,6 +5,7 @@
 
 pub mod bottleneck;
 pub mod cc;
+pub mod cloudburst;
 pub mod fabric;
 pub mod fastconv;
 pub mod flashpass;
