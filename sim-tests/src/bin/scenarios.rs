@@ -1,5 +1,7 @@
 //! The closed-loop scenarios (sim-tests/src/netsim/scenarios.rs):
-//! `cargo run --release -p sim-tests --bin scenarios -- NAME [--engine verilator] [--short]`.
+//! `cargo run --release -p sim-tests --bin scenarios -- NAME [--engine verilator] [--short]`
+//! (closed loop I in `netsim/scenarios.rs`; REN, fastconv, FlashPass and CloudBurst in their
+//! own `netsim/` modules).
 //! Each writes `README.md` (tables, the paper's numbers beside ours) and SVG plots under
 //! `sim-tests/results/NAME/` (or `--out DIR`), and prints the Markdown.
 
@@ -85,7 +87,7 @@ fn main() -> Result<()> {
         }
         if let [model, rtl] = &outcomes[..] {
             let (runs, decisions) = scenarios::compare_decisions(model.as_ref(), rtl.as_ref()).with_context(|| format!("{n:?}: the model and the Verilated RTL disagree"))?;
-            eprintln!("{n:?}: model and Verilated RTL identical over {runs} runs, {decisions} marks and drops");
+            eprintln!("{n:?}: model and Verilated RTL identical over {runs} runs, {decisions} decisions (drops, marks and codes, INT digests)");
         }
         let report = outcomes[0].report();
         report.write(&out)?;

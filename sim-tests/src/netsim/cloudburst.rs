@@ -561,6 +561,7 @@ decoder is the GE golden model, and each decoded message is compared with the or
 * The coding rate counts every coded packet sent, including those dropped by the tiny queue \
 and those in flight while STOP travels back (§4.3), over the source symbols k.
 * MCT percentiles are over the messages that completed; \"failed\" messages hit the 10-ms CloudBurst timeout (typically a message whose four ECMP port pairs all hash onto the degraded path) or were still open at the end of the run (DCTCP). Host NICs have one queue per class (TCP, CloudBurst) served round-robin; a host's messages share its CloudBurst queue round-robin.
+* Our DCTCP tail is longer than the paper's comparison implies: the message flows share queue 0 with the background flows, whose ECN threshold holds about 65 frames (0.8 ms at 1 Gb/s) on every busy path, they start with a 10-packet window, and the rare loss costs a 10-ms minimum RTO (the RTO column). The paper's testbed does not print DCTCP's p99 itself, only the 63.69 %.
 * The paper's 63.69 % is on its 8-server testbed (4 spines, XPath explicit paths); its \
 failure experiments (Fig. 16: p99 5.4 → 6.9 ms at 2000 r/s as paths fail; Fig. 23) give \
 no DCTCP comparison for a degraded path. Here the DCTCP messages that hash onto the slow or \
