@@ -556,14 +556,13 @@ fn incast_figures(r: &Run) -> Incast {
     let join = starts.iter().cloned().fold(0.0, f64::max);
     let t = &r.fabric.t_us;
     let win: Vec<usize> = (0..t.len()).filter(|&i| t[i] > join && t[i] < first).collect();
-    let settle = win.iter().position(|_| true).and_then(|_| {
-        let bad = win.iter().rposition(|&i| r.jain[i].0 < 0.95);
-        match bad {
-            None => Some(0.0),
-            Some(b) if b + 1 < win.len() => Some(t[win[b + 1]] - join),
-            _ => None,
-        }
-    });
+    // The sample after the last one below 0.95 (none below: settled at the last join).
+    let settle = match win.iter().rposition(|&i| r.jain[i].0 < 0.95) {
+        _ if win.is_empty() => None,
+        None => Some(0.0),
+        Some(b) if b + 1 < win.len() => Some(t[win[b + 1]] - join),
+        Some(_) => None,
+    };
     let steady: Vec<f64> = (0..t.len()).filter(|&i| t[i] > join + 50.0 && t[i] < first).map(|i| r.fabric.ports[0].queue_bytes[0][i] as f64 / 1000.0).collect();
     Incast {
         variant: r.variant,

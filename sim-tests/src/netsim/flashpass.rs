@@ -37,7 +37,7 @@ use super::{mean, percentile};
 use anyhow::Result;
 use hdl::cycle::Rng;
 use hdl::port::csr;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 pub const MIN_TARGET_LOSS: f64 = 0.01;
@@ -116,7 +116,7 @@ struct Flow {
     /// Data packets that still need a credit.
     unsent: u64,
     /// Ordinary emulation packets in flight: send tick.
-    emu: BTreeMap<Tick, ()>,
+    emu: BTreeSet<Tick>,
     rate: f64,
     next_emu: f64,
     emulating: bool,
@@ -201,7 +201,7 @@ impl App for FpApp {
                 if extra {
                     fl.res.over_provisioned += 1;
                 } else {
-                    fl.emu.insert(f.now, ());
+                    fl.emu.insert(f.now);
                     fl.win_out += 1;
                 }
                 fl.next_emu += 1.0 / fl.rate;
@@ -211,7 +211,7 @@ impl App for FpApp {
             }
             Ev::Credit { flow, t, ordinary } => {
                 let fl = &mut self.flows[flow as usize];
-                if ordinary && fl.emu.remove(&t).is_some() {
+                if ordinary && fl.emu.remove(&t) {
                     fl.win_in += 1;
                 }
                 fl.res.credits += 1;
@@ -331,7 +331,7 @@ pub fn simulate(policy: Policy, flows: &[FlowSpec], engine: PortEngine, until_us
             .map(|s| {
                 let npkts = s.bytes.div_ceil(PAYLOAD);
                 let rtt = ticks(2.0 * one_way_us(s.host) + 10.0);
-                Flow { spec: s.clone(), rtt, npkts, unsent: npkts, emu: BTreeMap::new(), rate: MAX_EMU_RATE, next_emu: 0.0, emulating: false, win_out: 0, prev_out: 0, win_in: 0, next_seq: 0, data: BTreeMap::new(), got: vec![false; npkts as usize], ngot: 0, res: FlowOut { bytes: s.bytes, ..Default::default() } }
+                Flow { spec: s.clone(), rtt, npkts, unsent: npkts, emu: BTreeSet::new(), rate: MAX_EMU_RATE, next_emu: 0.0, emulating: false, win_out: 0, prev_out: 0, win_in: 0, next_seq: 0, data: BTreeMap::new(), got: vec![false; npkts as usize], ngot: 0, res: FlowOut { bytes: s.bytes, ..Default::default() } }
             })
             .collect(),
         open: flows.len(),

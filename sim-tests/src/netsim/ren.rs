@@ -172,7 +172,6 @@ struct RenApp<'a> {
     /// Delivered payload bytes per sample period, all flows.
     delivered: u64,
     goodput: Vec<f64>,
-    end: Tick,
 }
 
 impl RenApp<'_> {
@@ -253,7 +252,6 @@ impl App for RenApp<'_> {
     fn sample(&mut self, f: &Fabric<Ev>) {
         self.goodput.push(self.delivered as f64 * 8.0 / (f.cfg.us(f.cfg.sample) * 1e3));
         self.delivered = 0;
-        self.end = f.now;
     }
 }
 
@@ -292,7 +290,6 @@ pub fn simulate(net: &Net, scheme: &Scheme, flows: &[FlowSpec], engine: PortEngi
         open: flows.iter().filter(|f| f.stop_us.is_none()).count(),
         delivered: 0,
         goodput: vec![],
-        end: 0,
     };
     let cfg = net.fabric(hosts);
     let until = cfg.ticks(until_us);
