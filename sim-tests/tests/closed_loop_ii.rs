@@ -12,7 +12,7 @@ fn opts(engine: PortEngine) -> Opts {
 #[test]
 fn ren_keeps_the_queue_near_zero_at_full_rate_and_the_literal_rule_stalls() {
     let r = ren::ren(opts(PortEngine::Model)).unwrap();
-    let p = |name: &str| r.phases.iter().find(|p| p.scheme == name).unwrap();
+    let p = |name: &str| r.figures.phases.iter().find(|p| p.scheme == name).unwrap();
     let (def, lit, plain) = (p(ren::SCHEMES[0].name), p(ren::SCHEMES[1].name), p(ren::SCHEMES[3].name));
     // Default mode: the queue stays within a few frames during the burst, at ≥ 95 % of the
     // plain baseline's goodput, which keeps the 42-frame buffer full.
@@ -22,7 +22,7 @@ fn ren_keeps_the_queue_near_zero_at_full_rate_and_the_literal_rule_stalls() {
     // The paper-literal budgets stall f0 for good after the burst (ren.md §6.3).
     assert!(lit.stalled >= 1 && lit.after_gbps < 1.0, "{lit:?}");
     // Short flows finish faster under REN.
-    let afct = |name: &str| sim_tests::netsim::mean(&r.short.iter().find(|s| s.scheme == name).unwrap().fct_us);
+    let afct = |name: &str| sim_tests::netsim::mean(&r.figures.short.iter().find(|s| s.scheme == name).unwrap().fct_us);
     assert!(afct(ren::SCHEMES[0].name) < 0.5 * afct(ren::SCHEMES[3].name));
 }
 
@@ -38,7 +38,7 @@ fn ren_model_and_rtl_decide_identically() {
 fn vai_sf_makes_hpcc_fair_after_the_last_join_and_flips_the_finish_order() {
     use sim_tests::netsim::fastconv::{self, Variant};
     let r = fastconv::fastconv(opts(PortEngine::Model)).unwrap();
-    let g = |v: Variant| r.incast.iter().find(|i| i.variant == v).unwrap().clone();
+    let g = |v: Variant| r.figures.incast.iter().find(|i| i.variant == v).unwrap().clone();
     let (hpcc, vai) = (g(Variant::Hpcc), g(Variant::HpccVaiSf));
     // Baseline: last to start, first to finish; never fair before the first completion.
     assert!(hpcc.spearman < -0.5 && hpcc.settle_us.is_none(), "{hpcc:?}");
@@ -52,7 +52,7 @@ fn vai_sf_makes_hpcc_fair_after_the_last_join_and_flips_the_finish_order() {
     let (sw, swv) = (g(Variant::Swift), g(Variant::SwiftVaiSf));
     assert!(sw.settle_us.is_none() && swv.settle_us.is_some(), "{sw:?} {swv:?}");
     assert!(swv.last_finish_us - swv.first_finish_us < sw.last_finish_us - sw.first_finish_us);
-    assert!(r.incast.iter().all(|i| i.timeouts == 0));
+    assert!(r.figures.incast.iter().all(|i| i.timeouts == 0));
 }
 
 #[test]

@@ -31,7 +31,7 @@ use super::cc::{Ack, Cc, Dctcp};
 use super::fabric::{self, App, Fabric, FabricConfig, FabricRun, Pkt, PortSpec};
 use super::net::{Decision, Tick};
 use super::plot::{cdf_points, Plot, Series};
-use super::scenarios::{par_map, Opts, Outcome, Report};
+use super::scenarios::{par_map, Opts, Report, Scenario};
 use super::workload::exponential;
 use super::{mean, percentile};
 use anyhow::{bail, Result};
@@ -516,25 +516,10 @@ fn figures(r: &Run) -> Figures {
     }
 }
 
-pub struct CloudBurst {
-    pub figures: Vec<Figures>,
-    pub runs: Vec<(String, Vec<Decision>)>,
-    pub report: Report,
-}
-
-impl Outcome for CloudBurst {
-    fn report(&self) -> &Report {
-        &self.report
-    }
-    fn decisions(&self) -> Vec<(String, &[Decision])> {
-        self.runs.iter().map(|(l, d)| (l.clone(), &d[..])).collect()
-    }
-}
-
 /// Requests per second crossing the racks (§4.2: 2000 r/s all-to-all).
 pub const RATE: f64 = 2000.0;
 
-pub fn cloudburst(o: Opts) -> Result<CloudBurst> {
+pub fn cloudburst(o: Opts) -> Result<Scenario<Vec<Figures>>> {
     let (faults, dur) = if o.short { (vec![Fault::Degraded], 100_000.0) } else { (vec![Fault::Healthy, Fault::Degraded, Fault::Cut], 1_000_000.0) };
     let msgs = messages(o.seed, RATE, dur);
     let jobs: Vec<(Fault, Scheme)> = faults.iter().flat_map(|&f| [Scheme::Dctcp, Scheme::CloudBurst].map(move |s| (f, s))).collect();
@@ -547,7 +532,7 @@ pub fn cloudburst(o: Opts) -> Result<CloudBurst> {
         labelled.push((format!("{}, {}", r.fault.name(), r.scheme.name()), r.decisions));
     }
     let report = report(&figs, o);
-    Ok(CloudBurst { figures: figs, runs: labelled, report })
+    Ok(Scenario { figures: figs, runs: labelled, report })
 }
 
 const NOTES: &str = "\

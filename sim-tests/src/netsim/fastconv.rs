@@ -24,7 +24,7 @@ use super::bottleneck::PortEngine;
 use super::fabric::{self, App, Fabric, FabricConfig, FabricRun, Pkt, PortSpec};
 use super::net::{Decision, Tick};
 use super::plot::{Plot, Series};
-use super::scenarios::{par_map, Opts, Outcome, Report};
+use super::scenarios::{par_map, Opts, Report, Scenario};
 use super::workload::{hadoop, poisson_arrivals};
 use super::{jain, mean, percentile};
 use anyhow::Result;
@@ -624,20 +624,9 @@ pub struct FastConv {
     pub incast: Vec<Incast>,
     pub hadoop: Vec<Hadoop>,
     pub incast_runs: Vec<Run>,
-    pub runs: Vec<(String, Vec<Decision>)>,
-    pub report: Report,
 }
 
-impl Outcome for FastConv {
-    fn report(&self) -> &Report {
-        &self.report
-    }
-    fn decisions(&self) -> Vec<(String, &[Decision])> {
-        self.runs.iter().map(|(l, d)| (l.clone(), &d[..])).collect()
-    }
-}
-
-pub fn fastconv(o: Opts) -> Result<FastConv> {
+pub fn fastconv(o: Opts) -> Result<Scenario<FastConv>> {
     let variants: Vec<Variant> = if o.short { vec![Variant::Hpcc, Variant::HpccVaiSf, Variant::Swift, Variant::SwiftVaiSf] } else { Variant::ALL.to_vec() };
     let incast_runs: Vec<Run> = par_map(&variants, |&v| simulate(v, &incast_16_1(), o.engine, 1.0, true, 5000.0)).into_iter().collect::<Result<_>>()?;
     let incast: Vec<Incast> = incast_runs.iter().map(incast_figures).collect();
@@ -654,7 +643,7 @@ pub fn fastconv(o: Opts) -> Result<FastConv> {
         }
     }
     let report = report(&incast, &hadoop, &incast_runs, o);
-    Ok(FastConv { incast, hadoop, incast_runs, runs, report })
+    Ok(Scenario { figures: FastConv { incast, hadoop, incast_runs }, runs, report })
 }
 
 const NOTES: &str = "\

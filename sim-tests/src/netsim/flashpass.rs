@@ -31,7 +31,7 @@ use super::bottleneck::PortEngine;
 use super::fabric::{self, App, Fabric, FabricConfig, FabricRun, Pkt, PortSpec};
 use super::net::{Decision, DecisionKind, Tick};
 use super::plot::{cdf_points, Plot, Series};
-use super::scenarios::{par_map, Opts, Outcome, Report};
+use super::scenarios::{par_map, Opts, Report, Scenario};
 use super::workload::{poisson_arrivals, uniform};
 use super::{mean, percentile};
 use anyhow::Result;
@@ -379,22 +379,7 @@ fn figures(r: &Run, load: f64) -> Figures {
     }
 }
 
-pub struct FlashPass {
-    pub figures: Vec<Figures>,
-    pub runs: Vec<(String, Vec<Decision>)>,
-    pub report: Report,
-}
-
-impl Outcome for FlashPass {
-    fn report(&self) -> &Report {
-        &self.report
-    }
-    fn decisions(&self) -> Vec<(String, &[Decision])> {
-        self.runs.iter().map(|(l, d)| (l.clone(), &d[..])).collect()
-    }
-}
-
-pub fn flashpass(o: Opts) -> Result<FlashPass> {
+pub fn flashpass(o: Opts) -> Result<Scenario<Vec<Figures>>> {
     let (loads, n) = if o.short { (vec![0.8], 16) } else { (vec![0.4, 0.6, 0.8], 80) };
     let jobs: Vec<(f64, Policy)> = loads.iter().flat_map(|&l| [Policy::NoOverProvisioning, Policy::OverProvisioning].map(move |p| (l, p))).collect();
     let runs = par_map(&jobs, |&(load, p)| {
@@ -410,7 +395,7 @@ pub fn flashpass(o: Opts) -> Result<FlashPass> {
         labelled.push((format!("load {load}, {}", r.policy.name()), r.decisions));
     }
     let report = report(&figs, n, o);
-    Ok(FlashPass { figures: figs, runs: labelled, report })
+    Ok(Scenario { figures: figs, runs: labelled, report })
 }
 
 const NOTES: &str = "\
@@ -496,7 +481,7 @@ mod tests {
     }
 
     #[test]
-    fn one_flow_gets_every_packet_through_without_data_loss() {
+    fn one_flow_completes_after_t_wait() {
         let r = simulate(Policy::OverProvisioning, &[FlowSpec { host: 0, start_us: 0.0, bytes: 300_000 }], PortEngine::Model, 200_000.0).unwrap();
         let f = &r.flows[0];
         // 206 data packets need 206 credits at one per 12.98 µs (2.67 ms), then T_wait (10 ms)

@@ -21,7 +21,7 @@ use super::bottleneck::PortEngine;
 use super::fabric::{self, App, Fabric, FabricConfig, FabricRun, Pkt, PortSpec};
 use super::net::{Decision, Tick};
 use super::plot::{cdf_points, Plot, Series};
-use super::scenarios::{par_map, Opts, Outcome, Report};
+use super::scenarios::{par_map, Opts, Report, Scenario};
 use super::{mean, percentile};
 use anyhow::Result;
 use hdl::port::csr;
@@ -348,22 +348,11 @@ pub struct ShortFlows {
     pub unfinished: usize,
 }
 
-pub struct RenResult {
+pub struct RenFigures {
     pub phases: Vec<Phases>,
     pub short: Vec<ShortFlows>,
     /// The 3-bursty-flow runs' queue and goodput traces, per scheme.
     pub traces: Vec<(&'static str, Run)>,
-    pub runs: Vec<(String, Vec<Decision>)>,
-    pub report: Report,
-}
-
-impl Outcome for RenResult {
-    fn report(&self) -> &Report {
-        &self.report
-    }
-    fn decisions(&self) -> Vec<(String, &[Decision])> {
-        self.runs.iter().map(|(l, d)| (l.clone(), &d[..])).collect()
-    }
 }
 
 /// Rounds of three simultaneous short flows (`total_kb` split in three, one per host) every
@@ -378,7 +367,7 @@ pub fn short_flows(total_kb: u64, rounds: usize, gap_us: f64) -> Vec<FlowSpec> {
     v
 }
 
-pub fn ren(o: Opts) -> Result<RenResult> {
+pub fn ren(o: Opts) -> Result<Scenario<RenFigures>> {
     let net = Net::testbed();
     let bursty: Vec<usize> = if o.short { vec![3] } else { vec![1, 2, 3, 4] };
     let jobs: Vec<(Scheme, usize)> = SCHEMES.iter().flat_map(|s| bursty.iter().map(move |&n| (*s, n))).collect();
@@ -410,7 +399,7 @@ pub fn ren(o: Opts) -> Result<RenResult> {
         runs.push((format!("short flows {k} KB, {}", s.name), r.decisions));
     }
     let report = report(&net, &phases, &short, &traces, o);
-    Ok(RenResult { phases, short, traces, runs, report })
+    Ok(Scenario { figures: RenFigures { phases, short, traces }, runs, report })
 }
 
 const NOTES: &str = "\

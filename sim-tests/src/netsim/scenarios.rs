@@ -83,6 +83,22 @@ pub trait Outcome {
     fn decisions(&self) -> Vec<(String, &[net::Decision])>;
 }
 
+/// A closed-loop II scenario's result: its figures, each run's owned decision log, its report.
+pub struct Scenario<T> {
+    pub figures: T,
+    pub runs: Vec<(String, Vec<net::Decision>)>,
+    pub report: Report,
+}
+
+impl<T> Outcome for Scenario<T> {
+    fn report(&self) -> &Report {
+        &self.report
+    }
+    fn decisions(&self) -> Vec<(String, &[net::Decision])> {
+        self.runs.iter().map(|(l, d)| (l.clone(), &d[..])).collect()
+    }
+}
+
 /// Compare the decisions of the same scenario on two engines: the number of runs and of
 /// decisions when identical, else the first difference.
 pub fn compare_decisions(a: &dyn Outcome, b: &dyn Outcome) -> Result<(usize, usize)> {
