@@ -204,7 +204,7 @@ fn receive(rx: &mut FecNic, sock: &UdpSocket, done: &AtomicBool, side: &Mutex<Rx
         };
         let pkt = &buf[..n];
         let res = rx.push(pkt).and_then(|o| {
-            let delivered = if o.outcome.status == Status::Complete { Some(rx.take_message()?.0) } else { None };
+            let delivered = if o.status == Status::Complete { Some(rx.take_message()?.0) } else { None };
             Ok((o, delivered))
         });
         let (o, delivered) = match res {
@@ -218,7 +218,7 @@ fn receive(rx: &mut FecNic, sock: &UdpSocket, done: &AtomicBool, side: &Mutex<Rx
         let mut g = side.lock().unwrap();
         let st = g.by_id.entry(id).or_insert_with(|| MessageReport { msg_id: id, ..Default::default() });
         st.received += 1;
-        match o.outcome.status {
+        match o.status {
             Status::Innovative | Status::Complete => st.innovative += 1,
             Status::Redundant => st.redundant += 1,
             Status::AfterComplete => st.after_complete += 1,

@@ -1,5 +1,5 @@
 //! The `Device` trait (32-bit register access to BAR0 and its buffer windows), the driver's
-//! error type, and the engine names the CLI takes (`sim`, `sim:MAILBOX`, `vfio:ADDR`,
+//! error type, and the engine names the CLI takes (`soft`, `sim`, `sim-small`, `sim:MAILBOX`, `vfio:ADDR`,
 //! `mmap:PATH`).
 
 use std::fmt;
@@ -109,7 +109,7 @@ pub enum Engine {
 
 impl Engine {
     pub fn parse(s: &str) -> Result<Engine> {
-        let bad = || NicError::BadInput(format!("unknown engine `{s}`: soft, sim, sim:MAILBOX, vfio:ADDR or mmap:PATH"));
+        let bad = || NicError::BadInput(format!("unknown engine `{s}`: soft, sim, sim-small, sim:MAILBOX, vfio:ADDR or mmap:PATH"));
         Ok(match s {
             "soft" => Engine::Soft,
             "sim" => Engine::Sim { build: "full".into() },

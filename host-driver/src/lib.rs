@@ -8,16 +8,21 @@
 //! * [`device`]: the `Device` trait (32-bit BAR0 access) and the driver's errors, with three
 //!   backends: [`vfio`] (`pci-driver`), [`mmap`] (a sysfs `resourceN` file, `memmap2`) and
 //!   [`sim`] (a mailbox file served by the simulator process running the Verilated NIC).
+//! * [`stream`]: what decoding a stream returns on every engine (S from configuration, one
+//!   context, per-message results, INVALID changes nothing), and the software receiver.
+//! * [`hostile`]: the hostile-input property every engine must hold, and its random streams.
 //! * [`nic`]: `FecNic`, encode/decode on the NIC with the software codec's results.
 //! * [`demo`]: two NICs, UDP paths on loopback with loss and a cut path, STOP back.
 
 pub mod bench;
 pub mod demo;
 pub mod device;
+pub mod hostile;
 pub mod mmap;
 pub mod nic;
 pub mod nic_bench;
 pub mod sim;
 pub mod soft;
+pub mod stream;
 pub mod symfile;
 pub mod vfio;

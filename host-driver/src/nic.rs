@@ -5,10 +5,12 @@
 //! [`NicError::Timeout`] instead of hanging.
 
 use crate::device::{Device, NicError, Result};
-use crate::soft::{DecodeReport, EncodeParams, Outcome};
+use crate::soft::EncodeParams;
+use crate::stream::{decode_stream, Receive, RxConfig, StreamReport};
 use hdl::cblt::decoder::Status;
 use hdl::cblt::encoder_csr::{buffer_image, start_writes, words_per_symbol};
 use hdl::cblt::header::{Header, Invalid};
+use hdl::cblt::receiver::{RxRecord, RxResult};
 use hdl::cblt::table::DegreeTable;
 use hdl::cblt::{symbols_for, HEADER_LEN};
 use hdl::nic::{reg, Register, MAGIC, REGISTERS, RX_MESSAGE, RX_STAGE, TX_MESSAGE, TX_SYMBOL, VERSION};
@@ -33,26 +35,6 @@ impl Caps {
     fn words_per_symbol(&self) -> usize {
         words_per_symbol(self.s, 4)
     }
-}
-
-/// A decoded symbol's outcome on the NIC, with the STOP to send back.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RxOutcome {
-    pub outcome: Outcome,
-    /// The STOP header after COMPLETE and AFTER_COMPLETE.
-    pub stop: Option<Header>,
-}
-
-/// A completion record (§6.6: MSG_ID, k, symbols seen, redundant and invalid counts).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Record {
-    pub failed: bool,
-    pub header: Header,
-    pub rank: usize,
-    pub known_mask: u64,
-    pub seen: u32,
-    pub redundant: u32,
-    pub invalid: u32,
 }
 
 pub struct FecNic {
@@ -237,11 +219,10 @@ impl FecNic {
         self.dev.write32(reg::CTRL, 1)
     }
 
-    /// Feed one UDP payload to the decoder and return its outcome.
-    pub fn push(&mut self, packet: &[u8]) -> Result<RxOutcome> {
-        if packet.len() > u16::MAX as usize {
-            return Err(NicError::BadInput(format!("a packet of {} bytes cannot be a UDP payload", packet.len())));
-        }
+    /// Feed one UDP payload to the decoder and return its outcome. A packet longer than
+    /// `RX_LEN` can say (65,535 bytes) is fed as 65,535 bytes long: INVALID (`PayloadLength`)
+    /// as on every engine, never mistaken for a packet of 2^16 fewer bytes.
+    pub fn push(&mut self, packet: &[u8]) -> Result<RxResult> {
         let st = self.wait(reg::RX_STATUS, "the RX staging buffer", |v| field("RX_STATUS", "feeding", v) == 0)?;
         let seq = field("RX_STATUS", "result_seq", st);
         let mut h = [0u8; HEADER_LEN];
@@ -262,8 +243,9 @@ impl FecNic {
         }
         let w0 = u32::from_be_bytes(h[..4].try_into().unwrap());
         let bits = u64::from_be_bytes(h[4..].try_into().unwrap());
+        let len = packet.len().min(u16::MAX as usize) as u32;
         // RX_HDR, RX_BITSET_HI, RX_BITSET_LO, RX_LEN, RX_PUSH are consecutive
-        self.dev.write_block(reg::RX_HDR, &[w0, (bits >> 32) as u32, bits as u32, packet.len() as u32, 1])?;
+        self.dev.write_block(reg::RX_HDR, &[w0, (bits >> 32) as u32, bits as u32, len, 1])?;
         self.wait(reg::RX_STATUS, "the decoder's result", |v| field("RX_STATUS", "result_seq", v) != seq)?;
         let mut r = [0u32; 4];
         self.dev.read_block(reg::RX_RESULT, &mut r)?;
@@ -279,12 +261,11 @@ impl FecNic {
             c => return Err(NicError::Device(format!("the decoder reported status code {c}"))),
         };
         let stop = matches!(status, Status::Complete | Status::AfterComplete).then(|| header_of(r[3], 0));
-        let outcome = Outcome { status, rank: field("RX_RESULT", "rank", r[0]) as usize, known_mask: r[1] as u64 | (r[2] as u64) << 32 };
-        Ok(RxOutcome { outcome, stop })
+        Ok(RxResult { status, rank: field("RX_RESULT", "rank", r[0]) as usize, known_mask: r[1] as u64 | (r[2] as u64) << 32, stop })
     }
 
     /// The delivered message and its completion record (after a COMPLETE), releasing both.
-    pub fn take_message(&mut self) -> Result<(Vec<u8>, Record)> {
+    pub fn take_message(&mut self) -> Result<(Vec<u8>, RxRecord)> {
         self.wait(reg::RX_STATUS, "the decoded message", |v| field("RX_STATUS", "msg_ready", v) == 1)?;
         let bytes = self.dev.read32(reg::RX_MSG_BYTES)? as usize;
         let (s, wps) = (self.caps.s, self.caps.words_per_symbol());
@@ -303,39 +284,42 @@ impl FecNic {
     }
 
     /// The head of the completion queue, popped.
-    pub fn take_record(&mut self) -> Result<Record> {
+    pub fn take_record(&mut self) -> Result<RxRecord> {
         self.wait(reg::RX_STATUS, "a completion record", |v| field("RX_STATUS", "cq_count", v) > 0)?;
         let mut c = [0u32; 7];
         self.dev.read_block(reg::CQ_HEAD, &mut c)?;
         self.dev.write32(reg::CQ_POP, 1)?;
-        Ok(Record {
+        Ok(RxRecord {
             failed: field("CQ_HEAD", "failed", c[0]) == 1,
             rank: field("CQ_HEAD", "rank", c[0]) as usize,
             header: header_of(c[1], 0),
             known_mask: c[2] as u64 | (c[3] as u64) << 32,
-            seen: c[4],
-            redundant: c[5],
-            invalid: c[6],
+            seen: c[4] as u64,
+            redundant: c[5] as u64,
+            invalid: c[6] as u64,
         })
     }
 
-    /// Decode UDP payloads in order, from a clear decoder: the report `soft::decode` gives.
-    pub fn decode(&mut self, packets: &[Vec<u8>]) -> Result<DecodeReport> {
-        self.clear_rx()?;
-        let mut rep = DecodeReport { outcomes: vec![], message: None, k: None, rank: 0, known_mask: 0, stop: None };
-        for p in packets {
-            let o = self.push(p)?;
-            if rep.k.is_none() && !matches!(o.outcome.status, Status::Invalid(_)) {
-                rep.k = Header::parse(p).ok().map(|h| h.k());
-            }
-            if o.outcome.status == Status::Complete {
-                rep.message = Some(self.take_message()?.0);
-                rep.stop = o.stop;
-            }
-            rep.rank = o.outcome.rank;
-            rep.known_mask = o.outcome.known_mask;
-            rep.outcomes.push(o.outcome);
-        }
-        Ok(rep)
+    /// Decode UDP payloads in order, from a clear decoder with no idle expiry: the report every
+    /// engine gives ([`crate::stream`]).
+    pub fn decode(&mut self, packets: &[Vec<u8>]) -> Result<StreamReport> {
+        decode_stream(self, packets)
+    }
+}
+
+impl Receive for FecNic {
+    fn config(&self) -> RxConfig {
+        RxConfig { s: self.caps.s, k_max: self.caps.k_max }
+    }
+    fn clear(&mut self) -> Result<()> {
+        self.dev.write32(reg::RX_IDLE_LIMIT, 0)?;
+        self.dev.write32(reg::RX_TICK_DIV, 0)?;
+        self.clear_rx()
+    }
+    fn push(&mut self, packet: &[u8]) -> Result<RxResult> {
+        FecNic::push(self, packet)
+    }
+    fn take_delivery(&mut self) -> Result<(Vec<u8>, RxRecord)> {
+        self.take_message()
     }
 }

@@ -64,7 +64,7 @@ pub fn loopback(nic: &mut FecNic, bytes: usize, messages: usize) -> Result<NicBe
             c_enc += c1 - c_mark;
             w_enc = w_enc.zip(w1.zip(w_mark)).map(|(a, (b, c))| a + b - c);
             let o = nic.push(&sym)?;
-            if o.outcome.status == Status::Complete {
+            if o.status == Status::Complete {
                 delivered = Some(nic.take_message()?.0);
             }
             let (c2, w2) = (nic.cycles()?, nic.device().bus_words());

@@ -1,11 +1,11 @@
 //! The software engine: encode a message into a symbol stream and decode a stream back, with
 //! the statuses, rank and known_mask of cloudburst-cblt.md §6.6 for every symbol.
 
-use hdl::cblt::decoder::{Decoder, Status};
+use crate::stream::{decode_stream, RxConfig, SoftReceiver, StreamReport};
+use hdl::cblt::decoder::Status;
 use hdl::cblt::encoder::{CodedSymbol, Encoder};
-use hdl::cblt::header::Header;
 use hdl::cblt::table::DegreeTable;
-use hdl::cblt::{symbols_for, CbltError, HEADER_LEN};
+use hdl::cblt::{symbols_for, CbltError};
 
 /// Encoder parameters beyond the message.
 #[derive(Clone, Debug)]
@@ -40,36 +40,9 @@ pub fn status_name(s: &Status) -> String {
     }
 }
 
-/// One decoded symbol's outcome.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    pub status: Status,
-    pub rank: usize,
-    pub known_mask: u64,
-}
-
-/// A decode run: every symbol's outcome, the message if complete, and where it stopped.
-#[derive(Clone, Debug)]
-pub struct DecodeReport {
-    pub outcomes: Vec<Outcome>,
-    pub message: Option<Vec<u8>>,
-    pub k: Option<usize>,
-    pub rank: usize,
-    pub known_mask: u64,
-    pub stop: Option<Header>,
-}
-
-/// Decode UDP payloads (header ‖ payload) in order. S is the payload length of the first
-/// packet long enough to have one; a packet of another length is INVALID.
-pub fn decode(packets: &[Vec<u8>]) -> Result<DecodeReport, CbltError> {
-    let s = packets.iter().map(|p| p.len()).find(|&l| l > HEADER_LEN).map(|l| l - HEADER_LEN).unwrap_or(1);
-    let mut d = Decoder::new(s)?;
-    let outcomes = packets
-        .iter()
-        .map(|p| {
-            let status = d.push_packet(p);
-            Outcome { status, rank: d.rank(), known_mask: d.known_mask() }
-        })
-        .collect();
-    Ok(DecodeReport { outcomes, message: d.message(), k: d.k(), rank: d.rank(), known_mask: d.known_mask(), stop: d.stop() })
+/// Decode UDP payloads (header ‖ payload) in order on a receiver built for `cfg`: the report
+/// every engine gives ([`crate::stream`]).
+pub fn decode(packets: &[Vec<u8>], cfg: RxConfig) -> Result<StreamReport, CbltError> {
+    let mut rx = SoftReceiver::new(cfg)?;
+    Ok(decode_stream(&mut rx, packets).expect("the software receiver does not fail"))
 }

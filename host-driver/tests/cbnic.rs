@@ -34,7 +34,7 @@ fn tv_e1_round_trip_on_the_wire_format() {
     // cloudburst-cblt.md §9 TV-E1, j = 0 and j = 5 (d = k: all-ones)
     assert_eq!(lines[0], r#"{"j":0,"header":"0c00402a0000000000000003","bitset":"0x0000000000000003","payload":"50b0f0b070d0d050b0f0b050d0d070b0"}"#);
     assert!(lines[5].contains(r#""bitset":"0x000000000000000f","payload":"004040c0c00080004040c0800080c040""#));
-    let o = cbnic(&["decode", "--engine", "soft", "-i", p(&s), "-o", p(&out)]);
+    let o = cbnic(&["decode", "--engine", "soft", "-i", p(&s), "-o", p(&out), "--symbol-size", "16"]);
     assert!(o.status.success(), "{}", text(&o));
     // TV-D1: 0:I1 1:R1 2:I2 3:R2 4:I3 5:C4 6..11:A4
     let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
@@ -68,13 +68,13 @@ fn invalid_symbols_and_too_few_symbols() {
     let bad = r#"{"header":"0c00402a0000000000000010","bitset":"0x10","payload":"00000000000000000000000000000000"}"#;
     t = format!("{bad}\n{t}");
     std::fs::write(&s, t).unwrap();
-    let o = cbnic(&["decode", "-i", p(&s), "-o", p(&out)]);
+    let o = cbnic(&["decode", "-i", p(&s), "-o", p(&out), "--symbol-size", "16"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let so = String::from_utf8_lossy(&o.stdout);
     assert!(so.lines().next().unwrap().contains("INVALID (BITSET has a bit at or above k) rank=0"), "{so}");
     // TV-D1's first five statuses are unchanged by the invalid line: I1 R1 I2 R2 I3
     assert!(so.lines().nth(5).unwrap().contains("INNOVATIVE rank=3"), "{so}");
-    assert!(text(&o).contains("incomplete: rank 3 of k = 4, known_mask 0x"), "{}", text(&o));
+    assert!(text(&o).contains("message 1 of 1: MSG_ID 42, k = 4, MSG_SIZE 64: incomplete, rank 3 of 4, known_mask 0x"), "{}", text(&o));
     assert!(!out.exists());
 }
 

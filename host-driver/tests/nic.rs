@@ -10,35 +10,15 @@ use host_driver::mmap::MmapDevice;
 use host_driver::nic::FecNic;
 use host_driver::sim::SimDevice;
 use host_driver::soft::{self, EncodeParams};
+use host_driver::stream::RxConfig;
 use host_driver::vfio::{preflight, VfioDevice};
 use sim_tests::nic::{NicBuild, NicBus, RustHdlNic, VerilatorNic};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 use std::time::Duration;
 
-/// Verilate a build once in this process before servers start, so parallel tests do not each
-/// compile it.
-fn built(b: NicBuild) {
-    static FULL: OnceLock<()> = OnceLock::new();
-    static SMALL: OnceLock<()> = OnceLock::new();
-    let cell = if b == NicBuild::FULL { &FULL } else { &SMALL };
-    cell.get_or_init(|| {
-        VerilatorNic::new(b).expect("verilate the NIC");
-    });
-}
-
-fn sim(b: NicBuild) -> FecNic {
-    built(b);
-    std::env::set_var("CBNIC_SIM_SERVER", env!("CARGO_BIN_EXE_cbnic"));
-    FecNic::open(Box::new(SimDevice::start(b.name()).expect("start the simulator"))).expect("open the simulated NIC")
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cbnic-nic-test-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
+mod common;
+use common::{built, sim, tmp};
 
 /// A lossy, duplicating, reordering receive stream with two malformed packets in it.
 fn rough_stream(pkts: &[Vec<u8>], seed: u64) -> Vec<Vec<u8>> {
@@ -82,12 +62,11 @@ fn check_against_soft(nic: &mut FecNic, sizes: &[usize]) {
         }
         let stream = rough_stream(&sw, size as u64);
         let h = nic.decode(&stream).unwrap();
-        let w = soft::decode(&stream).unwrap();
-        assert_eq!(h.outcomes, w.outcomes, "size {size}");
-        assert_eq!((h.k, h.rank, h.known_mask, h.stop), (w.k, w.rank, w.known_mask, w.stop), "size {size}");
-        assert_eq!(h.message, w.message, "size {size}");
-        assert_eq!(w.message.as_deref(), Some(&msg[..]), "size {size}: the stream should decode");
-        assert!(h.outcomes.iter().any(|o| matches!(o.status, Status::Invalid(_))));
+        let w = soft::decode(&stream, RxConfig { s, k_max: nic.caps.k_max }).unwrap();
+        assert_eq!(h, w, "size {size}");
+        assert_eq!(w.messages.len(), 1, "size {size}");
+        assert_eq!(w.messages[0].bytes.as_deref(), Some(&msg[..]), "size {size}: the stream should decode");
+        assert!(h.packets.iter().any(|o| matches!(o.status, Status::Invalid(_))));
     }
 }
 

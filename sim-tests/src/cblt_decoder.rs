@@ -11,6 +11,7 @@ use anyhow::{anyhow, bail, Result};
 use hdl::cblt::decoder::Status;
 use hdl::cblt::decoder_rtl::LtDecoder;
 use hdl::cblt::decoder_vectors::DecoderEngine;
+use hdl::cblt::malformed::Kind;
 use hdl::cblt::receiver::{Receiver, RxCounts, RxRecord};
 use hdl::cblt::header::Header;
 use hdl::cblt::HEADER_LEN;
@@ -523,23 +524,17 @@ pub fn replay_decoder_file(file: &std::path::Path, engine: Engine) -> Result<Opt
 /// (each kind of §6.3, a random header, or corrupted payload bytes, which are valid).
 fn mutate(r: &mut hdl::cycle::Rng, p: &[u8], k: usize, s: usize) -> Vec<u8> {
     let mut q = p.to_vec();
-    let w0 = |q: &mut Vec<u8>, f: &dyn Fn(u32) -> u32| {
-        let v = f(u32::from_be_bytes(q[..4].try_into().unwrap()));
-        q[..4].copy_from_slice(&v.to_be_bytes());
-    };
     match r.below(10) {
-        0 => q.truncate(r.below(HEADER_LEN as u64) as usize),
+        0 => return Kind::Truncated.apply(p, k, s, r),
+        // any length up to 2S + 13 (sometimes the right one)
         1 => q.resize(HEADER_LEN + r.below(2 * s as u64 + 2) as usize, 0xA5),
-        2 => w0(&mut q, &|v| v & !(0x3_FFFF << 8)),
-        3 => w0(&mut q, &|v| v | 0x3_FFFF << 8),
-        4 => w0(&mut q, &|v| v ^ (1 + (v >> 26) % 63) << 26),
-        5 => q[4..12].fill(0),
-        // bit k of the big-endian bitset
-        6 if k < 64 => q[4 + 7 - k / 8] |= 1 << (k % 8),
-        7 => {
-            let x = r.next() as u32;
-            w0(&mut q, &|_| x)
-        }
+        2 => return Kind::MsgSizeZero.apply(p, k, s, r),
+        3 => return Kind::MsgSizeTooLarge.apply(p, k, s, r),
+        4 => return Kind::NpktMismatch.apply(p, k, s, r),
+        5 => return Kind::EmptyBitset.apply(p, k, s, r),
+        6 if k < 64 => return Kind::BitsetBeyondK.apply(p, k, s, r),
+        // a random W0
+        7 => q[..4].copy_from_slice(&(r.next() as u32).to_be_bytes()),
         8 => q.iter_mut().for_each(|b| *b = r.next() as u8),
         _ => {
             let i = HEADER_LEN + r.below(s as u64) as usize;

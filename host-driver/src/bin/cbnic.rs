@@ -1,11 +1,11 @@
 //! `cbnic`: CloudBurst coding from the command line.
 //!
 //! ```text
-//! cbnic probe  [--engine sim|sim:MAILBOX|vfio:ADDR|mmap:PATH]
+//! cbnic probe  [--engine sim|sim-small|sim:MAILBOX|vfio:ADDR|mmap:PATH]
 //! cbnic regs   [--engine …] [--markdown]
 //! cbnic encode [--engine soft|sim|…] -i MESSAGE -o SYMBOLS.jsonl [--symbol-size 1460] [--msg-id N]
 //!              [--seed N] [--symbols N] [--table default|uniform|fixed:D]
-//! cbnic decode [--engine soft|sim|…] -i SYMBOLS.jsonl -o MESSAGE
+//! cbnic decode [--engine soft|sim|…] -i SYMBOLS.jsonl (-o MESSAGE | --out-dir DIR) [--symbol-size 1460]
 //! cbnic bench  [--engine soft|sim|…] [--ks 4,14,35,64] [--symbol-size 1460] [--min-secs 0.5]
 //! cbnic demo   [--engine sim|…] [--paths 4] [--loss 0.2] [--cut P] [--messages 3] [--msg-size 20000]
 //! cbnic sim-serve --mailbox PATH [--build full|small]
@@ -16,9 +16,10 @@
 //! `cbnic sim-serve`, `vfio:ADDR` opens a PCIe function bound to vfio-pci, `mmap:PATH` maps a
 //! BAR's sysfs `resourceN` file.
 //!
-//! Exit codes: 0 done; 1 `decode` ran out of symbols before the message was complete (the
-//! rank and known_mask are printed, nothing is written), or `demo` lost a message; 2 bad input,
-//! usage, or a device fault (no device, permission, wrong ID, simulator gone, timeout).
+//! Exit codes: 0 done; 1 `decode` found no message, or ran out of symbols before a message
+//! was complete (its rank and known_mask are printed, nothing is written for it), or `demo` lost
+//! a message; 2 bad input, usage, or a device fault (no device, permission, wrong ID, simulator
+//! gone, timeout).
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -27,6 +28,7 @@ use hdl::cblt::{symbols_for, DEFAULT_S};
 use host_driver::device::Engine;
 use host_driver::nic::FecNic;
 use host_driver::soft::{self, status_name, EncodeParams};
+use host_driver::stream::RxConfig;
 use host_driver::symfile::{self, SymbolLine};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,6 +51,7 @@ enum Cmd {
     },
     /// Dump the NIC's readable registers, decoded; `--markdown` prints the register map.
     Regs {
+        /// `sim`, `sim-small`, `sim:MAILBOX`, `vfio:ADDR` or `mmap:PATH`.
         #[arg(long, default_value = "sim")]
         engine: String,
         /// Print host-driver/REGISTERS.md (from the register table; no device needed).
@@ -57,7 +60,8 @@ enum Cmd {
     },
     /// Encode a message file into coded symbols (JSON Lines).
     Encode {
-        /// `soft` (the software codec) or a NIC: `sim`, `sim:MAILBOX`, `vfio:ADDR`, `mmap:PATH`.
+        /// `soft` (the software codec) or a NIC: `sim`, `sim-small`, `sim:MAILBOX`, `vfio:ADDR`,
+        /// `mmap:PATH`.
         #[arg(long, default_value = "soft")]
         engine: String,
         /// The message (1 to 64·S bytes).
@@ -83,20 +87,35 @@ enum Cmd {
         #[arg(long, default_value = "default")]
         table: String,
     },
-    /// Decode coded symbols (JSON Lines) back into the message, reporting every symbol.
+    /// Decode coded symbols (JSON Lines) back into messages, reporting every symbol and every
+    /// message. One message is decoded at a time: symbols of another message while one is open
+    /// are INVALID; after a message completes, the next one's symbols open a fresh context.
     Decode {
+        /// `soft` (the software codec) or a NIC: `sim`, `sim-small`, `sim:MAILBOX`, `vfio:ADDR`,
+        /// `mmap:PATH`.
         #[arg(long, default_value = "soft")]
         engine: String,
         /// The symbols (`-` for standard input).
         #[arg(short, long)]
         input: PathBuf,
-        /// Where the recovered message goes.
-        #[arg(short, long)]
-        output: PathBuf,
+        /// Where the first delivered message goes (`-` for standard output; the symbol lines
+        /// then go to standard error). Use --out-dir when the stream carries several messages.
+        #[arg(short, long, required_unless_present = "out_dir", conflicts_with = "out_dir")]
+        output: Option<PathBuf>,
+        /// Write every delivered message, as DIR/msg-N-idM.bin (N counts deliveries from 0, M is
+        /// the MSG_ID); DIR is created if missing.
+        #[arg(long)]
+        out_dir: Option<PathBuf>,
+        /// The symbol size S the stream was encoded with (default 1460, as `encode`). Never taken
+        /// from the packets: a packet that is not 12 + S bytes is INVALID. A NIC decodes its own
+        /// S (CAPS), which this must match when given.
+        #[arg(long)]
+        symbol_size: Option<usize>,
     },
     /// `soft`: software encode/decode throughput beside the raptorq crate. A NIC: register
     /// round trip, messages per second and cycles per message.
     Bench {
+        /// `soft` or a NIC: `sim`, `sim-small`, `sim:MAILBOX`, `vfio:ADDR`, `mmap:PATH`.
         #[arg(long, default_value = "soft")]
         engine: String,
         #[arg(long, value_delimiter = ',', default_values_t = [4usize, 14, 35, 64])]
@@ -113,6 +132,7 @@ enum Cmd {
     /// Two NICs: messages through one's encoder, over UDP paths on loopback with loss and a cut
     /// path, into the other's decoder, STOP back; every message is checked.
     Demo {
+        /// The sending NIC: `sim`, `sim-small`, `sim:MAILBOX`, `vfio:ADDR`, `mmap:PATH`.
         #[arg(long, default_value = "sim")]
         engine: String,
         /// The receiving NIC (default: a second one like --engine).
@@ -161,7 +181,7 @@ fn parse_u32(s: &str) -> Result<u32, String> {
 fn open_nic(engine: &str) -> Result<FecNic> {
     let e = Engine::parse(engine)?;
     if e == Engine::Soft {
-        bail!("this command needs a NIC: --engine sim, sim:MAILBOX, vfio:ADDR or mmap:PATH");
+        bail!("this command needs a NIC: --engine sim, sim-small, sim:MAILBOX, vfio:ADDR or mmap:PATH");
     }
     Ok(FecNic::open(e.open()?)?)
 }
@@ -251,6 +271,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             table.validate(k)?;
             let seed = seed.unwrap_or_else(random_seed);
             let n = symbols.unwrap_or(2 * k + 20);
+            if n == 0 {
+                bail!("--symbols 0: a symbol file needs at least one symbol");
+            }
             let p = EncodeParams { s, msg_id, seed, table: Some(table) };
             let pkts: Vec<Vec<u8>> = match nic.as_mut() {
                 Some(nic) => nic.encode(&msg, &p, n)?,
@@ -261,30 +284,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             eprintln!("encoded {} bytes on {engine}: k = {k}, S = {s}, MSG_ID = {msg_id}, seed = {seed:#010x}, {n} symbols", msg.len());
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Decode { engine, input, output } => {
-            let e = Engine::parse(&engine)?;
-            let text = String::from_utf8(read_input(&input)?).map_err(|_| anyhow!("{}: not UTF-8 text", input.display()))?;
-            let parsed = symfile::parse(&input.display().to_string(), &text).map_err(|e| anyhow!(e))?;
-            let packets: Vec<Vec<u8>> = parsed.iter().map(|p| p.packet.clone()).collect();
-            let r = if e == Engine::Soft { soft::decode(&packets)? } else { FecNic::open(e.open()?)?.decode(&packets)? };
-            for (p, o) in parsed.iter().zip(&r.outcomes) {
-                let j = p.j.map(|j| j.to_string()).unwrap_or_else(|| "-".into());
-                println!("line {} j={j}: {} rank={} known_mask={:#018x}", p.line, status_name(&o.status), o.rank, o.known_mask);
-            }
-            match &r.message {
-                Some(m) => {
-                    write_output(&output, m)?;
-                    let stop = r.stop.map(|h| hdl::cblt::vectors::hex(&h.pack())).unwrap_or_default();
-                    eprintln!("complete: {} bytes, k = {}, STOP {stop}", m.len(), r.k.unwrap_or(0));
-                    Ok(ExitCode::SUCCESS)
-                }
-                None => {
-                    let k = r.k.map(|k| k.to_string()).unwrap_or_else(|| "unknown (no valid symbol)".into());
-                    eprintln!("incomplete: rank {} of k = {k}, known_mask {:#018x}; nothing written", r.rank, r.known_mask);
-                    Ok(ExitCode::from(1))
-                }
-            }
-        }
+        Cmd::Decode { engine, input, output, out_dir, symbol_size } => decode(&engine, &input, output.as_ref(), out_dir.as_ref(), symbol_size),
         Cmd::Bench { engine, ks, symbol_size, min_secs, messages } => {
             for &k in &ks {
                 if !(1..=64).contains(&k) {
@@ -327,6 +327,81 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Cmd::SimServe { mailbox, build, die_after } => serve(&mailbox, &build, die_after),
     }
+}
+
+/// `cbnic decode`: every symbol's line, then one summary per message (standard error), each
+/// delivered message written; the rules are `host_driver::stream`'s.
+fn decode(engine: &str, input: &PathBuf, output: Option<&PathBuf>, out_dir: Option<&PathBuf>, symbol_size: Option<usize>) -> Result<ExitCode> {
+    let e = Engine::parse(engine)?;
+    let text = String::from_utf8(read_input(input)?).map_err(|_| anyhow!("{}: not UTF-8 text", input.display()))?;
+    let parsed = symfile::parse(&input.display().to_string(), &text).map_err(|e| anyhow!(e))?;
+    let packets: Vec<Vec<u8>> = parsed.iter().map(|p| p.packet.clone()).collect();
+    let (r, s) = if e == Engine::Soft {
+        let s = symbol_size.unwrap_or(DEFAULT_S);
+        hdl::cblt::check_symbol_size(s).map_err(|e| anyhow!("--symbol-size: {e}"))?;
+        (soft::decode(&packets, RxConfig { s, k_max: hdl::cblt::K_MAX })?, s)
+    } else {
+        let mut nic = FecNic::open(e.open()?)?;
+        if let Some(s) = symbol_size.filter(|&s| s != nic.caps.s) {
+            bail!("--symbol-size {s}: this NIC decodes S = {} bytes", nic.caps.s);
+        }
+        (nic.decode(&packets)?, nic.caps.s)
+    };
+    // the message on standard output: every status line goes to standard error
+    let to_stdout = output.is_some_and(|o| o.as_os_str() == "-");
+    let mut lines = String::new();
+    for (p, o) in parsed.iter().zip(&r.packets) {
+        let j = p.j.map(|j| j.to_string()).unwrap_or_else(|| "-".into());
+        lines.push_str(&format!("line {} j={j}: {} rank={} known_mask={:#018x}\n", p.line, status_name(&o.status), o.rank, o.known_mask));
+    }
+    if to_stdout {
+        eprint!("{lines}");
+    } else {
+        print!("{lines}");
+    }
+    if let Some(d) = out_dir {
+        std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+    }
+    let total = r.messages.len();
+    let mut written = 0;
+    for (i, m) in r.messages.iter().enumerate() {
+        let h = &m.header;
+        let what = format!("message {} of {total}: MSG_ID {}, k = {}, MSG_SIZE {}", i + 1, h.msg_id, h.k(), h.msg_size);
+        let (Some(bytes), Some(rec), Some(at)) = (&m.bytes, &m.record, m.completed_at) else {
+            eprintln!("{what}: incomplete, rank {} of {}, known_mask {:#018x}; nothing written", m.rank, h.k(), m.known_mask);
+            continue;
+        };
+        let dest = match (out_dir, output) {
+            (Some(d), _) => Some(d.join(format!("msg-{written}-id{}.bin", h.msg_id))),
+            (None, Some(o)) if written == 0 => Some(o.clone()),
+            _ => None,
+        };
+        if let Some(d) = &dest {
+            write_output(d, bytes)?;
+        }
+        let to = match &dest {
+            Some(d) if d.as_os_str() == "-" => "written to standard output".to_string(),
+            Some(d) => format!("written to {}", d.display()),
+            None => "not written (-o takes the first delivered message; --out-dir DIR writes each)".into(),
+        };
+        eprintln!(
+            "{what}: delivered at line {} ({} symbols, {} redundant, {} invalid while open; {} after), STOP {}; {to}",
+            parsed[at].line,
+            rec.seen,
+            rec.redundant,
+            rec.invalid,
+            m.after_complete,
+            hdl::cblt::vectors::hex(&h.pack())
+        );
+        written += 1;
+    }
+    let invalid = r.packets.iter().filter(|o| matches!(o.status, hdl::cblt::decoder::Status::Invalid(_))).count();
+    if total == 0 {
+        eprintln!("no message: none of the {} symbols was valid for S = {}; nothing written", r.packets.len(), s);
+    } else if invalid > 0 {
+        eprintln!("{invalid} of {} symbols INVALID (dropped, nothing changed)", r.packets.len());
+    }
+    Ok(if r.all_delivered() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 #[cfg(feature = "sim-server")]
