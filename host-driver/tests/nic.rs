@@ -340,3 +340,42 @@ fn cli_demo_on_the_small_sim() {
     assert_eq!(code, Some(0), "{text}");
     assert!(text.contains("2 of 2 message(s) recovered and verified"), "{text}");
 }
+
+/// `cbnic decode` on the small NIC prints what the software engine prints, line for line, for a
+/// file with a malformed first line, a line longer than any UDP payload and two messages; a
+/// `--symbol-size` the NIC was not built with is refused.
+#[test]
+fn cli_decode_on_the_small_sim_matches_the_software_engine() {
+    built(NicBuild::SMALL);
+    let enc = |name: &str, size: usize, id: &str| -> Vec<String> {
+        let (m, s) = (tmp(&format!("{name}.bin")), tmp(&format!("{name}.jsonl")));
+        std::fs::write(&m, msg_b(size)).unwrap();
+        let (code, text) = cbnic(&["encode", "-i", m.to_str().unwrap(), "-o", s.to_str().unwrap(), "--symbol-size", "64", "--msg-id", id, "--seed", "5"]);
+        assert_eq!(code, Some(0), "{text}");
+        std::fs::read_to_string(&s).unwrap().lines().map(String::from).collect()
+    };
+    let mut lines = vec![r#"{"header":"380384010000000000000001","bitset":"0x1","payload":"00"}"#.to_string()];
+    lines.extend(enc("cli-a", 900, "1"));
+    lines.insert(3, format!(r#"{{"header":"38038401000000000000000f","bitset":"0xf","payload":"{}"}}"#, "5a".repeat(66_000)));
+    lines.extend(enc("cli-b", 300, "2"));
+    let file = tmp("cli-two.jsonl");
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let run = |engine: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_cbnic")).args(["decode", "--engine", engine, "-i", file.to_str().unwrap(), "--out-dir", tmp(engine).to_str().unwrap(), "--symbol-size", "64"]).output().unwrap();
+        let err: Vec<String> = String::from_utf8_lossy(&o.stderr).lines().map(|l| l.split("; written to").next().unwrap().to_string()).collect();
+        (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned(), err)
+    };
+    let (soft, hw) = (run("soft"), run("sim-small"));
+    assert_eq!(soft.0, Some(0), "{soft:?}");
+    assert_eq!(soft, hw);
+    assert!(soft.1.lines().next().unwrap().contains("INVALID (UDP payload is not 12 + S bytes) rank=0"), "{}", soft.1);
+    assert!(soft.1.lines().nth(3).unwrap().contains("INVALID (UDP payload is not 12 + S bytes)"), "{}", soft.1);
+    assert_eq!(soft.2.iter().filter(|l| l.contains(": delivered at line")).count(), 2, "{:?}", soft.2);
+    for d in ["soft", "sim-small"] {
+        assert_eq!(std::fs::read(tmp(d).join("msg-0-id1.bin")).unwrap(), msg_b(900));
+        assert_eq!(std::fs::read(tmp(d).join("msg-1-id2.bin")).unwrap(), msg_b(300));
+    }
+    let (code, text) = cbnic(&["decode", "--engine", "sim-small", "-i", file.to_str().unwrap(), "-o", "-", "--symbol-size", "16"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("--symbol-size 16: this NIC decodes S = 64 bytes"), "{text}");
+}
