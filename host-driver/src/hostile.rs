@@ -1,9 +1,9 @@
 //! The hostile-input property every receive engine must hold, and the random streams that test
 //! it (`tests/hostile_input.rs` runs it short; `decode-property` runs it long).
 //!
-//! A stream carries 1–3 messages (MSG_IDs sometimes reused, k sometimes above the engine's
-//! k_max, two messages sometimes interleaved) with loss, duplicates and local reordering, and
-//! every malformed kind of §6.3 ([`hdl::cblt::malformed::Kind`]) injected at random positions;
+//! A stream carries 1–3 messages (MSG_IDs sometimes reused, never with the same size, which
+//! would be one message on the wire; k sometimes above the engine's k_max; two messages
+//! sometimes interleaved) with loss, duplicates and local reordering, and every malformed kind of §6.3 ([`hdl::cblt::stimulus::Kind`]) injected at random positions;
 //! one stream in four starts with a malformed packet. For each stream, on an engine:
 //!
 //! 1. **Agreement**: every packet's status (with its INVALID reason), rank, `known_mask` and
@@ -18,7 +18,7 @@ use crate::stream::{decode_stream, Receive, RxConfig, StreamReport};
 use hdl::cblt::decoder::Status;
 use hdl::cblt::encoder::Encoder;
 use hdl::cblt::header::Header;
-use hdl::cblt::malformed::Kind;
+use hdl::cblt::stimulus::{interleave, random_message, Kind};
 use hdl::cblt::receiver::{Receiver, RxResult};
 use hdl::cycle::Rng;
 
@@ -36,16 +36,15 @@ pub fn random_case(r: &mut Rng, cfg: RxConfig) -> Case {
     let mut streams: Vec<Vec<Vec<u8>>> = vec![];
     let mut messages = vec![];
     let base_id = r.next() as u8;
-    let k_top = if cfg.k_max < 64 { cfg.k_max + 2 } else { 64 };
     for m in 0..1 + r.below(3) {
-        let k = match r.below(6) {
-            0 => 1,
-            1 => k_top,
-            _ => 1 + r.below(k_top as u64) as usize,
-        };
-        let size = (k - 1) * s + 1 + r.below(s as u64) as usize;
-        let msg: Vec<u8> = (0..size).map(|_| r.next() as u8).collect();
-        let id = if r.below(5) == 0 { base_id } else { base_id.wrapping_add(m as u8) };
+        let msg = random_message(r, s, cfg.k_max);
+        let (size, k) = (msg.len(), msg.len().div_ceil(s));
+        let mut id = if r.below(5) == 0 { base_id } else { base_id.wrapping_add(m as u8) };
+        // a reused ID with the same k and size is the same message on the wire: a sender must
+        // not reuse an ID in flight (§6.6), so such a pair is not a test of the receiver
+        if messages.iter().any(|(h, _): &(Header, Vec<u8>)| h.msg_id == id && h.msg_size as usize == size) {
+            id = base_id.wrapping_add(m as u8);
+        }
         let mut e = Encoder::with_default_table(&msg, s, id, (r.next() as u32).max(1)).expect("a valid message");
         messages.push((Header::new(k, size as u32, id, 0), msg));
         let (loss, dup, bad) = (r.below(40), r.below(15), 5 + r.below(20));
@@ -76,16 +75,7 @@ pub fn random_case(r: &mut Rng, cfg: RxConfig) -> Case {
     if streams.len() >= 2 && r.below(3) == 0 {
         let b = streams.pop().unwrap();
         let a = streams.pop().unwrap();
-        let (mut ia, mut ib) = (a.into_iter(), b.into_iter());
-        let mut mixed = vec![];
-        loop {
-            let x = if r.below(2) == 0 { ia.next().or_else(|| ib.next()) } else { ib.next().or_else(|| ia.next()) };
-            match x {
-                Some(p) => mixed.push(p),
-                None => break,
-            }
-        }
-        streams.push(mixed);
+        streams.push(interleave(r, a, b));
     }
     let mut packets = streams.concat();
     if r.below(4) == 0 {

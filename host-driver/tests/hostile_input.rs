@@ -6,7 +6,7 @@
 use hdl::cblt::decoder::Status;
 use hdl::cblt::encoder::Encoder;
 use hdl::cblt::header::{Header, Invalid};
-use hdl::cblt::malformed::Kind;
+use hdl::cblt::stimulus::Kind;
 use hdl::cblt::receiver::{Receiver, RxRecord, RxResult};
 use hdl::cblt::vectors::msg_b;
 use hdl::cblt::HEADER_LEN;

@@ -11,7 +11,7 @@ use anyhow::{anyhow, bail, Result};
 use hdl::cblt::decoder::Status;
 use hdl::cblt::decoder_rtl::LtDecoder;
 use hdl::cblt::decoder_vectors::DecoderEngine;
-use hdl::cblt::malformed::Kind;
+use hdl::cblt::stimulus::{interleave, random_message, Kind};
 use hdl::cblt::receiver::{Receiver, RxCounts, RxRecord};
 use hdl::cblt::header::Header;
 use hdl::cblt::HEADER_LEN;
@@ -551,14 +551,8 @@ fn scenario(r: &mut hdl::cycle::Rng, s: usize, k_max: usize, max_msgs: u64) -> V
     let mut streams: Vec<Vec<Option<Vec<u8>>>> = vec![];
     let base_id = r.next() as u8;
     for m in 0..1 + r.below(max_msgs) {
-        let k_top = if k_max < 64 { k_max + 2 } else { 64 };
-        let k = match r.below(6) {
-            0 => 1,
-            1 => k_top,
-            _ => 1 + r.below(k_top as u64) as usize,
-        };
-        let size = (k - 1) * s + 1 + r.below(s as u64) as usize;
-        let msg: Vec<u8> = (0..size).map(|_| r.next() as u8).collect();
+        let msg = random_message(r, s, k_max);
+        let k = msg.len().div_ceil(s);
         let id = if r.chance(20) { base_id } else { base_id.wrapping_add(m as u8) };
         let mut e = Encoder::with_default_table(&msg, s, id, (r.next() as u32).max(1)).expect("valid job");
         let n = k + r.below(k as u64 + 12) as usize;
@@ -593,16 +587,7 @@ fn scenario(r: &mut hdl::cycle::Rng, s: usize, k_max: usize, max_msgs: u64) -> V
     if streams.len() >= 2 && r.chance(30) {
         let b = streams.pop().unwrap();
         let a = streams.pop().unwrap();
-        let (mut ia, mut ib) = (a.into_iter(), b.into_iter());
-        let mut mixed = vec![];
-        loop {
-            let x = if r.chance(50) { ia.next().or_else(|| ib.next()) } else { ib.next().or_else(|| ia.next()) };
-            match x {
-                Some(p) => mixed.push(p),
-                None => break,
-            }
-        }
-        streams.push(mixed);
+        streams.push(interleave(r, a, b));
     }
     streams.concat()
 }

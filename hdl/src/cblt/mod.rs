@@ -9,7 +9,6 @@
 //!   the spec's experiment profiles, and validation that rejects a table that can never decode
 //!   (§1.3's exact condition).
 //! * [`header`]: the 12-byte big-endian header and every receive-side validity rule (§6.3).
-//! * [`malformed`]: every §6.3 violation as a mutation of a valid symbol (hostile-input stimulus).
 //! * [`encoder`]: message → k zero-padded source symbols → the coded stream (§6.2, §6.4, §6.5).
 //! * [`encoder_csr`] and `encoder_rtl` (feature `rtl`): the RTL encoder and how a host drives it.
 //! * [`pcap`]: a coded UDP exchange as a capture Wireshark opens.
@@ -19,6 +18,8 @@
 //!   `known_mask` of §6.6.
 //! * [`receiver`]: one decoder context with its tombstone, idle expiry and records: the model
 //!   of the decoder RTL (`decoder_rtl`, feature `rtl`).
+//! * [`stimulus`]: random messages, interleaved streams and every §6.3 violation as a mutation
+//!   of a valid symbol: the receive-side fuzz stimulus.
 
 pub mod decoder;
 #[cfg(feature = "rtl")]
@@ -29,10 +30,10 @@ pub mod encoder_csr;
 #[cfg(feature = "rtl")]
 pub mod encoder_rtl;
 pub mod header;
-pub mod malformed;
 pub mod pcap;
 pub mod prng;
 pub mod receiver;
+pub mod stimulus;
 pub mod table;
 pub mod vectors;
 #[cfg(test)]

@@ -1,6 +1,7 @@
-//! Every way a received packet can break §6.3's validity rules (cloudburst-cblt.md §6.3,
-//! §7.5), as mutations of a valid data symbol: the hostile-input stimulus of the decoder fuzz
-//! (`sim-tests`) and of the driver's every-engine property (`host-driver`, `stream`).
+//! Receive-side stimulus shared by the decoder fuzz (`sim-tests`) and the driver's
+//! every-engine property (`host-driver`, `hostile`): random messages, two streams interleaved,
+//! and every way a received packet can break §6.3's validity rules (cloudburst-cblt.md §6.3,
+//! §7.5) as a mutation of a valid data symbol ([`Kind`]).
 //!
 //! Each kind, applied to a valid symbol of a message of `k` symbols of `S` bytes, gives a packet
 //! that a receiver with symbol size S must report INVALID (with the reason [`Kind::reason`])
@@ -9,6 +10,33 @@
 use super::header::Invalid;
 use super::HEADER_LEN;
 use crate::cycle::Rng;
+
+/// A random message for a receiver of symbol size `s` built for `k_max`: k is 1 one time in
+/// six, the largest k one time in six (k_max + 2 when k_max < 64: above the core), else uniform;
+/// the size is uniform among those of that k, the bytes random.
+pub fn random_message(r: &mut Rng, s: usize, k_max: usize) -> Vec<u8> {
+    let k_top = if k_max < 64 { k_max + 2 } else { 64 };
+    let k = match r.below(6) {
+        0 => 1,
+        1 => k_top,
+        _ => 1 + r.below(k_top as u64) as usize,
+    };
+    let size = (k - 1) * s + 1 + r.below(s as u64) as usize;
+    (0..size).map(|_| r.next() as u8).collect()
+}
+
+/// Two streams merged at random, each in its own order.
+pub fn interleave<T>(r: &mut Rng, a: Vec<T>, b: Vec<T>) -> Vec<T> {
+    let (mut ia, mut ib) = (a.into_iter(), b.into_iter());
+    let mut mixed = vec![];
+    loop {
+        let x = if r.chance(50) { ia.next().or_else(|| ib.next()) } else { ib.next().or_else(|| ia.next()) };
+        match x {
+            Some(p) => mixed.push(p),
+            None => return mixed,
+        }
+    }
+}
 
 /// One §6.3 violation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
