@@ -1,6 +1,6 @@
 //! The `sim` backend: a shared-memory mailbox file (`hdl::nic::shm`) mapped with `memmap2` and
 //! served by a simulator process that runs the Verilated NIC top, one bus word per clock
-//! (`cbnic sim-serve`, from `sim_tests::nic::serve`).
+//! (`nic-sim`, the `sim-tests` crate's program around `sim_tests::nic::serve`).
 //!
 //! [`SimDevice::start`] creates the mailbox, starts the server and waits for it (the first run
 //! verilates the NIC, which takes a minute; later runs reuse the build). [`SimDevice::attach`]
@@ -30,24 +30,41 @@ pub struct SimDevice {
     owned: bool,
 }
 
-/// The program that serves the mailbox: `$CBNIC_SIM_SERVER`, this program when it is `cbnic`,
-/// or `cbnic` beside this program or one folder up (cargo's `target/*/deps` layout).
+/// The simulator program's name (`sim-tests/src/bin/nic-sim.rs`).
+pub const SERVER: &str = "nic-sim";
+
+/// The program that serves the mailbox: `$CBNIC_SIM_SERVER`, else `nic-sim` beside this
+/// program or one folder up (cargo's `target/<profile>/deps` layout).
 pub fn server_program() -> Result<PathBuf> {
     if let Some(p) = std::env::var_os("CBNIC_SIM_SERVER") {
         return Ok(PathBuf::from(p));
     }
     let me = std::env::current_exe().map_err(|e| NicError::Device(format!("cannot find this program: {e}")))?;
-    if me.file_stem().is_some_and(|n| n == "cbnic") {
-        return Ok(me);
-    }
     let dir = me.parent().unwrap_or(Path::new("."));
     for d in [Some(dir), dir.parent()].into_iter().flatten() {
-        let c = d.join("cbnic");
+        let c = d.join(SERVER);
         if c.exists() {
             return Ok(c);
         }
     }
-    Err(NicError::NoDevice("cannot find the simulator program `cbnic` (build it with `cargo build -p host-driver`, or set CBNIC_SIM_SERVER)".into()))
+    Err(NicError::NoDevice(format!(
+        "cannot find the simulator program `{SERVER}` beside {}: build it with `cargo build --release -p sim-tests --bin {SERVER}` \
+         (it lands beside cbnic in target/release), or set CBNIC_SIM_SERVER to its path",
+        me.display()
+    )))
+}
+
+/// Mailboxes this process created and has not removed yet.
+static OWNED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Remove every mailbox this process created: for a signal handler (`cbnic` calls it on
+/// Ctrl-C), as a process that exits on a signal runs no destructors. The servers exit when their
+/// mailbox is gone.
+pub fn remove_mailboxes() {
+    let mut owned = OWNED.lock().unwrap_or_else(|e| e.into_inner());
+    for p in owned.drain(..) {
+        std::fs::remove_file(p).ok();
+    }
 }
 
 fn mailbox_dir() -> PathBuf {
@@ -77,11 +94,13 @@ pub fn create_mailbox(path: &Path) -> Result<memmap2::MmapMut> {
     // SAFETY: a file we just created; accessed only through Mailbox.
     let mut map = unsafe { memmap2::MmapMut::map_mut(&f) }.map_err(|e| NicError::Device(format!("cannot map {}: {e}", path.display())))?;
     // SAFETY: FILE_BYTES long, page-aligned, and the map outlives the view.
-    let mb = unsafe { Mailbox::new(map.as_mut_ptr()) };
-    mb.set(word::STATE, state::STARTING);
-    mb.set(word::VERSION, shm::VERSION);
-    mb.set(word::MAGIC, shm::MAGIC);
+    unsafe { Mailbox::new(map.as_mut_ptr()) }.init();
     Ok(map)
+}
+
+fn forget_mailbox(path: &Path) {
+    std::fs::remove_file(path).ok();
+    OWNED.lock().unwrap_or_else(|e| e.into_inner()).retain(|p| p != path);
 }
 
 impl SimDevice {
@@ -90,17 +109,17 @@ impl SimDevice {
         Self::start_with(build, &[])
     }
 
-    /// [`SimDevice::start`] with extra `sim-serve` arguments (the tests' fault injection).
+    /// [`SimDevice::start`] with extra `nic-sim` arguments (the tests' fault injection).
     pub fn start_with(build: &str, extra: &[&str]) -> Result<SimDevice> {
         static SEQ: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let path = mailbox_dir().join(format!("cbnic-sim-{}-{n}.shm", std::process::id()));
+        let prog = server_program()?;
         let mut map = create_mailbox(&path)?;
+        OWNED.lock().unwrap_or_else(|e| e.into_inner()).push(path.clone());
         // SAFETY: as in create_mailbox.
         let mb = unsafe { Mailbox::new(map.as_mut_ptr()) };
-        let prog = server_program()?;
         let child = Command::new(&prog)
-            .arg("sim-serve")
             .arg("--mailbox")
             .arg(&path)
             .args(["--build", build])
@@ -113,7 +132,7 @@ impl SimDevice {
         let child = match child {
             Ok(c) => c,
             Err(e) => {
-                std::fs::remove_file(&path).ok();
+                forget_mailbox(&path);
                 return Err(e);
             }
         };
@@ -123,7 +142,7 @@ impl SimDevice {
         Ok(dev)
     }
 
-    /// Use the server already serving the mailbox at `path` (`cbnic sim-serve --mailbox PATH`).
+    /// Use the server already serving the mailbox at `path` (`nic-sim --mailbox PATH`).
     pub fn attach(path: &Path) -> Result<SimDevice> {
         let what = path.display().to_string();
         let f = std::fs::OpenOptions::new().read(true).write(true).open(path).map_err(|e| crate::device::open_error(&what, e))?;
@@ -279,7 +298,7 @@ impl Drop for SimDevice {
             c.wait().ok();
         }
         if self.owned {
-            std::fs::remove_file(&self.path).ok();
+            forget_mailbox(&self.path);
         }
     }
 }

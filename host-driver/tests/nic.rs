@@ -268,7 +268,6 @@ fn fault_a_completion_that_never_comes() {
 #[test]
 fn fault_simulator_gone_mid_operation() {
     built(NicBuild::SMALL);
-    std::env::set_var("CBNIC_SIM_SERVER", env!("CARGO_BIN_EXE_cbnic"));
     let dev = SimDevice::start_with("small", &["--die-after", "12"]).unwrap();
     let mut nic = FecNic::open(Box::new(dev)).unwrap();
     let e = err(nic.encode(&msg_b(500), &EncodeParams { s: 64, msg_id: 1, seed: 9, table: None }, 20));
@@ -378,4 +377,48 @@ fn cli_decode_on_the_small_sim_matches_the_software_engine() {
     let (code, text) = cbnic(&["decode", "--engine", "sim-small", "-i", file.to_str().unwrap(), "-o", "-", "--symbol-size", "16"]);
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("--symbol-size 16: this NIC decodes S = 64 bytes"), "{text}");
+}
+
+fn mailboxes_of(pid: u32) -> Vec<PathBuf> {
+    std::fs::read_dir("/dev/shm")
+        .map(|d| d.flatten().map(|e| e.path()).filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(&format!("cbnic-sim-{pid}-"))).collect())
+        .unwrap_or_default()
+}
+
+/// No simulator mailbox survives Ctrl-C during `cbnic demo`, nor a server that cannot start.
+#[test]
+fn no_mailbox_survives_a_signal_or_a_missing_server() {
+    built(NicBuild::SMALL);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cbnic"))
+        .args(["demo", "--engine", "sim-small", "--msg-size", "1000", "--messages", "200", "--loss", "0.3"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let t0 = std::time::Instant::now();
+    while mailboxes_of(pid).len() < 2 {
+        assert!(t0.elapsed() < Duration::from_secs(120), "the demo made no mailboxes");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(Command::new("kill").args(["-INT", &pid.to_string()]).status().unwrap().success());
+    let st = child.wait().unwrap();
+    assert_eq!(st.code(), Some(130));
+    assert!(mailboxes_of(pid).is_empty(), "{:?}", mailboxes_of(pid));
+
+    let c = Command::new(env!("CARGO_BIN_EXE_cbnic"))
+        .args(["probe", "--engine", "sim-small"])
+        .env("CBNIC_SIM_SERVER", "/nonexistent/nic-sim")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = c.id();
+    let o = c.wait_with_output().unwrap();
+    assert!(mailboxes_of(pid).is_empty(), "{:?}", mailboxes_of(pid));
+    let text = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{text}");
+    assert!(text.contains("cannot start the simulator /nonexistent/nic-sim"), "{text}");
+    let o = Command::new(env!("CARGO_BIN_EXE_cbnic")).args(["--version"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), format!("cbnic {}", env!("CARGO_PKG_VERSION")));
 }

@@ -1,5 +1,5 @@
 //! The simulated device's mailbox: the layout of the shared-memory file that the host driver's
-//! `sim` backend and the simulator process (`cbnic sim-serve`) both map. Plain Rust over a raw
+//! `sim` backend and the simulator process (`nic-sim`) both map. Plain Rust over a raw
 //! mapping, so each side maps the file its own way (both use `memmap2`).
 //!
 //! One request at a time. The driver fills `OP`, `ADDR`, `COUNT` and the data, then stores
@@ -78,6 +78,14 @@ impl Mailbox {
     pub unsafe fn new(base: *mut u8) -> Mailbox {
         assert_eq!(base as usize % 4, 0, "the mailbox mapping must be 4-byte aligned");
         Mailbox { base: base as *mut u32 }
+    }
+
+    /// Make a fresh mailbox (zeroed, as a new file is) ready for a server: magic, version and
+    /// the STARTING state.
+    pub fn init(&self) {
+        self.set(word::STATE, state::STARTING);
+        self.set(word::VERSION, VERSION);
+        self.set(word::MAGIC, MAGIC);
     }
 
     fn atom(&self, w: usize) -> &AtomicU32 {

@@ -8,12 +8,12 @@
 //! cbnic decode [--engine soft|sim|…] -i SYMBOLS.jsonl (-o MESSAGE | --out-dir DIR) [--symbol-size 1460]
 //! cbnic bench  [--engine soft|sim|…] [--ks 4,14,35,64] [--symbol-size 1460] [--min-secs 0.5]
 //! cbnic demo   [--engine sim|…] [--paths 4] [--loss 0.2] [--cut P] [--messages 3] [--msg-size 20000]
-//! cbnic sim-serve --mailbox PATH [--build full|small]
 //! ```
 //!
 //! Engines: `soft` is the software codec; `sim` starts a simulator process running the
-//! Verilated NIC (`sim-small`: the S = 64 build), `sim:MAILBOX` attaches to a running
-//! `cbnic sim-serve`, `vfio:ADDR` opens a PCIe function bound to vfio-pci, `mmap:PATH` maps a
+//! Verilated NIC (`sim-small`: the S = 64 build; the program `nic-sim` from the `sim-tests`
+//! crate, found beside `cbnic`), `sim:MAILBOX` attaches to a running `nic-sim`, `vfio:ADDR`
+//! opens a PCIe function bound to vfio-pci, `mmap:PATH` maps a
 //! BAR's sysfs `resourceN` file.
 //!
 //! Exit codes: 0 done; 1 `decode` found no message, or ran out of symbols before a message
@@ -35,7 +35,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 #[derive(Parser)]
-#[command(name = "cbnic", about = "CloudBurst LT coding (CB-LT) on the host or the FEC NIC")]
+#[command(name = "cbnic", version, about = "CloudBurst LT coding (CB-LT) on the host or the FEC NIC")]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -155,17 +155,6 @@ enum Cmd {
         /// Seconds before a message is given up (the sender's t).
         #[arg(long, default_value_t = 60.0)]
         timeout: f64,
-    },
-    /// Serve a simulator mailbox with the Verilated NIC (the `sim` backend starts this itself).
-    SimServe {
-        #[arg(long)]
-        mailbox: PathBuf,
-        /// `full` (S = 1460, k_max = 64) or `small` (S = 64, k_max = 16).
-        #[arg(long, default_value = "full")]
-        build: String,
-        /// Fault injection for tests: exit without answering request N (0-based).
-        #[arg(long, hide = true)]
-        die_after: Option<u64>,
     },
 }
 
@@ -325,7 +314,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             println!("{ok} of {} message(s) recovered and verified", reports.len());
             Ok(if ok == reports.len() { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
-        Cmd::SimServe { mailbox, build, die_after } => serve(&mailbox, &build, die_after),
     }
 }
 
@@ -404,19 +392,13 @@ fn decode(engine: &str, input: &PathBuf, output: Option<&PathBuf>, out_dir: Opti
     Ok(if r.all_delivered() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-#[cfg(feature = "sim-server")]
-fn serve(mailbox: &std::path::Path, build: &str, die_after: Option<u64>) -> Result<ExitCode> {
-    let b = sim_tests::nic::NicBuild::parse(build)?;
-    sim_tests::nic::serve(mailbox, b, &sim_tests::nic::ServeOptions { die_after })?;
-    Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(not(feature = "sim-server"))]
-fn serve(_: &std::path::Path, _: &str, _: Option<u64>) -> Result<ExitCode> {
-    bail!("this cbnic was built without the simulator (feature `sim-server`)")
-}
-
 fn main() -> ExitCode {
+    // Ctrl-C or SIGTERM: no simulator mailbox may survive (the servers exit once it is gone)
+    ctrlc::set_handler(|| {
+        host_driver::sim::remove_mailboxes();
+        std::process::exit(130);
+    })
+    .ok();
     match run(Cli::parse()) {
         Ok(c) => c,
         Err(e) => {

@@ -84,6 +84,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
+    ctrlc::set_handler(|| {
+        host_driver::sim::remove_mailboxes();
+        std::process::exit(130);
+    })
+    .ok();
     match run(Cli::parse()) {
         Ok(c) => c,
         Err(e) => {
