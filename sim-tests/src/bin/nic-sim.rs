@@ -1,7 +1,8 @@
 //! `nic-sim`: the simulated FEC NIC, a process serving a shared-memory mailbox with the Verilated
 //! NIC top one bus word per clock (`sim_tests::nic::serve`). The host driver's `sim` backend
 //! starts it (it looks beside its own program, or at `$CBNIC_SIM_SERVER`). Started by hand with
-//! a path that does not exist, it creates the mailbox (and removes it when it exits); attach
+//! a path that does not exist, it creates the mailbox (and removes it when it exits, Ctrl-C and
+//! SIGTERM included); attach
 //! with `cbnic … --engine sim:PATH`.
 //!
 //! ```text
@@ -39,6 +40,11 @@ fn main() -> Result<()> {
         // SAFETY: FILE_BYTES long and page-aligned.
         unsafe { Mailbox::new(map.as_mut_ptr()) }.init();
         eprintln!("nic-sim: serving {} ({} build); attach with --engine sim:{}", cli.mailbox.display(), build.name(), cli.mailbox.display());
+        let path = cli.mailbox.clone();
+        ctrlc::set_handler(move || {
+            std::fs::remove_file(&path).ok();
+            std::process::exit(130);
+        })?;
     }
     let r = serve(&cli.mailbox, build, &ServeOptions { die_after: cli.die_after });
     if create {
