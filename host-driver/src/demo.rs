@@ -1,24 +1,18 @@
-//! The two-NIC demo (`cbnic demo`): messages go through one NIC's encoder, out over several UDP
-//! paths on loopback (one socket, so one source port, per path), with random loss and
-//! optionally one path cut, into a second NIC's decoder; the receiver answers COMPLETE and
-//! AFTER_COMPLETE with a STOP on the path the symbol came from (§1.5: burst until STOP), and the
-//! sender stops its encoder when the STOP arrives. Every recovered message is compared with
-//! the original.
+//! The two-NIC demo (`cbnic demo`), a thin user of [`crate::cloudburst`]: messages go through
+//! one engine's encoder (a NIC, or the software codec), out over several UDP paths on loopback
+//! (one socket, so one source port, per path), with random loss and optionally one path cut,
+//! into a second engine's decoder; the receiver answers COMPLETE and AFTER_COMPLETE with a STOP
+//! on the path the symbol came from (§1.5: burst until STOP), and the sender stops its encoder
+//! when the STOP arrives. Every recovered message is compared with the original.
 //!
 //! Paths follow §6.5: symbol j goes out on path `j mod paths`. Loss is decided per symbol by a
-//! seeded xorshift, so a run is repeatable; the STOP direction is lossless.
+//! seeded SplitMix64, so the loss pattern is repeatable; the STOP direction is lossless.
 
+use crate::cloudburst::{Encode, Receive, Receiver, SendOptions, SendReport, Sender};
 use crate::device::{NicError, Result};
-use crate::nic::FecNic;
-use crate::soft::EncodeParams;
-use hdl::cblt::decoder::Status;
-use hdl::cblt::header::Header;
-use hdl::cblt::HEADER_LEN;
 use std::collections::HashMap;
-use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Clone, Debug)]
 pub struct DemoConfig {
@@ -55,13 +49,6 @@ pub struct MessageReport {
     pub verified: bool,
 }
 
-#[derive(Default)]
-struct RxSide {
-    by_id: HashMap<u8, MessageReport>,
-    delivered: HashMap<u8, Vec<u8>>,
-    error: Option<String>,
-}
-
 fn xorshift(x: &mut u64) -> u64 {
     *x ^= *x << 13;
     *x ^= *x >> 7;
@@ -75,163 +62,68 @@ pub fn message_bytes(seed: u64, m: usize, len: usize) -> Vec<u8> {
     (0..len).map(|_| (xorshift(&mut x) >> 24) as u8).collect()
 }
 
-fn io(e: std::io::Error, what: &str) -> NicError {
-    NicError::Device(format!("{what}: {e}"))
-}
-
-/// Run the demo with `tx` encoding and `rx` decoding.
-pub fn run(tx: &mut FecNic, rx: &mut FecNic, cfg: &DemoConfig) -> Result<Vec<MessageReport>> {
-    if cfg.paths == 0 || cfg.cut.is_some_and(|c| c >= cfg.paths) || !(0.0..1.0).contains(&cfg.loss) {
-        return Err(NicError::BadInput(format!("need paths ≥ 1, a cut path below {}, and 0 ≤ loss < 1", cfg.paths)));
+/// Run the demo with `tx` encoding and `rx` decoding (any engines, `cloudburst::encoder` /
+/// `cloudburst::receiver`): a [`Sender`] and a [`Receiver`] on loopback, the receiver in its
+/// own thread.
+pub fn run(tx: Box<dyn Encode>, rx: Box<dyn Receive + Send>, cfg: &DemoConfig) -> Result<Vec<MessageReport>> {
+    let s = tx.symbol_size();
+    if rx.config().s != s {
+        return Err(NicError::BadInput(format!("the engines code different symbol sizes ({s} and {})", rx.config().s)));
     }
-    if cfg.cut.is_some() && cfg.paths == 1 {
-        return Err(NicError::BadInput("cutting the only path leaves nothing to deliver on".into()));
+    if cfg.msg_size == 0 || cfg.msg_size > tx.max_message() {
+        return Err(NicError::MessageTooLarge { size: cfg.msg_size, max: tx.max_message() });
     }
-    let s = tx.caps.s;
-    if rx.caps.s != s {
-        return Err(NicError::BadInput(format!("the NICs code different symbol sizes ({s} and {})", rx.caps.s)));
-    }
-    let rx_sock = UdpSocket::bind("127.0.0.1:0").map_err(|e| io(e, "binding the receiver's socket"))?;
-    rx_sock.set_read_timeout(Some(Duration::from_millis(50))).map_err(|e| io(e, "socket"))?;
-    let rx_addr = rx_sock.local_addr().map_err(|e| io(e, "socket"))?;
-    let paths: Vec<UdpSocket> = (0..cfg.paths)
-        .map(|_| {
-            let p = UdpSocket::bind("127.0.0.1:0")?;
-            p.set_nonblocking(true)?;
-            Ok(p)
-        })
-        .collect::<std::io::Result<_>>()
-        .map_err(|e| io(e, "binding a path socket"))?;
+    let mut receiver = Receiver::bind(rx, "127.0.0.1:0")?;
+    receiver.idle_timeout = cfg.timeout;
+    let mut sender = Sender::bind(tx, cfg.paths, receiver.local_addr()?)?;
+    sender.options = SendOptions { deadline: cfg.timeout, gap: None, loss: cfg.loss, cut: cfg.cut, seed: cfg.seed };
     let done = AtomicBool::new(false);
-    let side = Mutex::new(RxSide::default());
-    rx.clear_rx()?;
-
-    let reports = std::thread::scope(|sc| {
-        sc.spawn(|| receive(rx, &rx_sock, &done, &side));
-        let r = send_all(tx, &paths, rx_addr, cfg, &side);
-        done.store(true, Ordering::Release);
-        r
-    })?;
-    let side = side.into_inner().unwrap();
-    if let Some(e) = side.error {
-        return Err(NicError::Device(format!("receiver: {e}")));
-    }
-    Ok(reports
-        .into_iter()
-        .map(|mut r| {
-            if let Some(rs) = side.by_id.get(&r.msg_id) {
-                r.received = rs.received;
-                r.innovative = rs.innovative;
-                r.redundant = rs.redundant;
-                r.after_complete = rs.after_complete;
-                r.invalid = rs.invalid;
-            }
-            let want = message_bytes(cfg.seed, r.msg_id as usize, cfg.msg_size);
-            r.verified = side.delivered.get(&r.msg_id).is_some_and(|m| *m == want);
-            r
-        })
-        .collect())
-}
-
-fn send_all(tx: &mut FecNic, paths: &[UdpSocket], to: SocketAddr, cfg: &DemoConfig, side: &Mutex<RxSide>) -> Result<Vec<MessageReport>> {
-    // splitmix64 of the seed, so small seeds start the xorshift well mixed
-    let mut rng = {
-        let mut z = cfg.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (z ^ (z >> 31)) | 1
-    };
-    let mut out = vec![];
-    for m in 0..cfg.messages {
-        let msg = message_bytes(cfg.seed, m, cfg.msg_size);
-        let msg_id = m as u8;
-        let seed = (xorshift(&mut rng) as u32).max(1);
-        let p = EncodeParams { s: tx.caps.s, msg_id, seed, table: None };
-        let k = tx.start_encode(&msg, &p, 0)?;
-        let mut r = MessageReport { msg_id, k, ..Default::default() };
-        let t0 = Instant::now();
-        let mut j = 0usize;
-        'sending: loop {
-            if side.lock().unwrap().error.is_some() {
-                break;
-            }
-            if t0.elapsed() > cfg.timeout {
-                break;
-            }
-            let Some(sym) = tx.next_symbol()? else { break };
-            let path = j % paths.len();
-            j += 1;
-            r.sent += 1;
-            let lost = ((xorshift(&mut rng) >> 11) as f64 / (1u64 << 53) as f64) < cfg.loss;
-            if cfg.cut == Some(path) || lost {
-                r.dropped += 1;
-            } else {
-                paths[path].send_to(&sym, to).map_err(|e| io(e, "sending a symbol"))?;
-            }
-            // a STOP for this message on any path ends it
-            let mut buf = [0u8; 64];
-            for ps in paths {
-                while let Ok((n, _)) = ps.recv_from(&mut buf) {
-                    if n == HEADER_LEN {
-                        if let Ok(h) = Header::parse(&buf[..n]) {
-                            if h.is_stop() && h.msg_id == msg_id {
-                                r.completion = Some(t0.elapsed());
-                                break 'sending;
-                            }
-                        }
+    let (sent, received) = std::thread::scope(|sc| {
+        let rxt = sc.spawn(|| {
+            let mut delivered: HashMap<u8, Vec<u8>> = HashMap::new();
+            while !done.load(Ordering::Acquire) {
+                match receiver.recv(Duration::from_millis(50)) {
+                    Ok(d) => {
+                        delivered.insert(d.msg_id, d.bytes);
                     }
+                    Err(NicError::Timeout { .. }) => {}
+                    Err(e) => return Err(e),
                 }
             }
-        }
-        tx.stop_encode()?;
-        out.push(r);
-    }
-    // let the receiver finish the symbols in flight
-    std::thread::sleep(Duration::from_millis(100));
-    Ok(out)
-}
-
-fn receive(rx: &mut FecNic, sock: &UdpSocket, done: &AtomicBool, side: &Mutex<RxSide>) {
-    let mut buf = vec![0u8; 65536];
-    while !done.load(Ordering::Acquire) {
-        let (n, from) = match sock.recv_from(&mut buf) {
-            Ok(x) => x,
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => continue,
-            Err(e) => {
-                side.lock().unwrap().error = Some(format!("receiving: {e}"));
-                return;
-            }
-        };
-        let pkt = &buf[..n];
-        let res = rx.push(pkt).and_then(|o| {
-            let delivered = if o.status == Status::Complete { Some(rx.take_message()?.0) } else { None };
-            Ok((o, delivered))
+            Ok((receiver, delivered))
         });
-        let (o, delivered) = match res {
-            Ok(x) => x,
-            Err(e) => {
-                side.lock().unwrap().error = Some(e.to_string());
-                return;
+        let sent: Result<Vec<(SendReport, Vec<u8>)>> = (0..cfg.messages)
+            .map(|m| {
+                let msg = message_bytes(cfg.seed, m, cfg.msg_size);
+                Ok((sender.spray(&msg)?, msg))
+            })
+            .collect();
+        // let the receiver finish the symbols in flight
+        std::thread::sleep(Duration::from_millis(100));
+        done.store(true, Ordering::Release);
+        let r = rxt.join().expect("the receiver thread");
+        (sent, r)
+    });
+    let (sent, (receiver, delivered)) = (sent?, received?);
+    Ok(sent
+        .into_iter()
+        .map(|(r, msg)| {
+            let c = receiver.counts(r.msg_id);
+            MessageReport {
+                msg_id: r.msg_id,
+                k: r.k,
+                sent: r.sent,
+                dropped: r.dropped,
+                received: c.received,
+                innovative: c.innovative,
+                redundant: c.redundant,
+                after_complete: c.after_complete,
+                invalid: c.invalid,
+                completion: r.stopped.map(|(t, _)| t),
+                verified: delivered.get(&r.msg_id) == Some(&msg),
             }
-        };
-        let id = if n >= HEADER_LEN { pkt[3] } else { 0 };
-        let mut g = side.lock().unwrap();
-        let st = g.by_id.entry(id).or_insert_with(|| MessageReport { msg_id: id, ..Default::default() });
-        st.received += 1;
-        match o.status {
-            Status::Innovative | Status::Complete => st.innovative += 1,
-            Status::Redundant => st.redundant += 1,
-            Status::AfterComplete => st.after_complete += 1,
-            Status::Invalid(_) => st.invalid += 1,
-        }
-        if let Some(m) = delivered {
-            g.delivered.insert(id, m);
-        }
-        drop(g);
-        if let Some(stop) = o.stop {
-            sock.send_to(&stop.pack(), from).ok();
-        }
-    }
+        })
+        .collect())
 }
 
 /// The demo's table, one line per message.

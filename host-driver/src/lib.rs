@@ -1,5 +1,12 @@
-//! Host side of the SmartNIC FEC core.
+//! Host side of the SmartNIC FEC core: CloudBurst (CB-LT) coding from an application, on the
+//! software codec or on the NIC.
 //!
+//! Start with [`cloudburst`]: a [`cloudburst::Sender`] sprays a message over several UDP paths
+//! until the receiver's STOP, a [`cloudburst::Receiver`] yields whole messages; `examples/`
+//! has a file sent over four paths, a request/response service and a decode on the NIC.
+//!
+//! * [`cloudburst`]: the message-level API (sender, receiver, the coding engines behind
+//!   `Encode` and `Receive`).
 //! * [`symfile`]: coded symbols as JSON Lines (hex header, bitset, payload), the format
 //!   `cbnic encode` writes and `cbnic decode` reads, so any independent tool can check them.
 //! * [`soft`]: the software engine (`--engine soft`): the CB-LT codec of `hdl::cblt`, which
@@ -15,6 +22,7 @@
 //! * [`demo`]: two NICs, UDP paths on loopback with loss and a cut path, STOP back.
 
 pub mod bench;
+pub mod cloudburst;
 pub mod demo;
 pub mod device;
 pub mod hostile;

@@ -56,6 +56,17 @@ fn field(name: &str, f: &str, v: u32) -> u32 {
 }
 
 impl FecNic {
+    /// Open the NIC behind a `cbnic` engine name (`sim`, `sim-small`, `sim:MAILBOX`,
+    /// `vfio:ADDR`, `mmap:PATH`).
+    pub fn open_engine(name: &str) -> Result<FecNic> {
+        match crate::device::Engine::parse(name)? {
+            crate::device::Engine::Soft => {
+                Err(NicError::BadInput("this needs a NIC: sim, sim-small, sim:MAILBOX, vfio:ADDR or mmap:PATH (`soft` is the software codec)".into()))
+            }
+            e => FecNic::open(e.open()?),
+        }
+    }
+
     /// Check the ID, version and capabilities of the device.
     pub fn open(mut dev: Box<dyn Device>) -> Result<FecNic> {
         let what = dev.describe();

@@ -148,9 +148,8 @@ fn demo_cfg(loss: f64, cut: Option<usize>) -> DemoConfig {
 
 #[test]
 fn demo_recovers_messages_with_20_percent_loss_and_with_a_cut_path() {
-    let (mut tx, mut rx) = (sim(NicBuild::FULL), sim(NicBuild::FULL));
     for cfg in [demo_cfg(0.2, None), demo_cfg(0.0, Some(2))] {
-        let reps = demo::run(&mut tx, &mut rx, &cfg).unwrap();
+        let reps = demo::run(Box::new(sim(NicBuild::FULL)), Box::new(sim(NicBuild::FULL)), &cfg).unwrap();
         let table = demo::table(&reps, &cfg);
         println!("{table}");
         assert_eq!(reps.len(), 2);

@@ -132,10 +132,11 @@ enum Cmd {
     /// Two NICs: messages through one's encoder, over UDP paths on loopback with loss and a cut
     /// path, into the other's decoder, STOP back; every message is checked.
     Demo {
-        /// The sending NIC: `sim`, `sim-small`, `sim:MAILBOX`, `vfio:ADDR`, `mmap:PATH`.
+        /// The sending engine: a NIC (`sim`, `sim-small`, `sim:MAILBOX`, `vfio:ADDR`, `mmap:PATH`)
+        /// or `soft`.
         #[arg(long, default_value = "sim")]
         engine: String,
-        /// The receiving NIC (default: a second one like --engine).
+        /// The receiving engine (default: a second one like --engine).
         #[arg(long)]
         rx_engine: Option<String>,
         #[arg(long, default_value_t = 4)]
@@ -164,15 +165,6 @@ fn parse_u32(s: &str) -> Result<u32, String> {
         None => s.parse(),
     };
     v.map_err(|_| format!("`{s}` is not a 32-bit number (decimal or 0x hex)"))
-}
-
-/// Open a NIC engine (anything but `soft`).
-fn open_nic(engine: &str) -> Result<FecNic> {
-    let e = Engine::parse(engine)?;
-    if e == Engine::Soft {
-        bail!("this command needs a NIC: --engine sim, sim-small, sim:MAILBOX, vfio:ADDR or mmap:PATH");
-    }
-    Ok(FecNic::open(e.open()?)?)
 }
 
 fn read_input(p: &PathBuf) -> Result<Vec<u8>> {
@@ -214,7 +206,7 @@ fn random_seed() -> u32 {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.cmd {
         Cmd::Probe { engine } => {
-            let mut nic = open_nic(&engine)?;
+            let mut nic = FecNic::open_engine(&engine)?;
             let c = nic.caps;
             // a write must reach the device: SCRATCH reads back what was written
             let probe = random_seed();
@@ -234,7 +226,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 print!("{}", hdl::nic::markdown());
                 return Ok(ExitCode::SUCCESS);
             }
-            let mut nic = open_nic(&engine)?;
+            let mut nic = FecNic::open_engine(&engine)?;
             println!("{}", nic.describe());
             for (r, v) in nic.dump()? {
                 println!("{:#06x} {:<22} {}", r.offset, r.name, r.decode(v));
@@ -285,7 +277,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 print!("{}", host_driver::bench::table(&rows, symbol_size));
                 return Ok(ExitCode::SUCCESS);
             }
-            let mut nic = open_nic(&engine)?;
+            let mut nic = FecNic::open_engine(&engine)?;
             let rtt = host_driver::nic_bench::round_trip(&mut nic, 2000)?;
             let mut rows = vec![];
             for &k in &ks {
@@ -302,13 +294,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if !(timeout > 0.0) {
                 bail!("--timeout must be positive");
             }
-            let mut tx = open_nic(&engine)?;
-            let mut rx = open_nic(rx_engine.as_deref().unwrap_or(&engine))?;
-            if msg_size == 0 || msg_size > tx.caps.max_message() {
-                return Err(host_driver::device::NicError::MessageTooLarge { size: msg_size, max: tx.caps.max_message() }.into());
-            }
+            let tx = host_driver::cloudburst::encoder(&engine)?;
+            let rx = host_driver::cloudburst::receiver(rx_engine.as_deref().unwrap_or(&engine))?;
             let cfg = host_driver::demo::DemoConfig { paths, loss, cut, msg_size, messages, seed, timeout: Duration::from_secs_f64(timeout) };
-            let reports = host_driver::demo::run(&mut tx, &mut rx, &cfg)?;
+            let reports = host_driver::demo::run(tx, rx, &cfg)?;
             print!("{}", host_driver::demo::table(&reports, &cfg));
             let ok = reports.iter().filter(|r| r.verified).count();
             println!("{ok} of {} message(s) recovered and verified", reports.len());
