@@ -19,11 +19,17 @@ use std::time::Instant;
 /// One row of the table.
 #[derive(Clone, Debug)]
 pub struct Row {
+    /// Source symbols per message.
     pub k: usize,
+    /// Message bytes, k·S.
     pub bytes: usize,
+    /// CB-LT encode throughput, MB/s of message.
     pub cblt_enc: f64,
+    /// RaptorQ encode throughput, MB/s of message.
     pub rq_enc: f64,
+    /// CB-LT decode throughput, MB/s of message.
     pub cblt_dec: f64,
+    /// RaptorQ decode throughput, MB/s of message.
     pub rq_dec: f64,
 }
 
@@ -43,6 +49,7 @@ fn lost(i: usize) -> bool {
     ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33).is_multiple_of(3)
 }
 
+/// Measure both codecs at k symbols of `s` bytes, each for at least `min_secs`.
 pub fn measure(k: usize, s: usize, min_secs: f64) -> Row {
     let bytes = k * s;
     let msg = msg_b(bytes);

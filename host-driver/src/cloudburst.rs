@@ -75,6 +75,7 @@ pub struct SoftEncoder {
 }
 
 impl SoftEncoder {
+    /// An encoder for symbols of `s` bytes (1..=4095).
     pub fn new(s: usize) -> Result<SoftEncoder> {
         hdl::cblt::check_symbol_size(s).map_err(|e| NicError::BadInput(e.to_string()))?;
         Ok(SoftEncoder { s, enc: None })
@@ -167,7 +168,9 @@ impl Default for SendOptions {
 /// What sending one message did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SendReport {
+    /// The MSG_ID the message went out with.
     pub msg_id: u8,
+    /// Its source symbols.
     pub k: usize,
     /// Symbols the engine coded and the sender put on a path (dropped ones included).
     pub sent: u64,
@@ -201,6 +204,7 @@ pub struct Sender {
     peer: SocketAddr,
     next_id: u8,
     mix: Mix,
+    /// How the next messages are sent; change it between messages.
     pub options: SendOptions,
 }
 
@@ -228,9 +232,11 @@ impl Sender {
         Sender::new(enc, paths, peer)
     }
 
+    /// The engine's symbol size S.
     pub fn symbol_size(&self) -> usize {
         self.enc.symbol_size()
     }
+    /// The largest message the engine codes, k_max · S.
     pub fn max_message(&self) -> usize {
         self.enc.max_message()
     }
@@ -311,7 +317,9 @@ impl Sender {
 /// A delivered message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Delivery {
+    /// Its MSG_ID.
     pub msg_id: u8,
+    /// The message, MSG_SIZE bytes.
     pub bytes: Vec<u8>,
     /// The completion record: symbols the message's context took, redundant and invalid ones.
     pub record: RxRecord,
@@ -324,11 +332,15 @@ pub struct Delivery {
 /// Per-MSG_ID counts of what a [`Receiver`] received (by the header's MSG_ID byte).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RxCounts {
+    /// Packets that carried this MSG_ID.
     pub received: u64,
     /// INNOVATIVE and COMPLETE.
     pub innovative: u64,
+    /// Dependent or duplicate symbols.
     pub redundant: u64,
+    /// Symbols after the message was delivered (each answered with its STOP).
     pub after_complete: u64,
+    /// Symbols dropped as INVALID.
     pub invalid: u64,
 }
 
@@ -344,15 +356,18 @@ pub struct Receiver {
 }
 
 impl Receiver {
+    /// A receiver on `sock` decoding with `rx` (cleared first).
     pub fn new(mut rx: Box<dyn Receive + Send>, sock: UdpSocket) -> Result<Receiver> {
         rx.clear()?;
         Ok(Receiver { rx, sock, buf: vec![0; 65_536], idle_timeout: Duration::from_secs(1), open_since: None, counts: HashMap::new() })
     }
 
+    /// A receiver on a socket bound to `addr`.
     pub fn bind(rx: Box<dyn Receive + Send>, addr: impl ToSocketAddrs) -> Result<Receiver> {
         Receiver::new(rx, UdpSocket::bind(addr).map_err(io("binding the receiver's socket"))?)
     }
 
+    /// The address senders send to.
     pub fn local_addr(&self) -> Result<SocketAddr> {
         self.sock.local_addr().map_err(io("the receiver's socket"))
     }

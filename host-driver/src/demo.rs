@@ -14,15 +14,20 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+/// What the demo runs.
 #[derive(Clone, Debug)]
 pub struct DemoConfig {
+    /// UDP paths (sockets) from the sender.
     pub paths: usize,
     /// Loss probability per symbol on every path, 0..1.
     pub loss: f64,
     /// A path that drops everything.
     pub cut: Option<usize>,
+    /// Bytes per message.
     pub msg_size: usize,
+    /// Messages to send, one after the other.
     pub messages: usize,
+    /// Seeds the message bytes, the loss draws, the MSG_IDs and the coding seeds.
     pub seed: u64,
     /// Give up on a message after this long (the sender's `t`, §6.5).
     pub timeout: Duration,
@@ -31,7 +36,9 @@ pub struct DemoConfig {
 /// What happened to one message.
 #[derive(Clone, Debug, Default)]
 pub struct MessageReport {
+    /// Its MSG_ID.
     pub msg_id: u8,
+    /// Its source symbols.
     pub k: usize,
     /// Symbols the encoder produced and the sender put on a path.
     pub sent: u64,
@@ -39,9 +46,13 @@ pub struct MessageReport {
     pub dropped: u64,
     /// Symbols of this message the receiving NIC decoded, by status.
     pub received: u64,
+    /// Of those, INNOVATIVE or COMPLETE.
     pub innovative: u64,
+    /// Of those, REDUNDANT.
     pub redundant: u64,
+    /// Of those, AFTER_COMPLETE (each answered with a STOP).
     pub after_complete: u64,
+    /// Of those, INVALID.
     pub invalid: u64,
     /// From the first symbol to the STOP at the sender.
     pub completion: Option<Duration>,

@@ -10,18 +10,47 @@ use std::time::Duration;
 pub enum NicError {
     /// Nothing at the given address or path.
     NoDevice(String),
+    /// The device exists but this user may not open it.
     PermissionDenied(String),
     /// The BAR (or the file standing in for it) is smaller than the register map.
-    BarTooSmall { what: String, len: u64, need: u64 },
+    BarTooSmall {
+        /// The device.
+        what: String,
+        /// Its size in bytes.
+        len: u64,
+        /// The register map's size.
+        need: u64,
+    },
     /// The ID register does not hold the core's magic: not this core, or not a working device.
-    WrongId { what: String, id: u32 },
+    WrongId {
+        /// The device.
+        what: String,
+        /// What its ID register reads.
+        id: u32,
+    },
     /// A register-map version this driver does not speak.
-    Version { what: String, found: u32 },
+    Version {
+        /// The device.
+        what: String,
+        /// Its VERSION register.
+        found: u32,
+    },
     /// The simulator process exited, or stopped answering.
     SimulatorGone(String),
     /// A wait ran out: what was awaited, and for how long.
-    Timeout { what: String, after: Duration },
-    MessageTooLarge { size: usize, max: usize },
+    Timeout {
+        /// What was awaited.
+        what: String,
+        /// How long.
+        after: Duration,
+    },
+    /// A message above the engine's k_max · S (split it into several messages, §6.8).
+    MessageTooLarge {
+        /// Its bytes.
+        size: usize,
+        /// The engine's largest message.
+        max: usize,
+    },
     /// A request the device or the codec refuses (bad parameters, bad engine name).
     BadInput(String),
     /// The device answered something that cannot happen with a working core.
@@ -57,11 +86,14 @@ impl fmt::Display for NicError {
 
 impl std::error::Error for NicError {}
 
+/// The driver's result type.
 pub type Result<T> = std::result::Result<T, NicError>;
 
 /// 32-bit access to a NIC's BAR0: registers and buffer windows, byte offsets, aligned words.
 pub trait Device: Send {
+    /// The 32-bit word at byte offset `off`.
     fn read32(&mut self, off: u32) -> Result<u32>;
+    /// Write the 32-bit word at byte offset `off`.
     fn write32(&mut self, off: u32, v: u32) -> Result<()>;
     /// Consecutive words from `off` (a window); backends with bursts override it.
     fn read_block(&mut self, off: u32, out: &mut [u32]) -> Result<()> {
@@ -70,6 +102,7 @@ pub trait Device: Send {
         }
         Ok(())
     }
+    /// Consecutive words from `off` (a window); backends with bursts override it.
     fn write_block(&mut self, off: u32, data: &[u32]) -> Result<()> {
         for (i, v) in data.iter().enumerate() {
             self.write32(off + 4 * i as u32, *v)?;
@@ -100,14 +133,20 @@ pub enum Engine {
     /// The software codec.
     Soft,
     /// A simulator process started by the driver (`build` is `full` or `small`).
-    Sim { build: String },
-    /// A running `cbnic sim-serve --mailbox PATH`.
+    Sim {
+        /// `full` (S = 1460, k_max = 64) or `small` (S = 64, k_max = 16).
+        build: String,
+    },
+    /// A running `nic-sim --mailbox PATH`.
     SimAttach(String),
+    /// A PCIe function bound to vfio-pci (`0000:01:00.0`).
     Vfio(String),
+    /// A BAR's sysfs `resourceN` file, or any file standing in for BAR0.
     Mmap(String),
 }
 
 impl Engine {
+    /// An `--engine` value: `soft`, `sim`, `sim-small`, `sim:MAILBOX`, `vfio:ADDR`, `mmap:PATH`.
     pub fn parse(s: &str) -> Result<Engine> {
         let bad = || NicError::BadInput(format!("unknown engine `{s}`: soft, sim, sim-small, sim:MAILBOX, vfio:ADDR or mmap:PATH"));
         Ok(match s {

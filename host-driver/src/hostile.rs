@@ -25,6 +25,7 @@ use hdl::cycle::Rng;
 /// A random stream and the messages in it.
 #[derive(Clone, Debug)]
 pub struct Case {
+    /// The packets, in order.
     pub packets: Vec<Vec<u8>>,
     /// Every message that was encoded into the stream: (its STOP header, its bytes).
     pub messages: Vec<(Header, Vec<u8>)>,
@@ -90,13 +91,17 @@ pub fn random_case(r: &mut Rng, cfg: RxConfig) -> Case {
 /// What the property covered.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Coverage {
+    /// Streams checked.
     pub streams: u64,
+    /// Packets in them.
     pub packets: u64,
+    /// INVALID packets among them (by the golden model).
     pub invalid: u64,
     /// Streams whose first packet was INVALID.
     pub invalid_first: u64,
     /// INVALID packets by reason code (index = `Invalid::code`).
     pub by_reason: [u64; 10],
+    /// Messages delivered.
     pub delivered: u64,
     /// Messages left incomplete when their stream ended.
     pub incomplete: u64,
@@ -105,6 +110,7 @@ pub struct Coverage {
 }
 
 impl Coverage {
+    /// Sum `o` into this coverage.
     pub fn add(&mut self, o: &Coverage) {
         self.streams += o.streams;
         self.packets += o.packets;

@@ -1,3 +1,4 @@
+#![deny(missing_docs)]
 //! Host side of the SmartNIC FEC core: CloudBurst (CB-LT) coding from an application, on the
 //! software codec or on the NIC.
 //!
@@ -11,7 +12,7 @@
 //!   `cbnic encode` writes and `cbnic decode` reads, so any independent tool can check them.
 //! * [`soft`]: the software engine (`--engine soft`): the CB-LT codec of `hdl::cblt`, which
 //!   is plain Rust and bit-exact with the RTL encoder.
-//! * [`bench`]: software encode/decode throughput beside the `raptorq` crate.
+//! * [`bench`](mod@bench): software encode/decode throughput beside the `raptorq` crate.
 //! * [`device`]: the `Device` trait (32-bit BAR0 access) and the driver's errors, with three
 //!   backends: [`vfio`] (`pci-driver`), [`mmap`] (a sysfs `resourceN` file, `memmap2`) and
 //!   [`sim`] (a mailbox file served by the simulator process running the Verilated NIC).
@@ -34,3 +35,13 @@ pub mod soft;
 pub mod stream;
 pub mod symfile;
 pub mod vfio;
+
+/// The CB-LT types this API hands out (from the `hdl` crate's codec, re-exported so a user
+/// needs no other dependency): a packet's [`Status`] and INVALID reason, the wire [`Header`],
+/// a packet's [`RxResult`] and a message's completion [`RxRecord`].
+pub use hdl::cblt::{
+    decoder::Status,
+    header::{Header, Invalid},
+    receiver::{RxRecord, RxResult},
+    CbltError,
+};

@@ -5,12 +5,14 @@
 use crate::device::{check_access, open_error, Device, NicError, Result};
 use std::path::{Path, PathBuf};
 
+/// BAR0 as a mapped file (`/sys/bus/pci/devices/…/resource0`, or a plain file in tests).
 pub struct MmapDevice {
     path: PathBuf,
     map: memmap2::MmapMut,
 }
 
 impl MmapDevice {
+    /// Map the file at `path`; it must be at least the register map's size.
     pub fn open(path: &Path) -> Result<MmapDevice> {
         let what = path.display().to_string();
         let file = std::fs::OpenOptions::new().read(true).write(true).open(path).map_err(|e| open_error(&what, e))?;

@@ -19,16 +19,22 @@ use std::time::{Duration, Instant};
 /// What the NIC was built with (`CAPS`, `LAYOUT`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Caps {
+    /// Symbol size S in bytes.
     pub s: usize,
+    /// The most source symbols per message.
     pub k_max: usize,
+    /// Bytes per bus word (4).
     pub word_bytes: usize,
     /// Source symbol i starts at word `i << sa` of the message windows.
     pub sa: usize,
+    /// TX symbol queue depth.
     pub tx_slots: usize,
+    /// Completion queue depth.
     pub cq_depth: usize,
 }
 
 impl Caps {
+    /// The largest message, k_max · S bytes.
     pub fn max_message(&self) -> usize {
         self.s * self.k_max
     }
@@ -37,8 +43,11 @@ impl Caps {
     }
 }
 
+/// The FEC NIC through its register map: CB-LT encode and decode with the software codec's
+/// results, on any [`Device`].
 pub struct FecNic {
     dev: Box<dyn Device>,
+    /// What the NIC was built with, read at [`FecNic::open`].
     pub caps: Caps,
     /// The deadline of every wait.
     pub timeout: Duration,
@@ -98,10 +107,12 @@ impl FecNic {
         Ok(FecNic { dev, caps, timeout: Duration::from_secs(10) })
     }
 
+    /// The device under the driver, for raw register access.
     pub fn device(&mut self) -> &mut dyn Device {
         self.dev.as_mut()
     }
 
+    /// What the device is, for messages.
     pub fn describe(&self) -> String {
         self.dev.describe()
     }

@@ -15,16 +15,26 @@ use hdl::cblt::decoder::Status;
 use hdl::nic::reg;
 use std::time::Instant;
 
+/// One k of the NIC benchmark.
 #[derive(Clone, Debug)]
 pub struct NicBenchRow {
+    /// Source symbols per message.
     pub k: usize,
+    /// Message bytes.
     pub bytes: usize,
+    /// Messages measured.
     pub messages: usize,
+    /// Encode-and-decode loopbacks per second of wall time.
     pub msgs_per_sec: f64,
+    /// Symbols the decoder needed per message.
     pub symbols_per_msg: f64,
+    /// NIC cycles per message spent encoding.
     pub enc_cycles: f64,
+    /// Of those, bus words the host moved (where the backend counts them).
     pub enc_bus_words: Option<f64>,
+    /// NIC cycles per message spent decoding.
     pub dec_cycles: f64,
+    /// Of those, bus words the host moved.
     pub dec_bus_words: Option<f64>,
 }
 
@@ -101,6 +111,7 @@ pub fn loopback(nic: &mut FecNic, bytes: usize, messages: usize) -> Result<NicBe
     })
 }
 
+/// The benchmark as a Markdown table, with the register round trip `rtt` (µs).
 pub fn table(rows: &[NicBenchRow], rtt: f64, what: &str) -> String {
     let mut s = format!("NIC {what}: register round trip {:.2} µs (mean of SCRATCH reads)\n", rtt * 1e6);
     s.push_str("   k    bytes  msgs   msg/s  symbols/msg  enc cycles/msg (bus words)  dec cycles/msg (bus words)\n");

@@ -18,6 +18,7 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long a server may take to start (the first start verilates and compiles the NIC).
 pub const START_TIMEOUT: Duration = Duration::from_secs(900);
 
+/// A simulated NIC: a mailbox file and the `nic-sim` process serving it.
 pub struct SimDevice {
     path: PathBuf,
     _map: memmap2::MmapMut,
@@ -236,10 +237,12 @@ impl SimDevice {
         Ok(())
     }
 
+    /// The mailbox file.
     pub fn mailbox(&self) -> &Path {
         &self.path
     }
 
+    /// The serving process's id.
     pub fn server_pid(&self) -> u32 {
         self.pid
     }

@@ -10,8 +10,11 @@ use hdl::cblt::{symbols_for, CbltError};
 /// Encoder parameters beyond the message.
 #[derive(Clone, Debug)]
 pub struct EncodeParams {
+    /// Symbol size S in bytes.
     pub s: usize,
+    /// The message's MSG_ID.
     pub msg_id: u8,
+    /// xorshift32 seed, nonzero.
     pub seed: u32,
     /// The table; `None` is the default robust soliton table for the message's k.
     pub table: Option<DegreeTable>,

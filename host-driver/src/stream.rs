@@ -48,6 +48,7 @@ impl Default for RxConfig {
 
 /// A receive engine: the software decoder or a NIC's decoder core.
 pub trait Receive {
+    /// What the receiver was built for.
     fn config(&self) -> RxConfig;
     /// Forget every context, tombstone and undelivered message; no idle expiry from here on.
     fn clear(&mut self) -> Result<()>;
@@ -62,11 +63,13 @@ pub trait Receive {
 pub struct MessageResult {
     /// k, MSG_SIZE and MSG_ID, with `BITSET = 0`: the STOP this message's receiver sends.
     pub header: Header,
+    /// The packet that opened its context.
     pub opened_at: usize,
     /// The packet that completed it.
     pub completed_at: Option<usize>,
     /// Rank and known_mask after its last symbol (k and all ones once delivered).
     pub rank: usize,
+    /// known_mask after its last symbol.
     pub known_mask: u64,
     /// The message bytes (MSG_SIZE of them) once delivered.
     pub bytes: Option<Vec<u8>>,
@@ -77,9 +80,11 @@ pub struct MessageResult {
 }
 
 impl MessageResult {
+    /// Its bytes were delivered.
     pub fn delivered(&self) -> bool {
         self.bytes.is_some()
     }
+    /// Its number of source symbols.
     pub fn k(&self) -> usize {
         self.header.k()
     }
@@ -99,6 +104,7 @@ pub struct StreamReport {
 }
 
 impl StreamReport {
+    /// The delivered messages, in order.
     pub fn delivered(&self) -> impl Iterator<Item = &MessageResult> {
         self.messages.iter().filter(|m| m.delivered())
     }
@@ -171,6 +177,7 @@ pub struct SoftReceiver {
 }
 
 impl SoftReceiver {
+    /// A software receiver for `cfg` (S and k_max checked).
     pub fn new(cfg: RxConfig) -> std::result::Result<SoftReceiver, CbltError> {
         Ok(SoftReceiver { cfg, rx: Receiver::new(cfg.s, cfg.k_max, 0)? })
     }

@@ -10,17 +10,23 @@ use hdl::cblt::vectors::{hex, unhex};
 use hdl::cblt::HEADER_LEN;
 use serde::{Deserialize, Serialize};
 
+/// One line of a symbol file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SymbolLine {
+    /// The symbol's index in its stream (optional on input).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub j: Option<u64>,
+    /// The 12-byte header in hex.
     pub header: String,
+    /// The header's BITSET again, `0x` and 16 hex digits, for readers.
     pub bitset: String,
+    /// The S payload bytes in hex.
     pub payload: String,
 }
 
 impl SymbolLine {
+    /// The line for coded symbol `c`, index `j`.
     pub fn from_symbol(j: u64, c: &CodedSymbol) -> SymbolLine {
         SymbolLine {
             j: Some(j),
@@ -65,6 +71,7 @@ pub fn to_text(lines: &[SymbolLine]) -> String {
 pub struct ParsedSymbol {
     /// 1-based line number.
     pub line: usize,
+    /// Its `j`, when the line had one.
     pub j: Option<u64>,
     /// Header ‖ payload, as a UDP payload.
     pub packet: Vec<u8>,

@@ -12,6 +12,7 @@ use pci_driver::device::PciDevice;
 use pci_driver::regions::{OwningPciRegion, PciRegion};
 use std::path::{Path, PathBuf};
 
+/// A PCIe function bound to vfio-pci, its BAR0 mapped (`pci-driver`).
 pub struct VfioDevice {
     addr: String,
     _dev: VfioPciDevice,
@@ -67,6 +68,7 @@ impl VfioDevice {
         Self::open_in(Path::new("/sys/bus/pci/devices"), Path::new("/dev/vfio"), addr)
     }
 
+    /// [`VfioDevice::open`] with the sysfs and `/dev/vfio` roots given (the tests use fakes).
     pub fn open_in(sysfs_devices: &Path, dev_vfio: &Path, addr: &str) -> Result<VfioDevice> {
         let dir = preflight(sysfs_devices, dev_vfio, addr)?;
         let addr = normalize_address(addr)?;
