@@ -40,7 +40,7 @@ fn main() -> ExitCode {
             match sim_tests::cblt::fuzz_encoder(s, [n, n, n]) {
                 Ok(syms) => println!("cblt-encoder seed {s}: {n} messages per build, {syms} symbols bit-exact with the codec"),
                 Err(e) => {
-                    eprintln!("{e:#}\nreplay with: --block cblt-encoder --dequeues {n} --seed {s} --seeds 1");
+                    eprintln!("{e:#}\nreplay with (WAVES=DIR in the environment dumps every Verilated top as DIR/<top>-<n>.vcd): --block cblt-encoder --dequeues {n} --seed {s} --seeds 1");
                     println!("{runs} passed, 1 failed");
                     return ExitCode::FAILURE;
                 }
@@ -62,7 +62,7 @@ fn main() -> ExitCode {
                         a.engine, st.packets, st.delivered, st.failed, st.clocks
                     ),
                     Err(e) => {
-                        eprintln!("{e:#}\nreplay with: --block cblt-decoder --engine {} --dequeues {n} --seed {s} --seeds 1", format!("{:?}", a.engine).to_lowercase());
+                        eprintln!("{e:#}\nreplay with (WAVES=DIR in the environment dumps every Verilated top as DIR/<top>-<n>.vcd): --block cblt-decoder --engine {} --dequeues {n} --seed {s} --seeds 1", format!("{:?}", a.engine).to_lowercase());
                         println!("{runs} passed, 1 failed");
                         return ExitCode::FAILURE;
                     }
@@ -82,7 +82,7 @@ fn main() -> ExitCode {
             match def.fuzz(a.engine, s, a.dequeues) {
                 Ok(st) => println!("{} {:?} seed {s}: {} clocks, {} events, 0 mismatches", a.block, a.engine, st.cycles, st.events),
                 Err(e) => {
-                    eprintln!("{e:#}\nreplay with: --block {} --engine {:?} --seed {s} --seeds 1", a.block, a.engine);
+                    eprintln!("{e:#}\nreplay with (WAVES=DIR in the environment dumps every Verilated top as DIR/<top>-<n>.vcd): --block {} --engine {:?} --seed {s} --seeds 1", a.block, a.engine);
                     println!("{runs} passed, 1 failed");
                     return ExitCode::FAILURE;
                 }
@@ -104,7 +104,7 @@ fn main() -> ExitCode {
             match lockstep(mode, a.dequeues, s, dut.as_mut()) {
                 Ok(c) => println!("{:?} {mode:?} seed {s}: {} dequeues, {c} cycles, 0 mismatches", a.engine, a.dequeues),
                 Err(e) => {
-                    eprintln!("{e}\nreplay with: --engine {:?} --seed {s} --seeds 1", a.engine);
+                    eprintln!("{e}\nreplay with (WAVES=DIR in the environment dumps every Verilated top as DIR/<top>-<n>.vcd): --engine {:?} --seed {s} --seeds 1", a.engine);
                     println!("{runs} passed, 1 failed");
                     return ExitCode::FAILURE;
                 }

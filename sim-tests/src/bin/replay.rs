@@ -1,6 +1,9 @@
 //! `replay FILE... --engine model|rusthdl|verilator [--emit]`: run vector files through an
 //! engine and print `N passed, N failed` (non-zero exit on any failure or malformed file).
 //! The block is the name of the folder a file sits in (`testbench-vectors/aqm/…`).
+//! A file that fails on Verilator is run again on a traced build and its waveform written to
+//! `target/waves/<block>-<file>/<top>-<n>.vcd` (named in the output); with `$WAVES=DIR` set,
+//! every Verilated top of the run is traced into DIR.
 
 use clap::Parser;
 use hdl::aqm::vectors::{emit, replay, Op};
@@ -61,6 +64,24 @@ fn run_file(file: &std::path::Path, args: &Args) -> Result<Option<Tally>, String
     replay(&file.display().to_string(), &ops, dut.as_mut()).map(Some)
 }
 
+/// Run a failing file again on a traced Verilator build and name its VCD files (a run with
+/// `$WAVES` set is traced already: `main` names its files at the end).
+fn dump_waves(file: &std::path::Path, args: &Args) {
+    if sim_tests::verilator::waves_dir().is_some() {
+        return;
+    }
+    let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = sim_tests::verilator::target_dir().join("waves").join(format!("{}-{stem}", block_of(file)));
+    std::fs::remove_dir_all(&dir).ok();
+    let before = sim_tests::verilator::waves_written().len();
+    std::env::set_var("WAVES", &dir);
+    let _ = run_file(file, args);
+    std::env::remove_var("WAVES");
+    for w in &sim_tests::verilator::waves_written()[before..] {
+        eprintln!("waveform of {}: {} (open it with gtkwave)", file.display(), w.display());
+    }
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let mut total = Tally::default();
@@ -71,6 +92,9 @@ fn main() -> ExitCode {
                     eprintln!("FAIL {f}");
                 }
                 eprintln!("{}: {} passed, {} failed", file.display(), t.passed, t.failed);
+                if t.failed > 0 && args.engine == Engine::Verilator {
+                    dump_waves(file, &args);
+                }
                 total.merge(t);
             }
             Ok(None) => {}
@@ -79,6 +103,9 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         }
+    }
+    for w in sim_tests::verilator::waves_written().iter().filter(|_| sim_tests::verilator::waves_dir().is_some()) {
+        eprintln!("waveform: {} (open it with gtkwave)", w.display());
     }
     if !args.emit {
         println!("{} passed, {} failed", total.passed, total.failed);
