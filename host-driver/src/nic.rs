@@ -13,7 +13,7 @@ use hdl::cblt::header::{Header, Invalid};
 use hdl::cblt::receiver::{RxRecord, RxResult};
 use hdl::cblt::table::DegreeTable;
 use hdl::cblt::{symbols_for, HEADER_LEN};
-use hdl::nic::{reg, Register, MAGIC, REGISTERS, RX_MESSAGE, RX_STAGE, TX_MESSAGE, TX_SYMBOL, VERSION};
+use hdl::nic::{fields, reg, Register, MAGIC, REGISTERS, RX_MESSAGE, RX_STAGE, TX_MESSAGE, TX_SYMBOL, VERSION};
 use std::time::{Duration, Instant};
 
 /// What the NIC was built with (`CAPS`, `LAYOUT`).
@@ -60,10 +60,6 @@ fn header_of(w0: u32, bitset: u64) -> Header {
     Header::parse(&b).expect("12 bytes always parse")
 }
 
-fn field(name: &str, f: &str, v: u32) -> u32 {
-    Register::by_name(name).and_then(|r| r.field(f)).unwrap_or_else(|| panic!("no field {name}.{f} in the register map")).get(v)
-}
-
 impl FecNic {
     /// Open the NIC behind a `cbnic` engine name (`sim`, `sim-small`, `sim:MAILBOX`,
     /// `vfio:ADDR`, `mmap:PATH`).
@@ -89,12 +85,12 @@ impl FecNic {
         }
         let (c, l) = (dev.read32(reg::CAPS)?, dev.read32(reg::LAYOUT)?);
         let caps = Caps {
-            s: field("CAPS", "s", c) as usize,
-            k_max: field("CAPS", "k_max", c) as usize,
-            word_bytes: field("CAPS", "word_bytes", c) as usize,
-            sa: field("LAYOUT", "sa", l) as usize,
-            tx_slots: field("LAYOUT", "tx_slots", l) as usize,
-            cq_depth: field("LAYOUT", "cq_depth", l) as usize,
+            s: fields::CAPS::s.get(c) as usize,
+            k_max: fields::CAPS::k_max.get(c) as usize,
+            word_bytes: fields::CAPS::word_bytes.get(c) as usize,
+            sa: fields::LAYOUT::sa.get(l) as usize,
+            tx_slots: fields::LAYOUT::tx_slots.get(l) as usize,
+            cq_depth: fields::LAYOUT::cq_depth.get(l) as usize,
         };
         let sane = (1..=hdl::cblt::S_MAX).contains(&caps.s)
             && (1..=64).contains(&caps.k_max)
@@ -186,16 +182,16 @@ impl FecNic {
     /// has stopped and the queue is empty.
     pub fn next_symbol(&mut self) -> Result<Option<Vec<u8>>> {
         let st = self.wait(reg::ENC_STATUS, "a coded symbol from the encoder", |v| {
-            field("ENC_STATUS", "tx_count", v) > 0 || field("ENC_STATUS", "busy", v) == 0
+            fields::ENC_STATUS::tx_count.get(v) > 0 || fields::ENC_STATUS::busy.get(v) == 0
         })?;
-        if field("ENC_STATUS", "tx_count", st) == 0 {
+        if fields::ENC_STATUS::tx_count.get(st) == 0 {
             return Ok(None);
         }
         let mut h = [0u32; 3];
         self.dev.read_block(reg::TX_HDR, &mut h)?;
         let mut words = vec![0u32; self.caps.words_per_symbol()];
         self.dev.read_block(TX_SYMBOL.offset, &mut words)?;
-        self.dev.write32(reg::TX_POP, 1)?;
+        self.dev.write32(reg::TX_POP, fields::TX_POP::pop.set(1))?;
         let mut pkt = header_of(h[0], (h[1] as u64) << 32 | h[2] as u64).pack().to_vec();
         pkt.extend(words.iter().flat_map(|w| w.to_le_bytes()).take(self.caps.s));
         Ok(Some(pkt))
@@ -203,22 +199,22 @@ impl FecNic {
 
     /// Stop the encoder on a symbol boundary and empty the TX queue.
     pub fn stop_encode(&mut self) -> Result<()> {
-        self.dev.write32(reg::ENC_CTRL, 2)?;
+        self.dev.write32(reg::ENC_CTRL, fields::ENC_CTRL::stop.set(1))?;
         let t0 = Instant::now();
         loop {
             let st = self.dev.read32(reg::ENC_STATUS)?;
-            if field("ENC_STATUS", "busy", st) == 0 {
+            if fields::ENC_STATUS::busy.get(st) == 0 {
                 break;
             }
             // a full queue holds the encoder: make room so it reaches the boundary
-            if field("ENC_STATUS", "tx_count", st) > 0 {
-                self.dev.write32(reg::TX_POP, 1)?;
+            if fields::ENC_STATUS::tx_count.get(st) > 0 {
+                self.dev.write32(reg::TX_POP, fields::TX_POP::pop.set(1))?;
             }
             if t0.elapsed() > self.timeout {
                 return Err(NicError::Timeout { what: format!("the encoder to stop on {}", self.dev.describe()), after: self.timeout });
             }
         }
-        self.dev.write32(reg::CTRL, 2)
+        self.dev.write32(reg::CTRL, fields::CTRL::tx_flush.set(1))
     }
 
     /// The first `n` symbols of the message's stream, as UDP payloads.
@@ -238,15 +234,15 @@ impl FecNic {
 
     /// Forget the decoder's context and tombstone, the RX message and the completion queue.
     pub fn clear_rx(&mut self) -> Result<()> {
-        self.dev.write32(reg::CTRL, 1)
+        self.dev.write32(reg::CTRL, fields::CTRL::rx_clear.set(1))
     }
 
     /// Feed one UDP payload to the decoder and return its outcome. A packet longer than
     /// `RX_LEN` can say (65,535 bytes) is fed as 65,535 bytes long: INVALID (`PayloadLength`)
     /// as on every engine, never mistaken for a packet of 2^16 fewer bytes.
     pub fn push(&mut self, packet: &[u8]) -> Result<RxResult> {
-        let st = self.wait(reg::RX_STATUS, "the RX staging buffer", |v| field("RX_STATUS", "feeding", v) == 0)?;
-        let seq = field("RX_STATUS", "result_seq", st);
+        let st = self.wait(reg::RX_STATUS, "the RX staging buffer", |v| fields::RX_STATUS::feeding.get(v) == 0)?;
+        let seq = fields::RX_STATUS::result_seq.get(st);
         let mut h = [0u8; HEADER_LEN];
         let n = packet.len().min(HEADER_LEN);
         h[..n].copy_from_slice(&packet[..n]);
@@ -267,11 +263,12 @@ impl FecNic {
         let bits = u64::from_be_bytes(h[4..].try_into().unwrap());
         let len = packet.len().min(u16::MAX as usize) as u32;
         // RX_HDR, RX_BITSET_HI, RX_BITSET_LO, RX_LEN, RX_PUSH are consecutive
-        self.dev.write_block(reg::RX_HDR, &[w0, (bits >> 32) as u32, bits as u32, len, 1])?;
-        self.wait(reg::RX_STATUS, "the decoder's result", |v| field("RX_STATUS", "result_seq", v) != seq)?;
+        const _: () = assert!(reg::RX_PUSH == reg::RX_HDR + 16 && reg::RX_LEN == reg::RX_HDR + 12);
+        self.dev.write_block(reg::RX_HDR, &[w0, (bits >> 32) as u32, bits as u32, len, fields::RX_PUSH::push.set(1)])?;
+        self.wait(reg::RX_STATUS, "the decoder's result", |v| fields::RX_STATUS::result_seq.get(v) != seq)?;
         let mut r = [0u32; 4];
         self.dev.read_block(reg::RX_RESULT, &mut r)?;
-        let (code, reason) = (field("RX_RESULT", "status", r[0]), field("RX_RESULT", "reason", r[0]));
+        let (code, reason) = (fields::RX_RESULT::status.get(r[0]), fields::RX_RESULT::reason.get(r[0]));
         let status = match code {
             0 => Status::Invalid(Invalid::from_code(reason as u8).ok_or_else(|| {
                 NicError::Device(format!("the decoder reported INVALID with reason {reason}, which the driver's framing cannot cause"))
@@ -283,12 +280,12 @@ impl FecNic {
             c => return Err(NicError::Device(format!("the decoder reported status code {c}"))),
         };
         let stop = matches!(status, Status::Complete | Status::AfterComplete).then(|| header_of(r[3], 0));
-        Ok(RxResult { status, rank: field("RX_RESULT", "rank", r[0]) as usize, known_mask: r[1] as u64 | (r[2] as u64) << 32, stop })
+        Ok(RxResult { status, rank: fields::RX_RESULT::rank.get(r[0]) as usize, known_mask: r[1] as u64 | (r[2] as u64) << 32, stop })
     }
 
     /// The delivered message and its completion record (after a COMPLETE), releasing both.
     pub fn take_message(&mut self) -> Result<(Vec<u8>, RxRecord)> {
-        self.wait(reg::RX_STATUS, "the decoded message", |v| field("RX_STATUS", "msg_ready", v) == 1)?;
+        self.wait(reg::RX_STATUS, "the decoded message", |v| fields::RX_STATUS::msg_ready.get(v) == 1)?;
         let bytes = self.dev.read32(reg::RX_MSG_BYTES)? as usize;
         let (s, wps) = (self.caps.s, self.caps.words_per_symbol());
         let mut msg = Vec::with_capacity(bytes);
@@ -300,20 +297,20 @@ impl FecNic {
             msg.extend(row.iter().flat_map(|w| w.to_le_bytes()).take(take));
             i += 1;
         }
-        self.dev.write32(reg::RX_MSG_ACK, 1)?;
+        self.dev.write32(reg::RX_MSG_ACK, fields::RX_MSG_ACK::ack.set(1))?;
         let rec = self.take_record()?;
         Ok((msg, rec))
     }
 
     /// The head of the completion queue, popped.
     pub fn take_record(&mut self) -> Result<RxRecord> {
-        self.wait(reg::RX_STATUS, "a completion record", |v| field("RX_STATUS", "cq_count", v) > 0)?;
+        self.wait(reg::RX_STATUS, "a completion record", |v| fields::RX_STATUS::cq_count.get(v) > 0)?;
         let mut c = [0u32; 7];
         self.dev.read_block(reg::CQ_HEAD, &mut c)?;
-        self.dev.write32(reg::CQ_POP, 1)?;
+        self.dev.write32(reg::CQ_POP, fields::CQ_POP::pop.set(1))?;
         Ok(RxRecord {
-            failed: field("CQ_HEAD", "failed", c[0]) == 1,
-            rank: field("CQ_HEAD", "rank", c[0]) as usize,
+            failed: fields::CQ_HEAD::failed.get(c[0]) == 1,
+            rank: fields::CQ_HEAD::rank.get(c[0]) as usize,
             header: header_of(c[1], 0),
             known_mask: c[2] as u64 | (c[3] as u64) << 32,
             seen: c[4] as u64,

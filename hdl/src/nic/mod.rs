@@ -2,7 +2,9 @@
 //!
 //! The register map is written once, in [`regmap!`] below. From that one list come:
 //! * [`REGISTERS`], the table the host driver's accessors and `cbnic regs` use;
-//! * the offset constants in [`reg`] (the driver) and the register index constants in [`idx`];
+//! * the offset constants in [`reg`] (the driver), the register index constants in [`idx`] and
+//!   every field by name in [`fields`] (`fields::RX_STATUS::msg_ready.get(v)`: a typo does not
+//!   compile);
 //! * the RTL address decode (`rtl.rs` builds its decode constants from [`REGISTERS`] and
 //!   const-asserts the indices it uses as literals);
 //! * `host-driver/REGISTERS.md`, by [`markdown`] (a test fails when the file is stale).
@@ -52,9 +54,21 @@ pub struct Field {
 }
 
 impl Field {
-    pub fn get(&self, v: u32) -> u32 {
-        let m = if self.width >= 32 { u32::MAX } else { (1u32 << self.width) - 1 };
-        (v >> self.lsb) & m
+    const fn mask(&self) -> u32 {
+        if self.width >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.width) - 1
+        }
+    }
+    /// The field's value in register value `v`.
+    pub const fn get(&self, v: u32) -> u32 {
+        (v >> self.lsb) & self.mask()
+    }
+    /// A register value with this field set to `x` (truncated to the field) and every other
+    /// bit 0: a command write.
+    pub const fn set(&self, x: u32) -> u32 {
+        (x & self.mask()) << self.lsb
     }
 }
 
@@ -76,6 +90,20 @@ macro_rules! regmap {
         pub mod reg { $( pub const $name: u32 = $off; )* }
         /// Positions of the registers in [`REGISTERS`](super::REGISTERS) (the RTL's decode index).
         pub mod idx { $( pub const $name: usize = $i; )* }
+        /// Every register's fields by name, checked at compile time:
+        /// `fields::ENC_STATUS::tx_count.get(v)`, `fields::CTRL::rx_clear.set(1)`.
+        #[allow(non_snake_case, non_upper_case_globals)]
+        pub mod fields { $(
+            #[doc = $doc]
+            pub mod $name {
+                #[allow(unused_imports)]
+                use super::super::Field;
+                $( $(
+                    #[doc = $fdoc]
+                    pub const $fname: Field = Field { name: stringify!($fname), lsb: $lsb, width: $w, doc: $fdoc };
+                )* )?
+            }
+        )* }
         /// The register map: the one source of truth.
         pub const REGISTERS: &[Register] = &[ $( Register {
             name: stringify!($name),
@@ -303,5 +331,14 @@ mod tests {
         let r = Register::by_name("caps").unwrap();
         assert_eq!(r.decode(caps), format!("{caps:#010x} [s=1460 k_max=64 word_bytes=4]"));
         assert_eq!(REGISTERS[idx::CQ_POP].offset, reg::CQ_POP);
+        // the typed fields are the table's
+        assert_eq!(fields::CAPS::k_max.get(caps), 64);
+        assert_eq!(fields::CTRL::tx_flush.set(1), 2);
+        assert_eq!(fields::RX_STATUS::result_seq.set(0x1_2345), 0x2345 << 16);
+        for r in REGISTERS {
+            for f in r.fields {
+                assert_eq!(f.set(u32::MAX) >> f.lsb, if f.width >= 32 { u32::MAX } else { (1 << f.width) - 1 }, "{}.{}", r.name, f.name);
+            }
+        }
     }
 }
