@@ -6,30 +6,51 @@ use hdl::cycle::{replay, CycleModel, Dut, ModelDut, Op, Pin, Rng};
 use hdl::vectors::{read_jsonl, Tally};
 use std::path::{Path, PathBuf};
 use hdl::rtl_util::PinIo;
+use rust_hdl::core::vcd_probe::{write_vcd_change, write_vcd_dump, write_vcd_header, VCDProbe};
 use rust_hdl::prelude::*;
 
 use crate::aqm::Engine;
 use crate::verilator::{PortId, VerilatedTop};
 
 /// rust-hdl's own simulator: inputs set, then `update_all` until nothing changes (what its
-/// `Simulation` does between events), without the thread-per-testbench machinery.
+/// `Simulation` does between events), without the thread-per-testbench machinery. With
+/// `$WAVES` set it writes rust-hdl's VCD of every signal to `$WAVES/<block>-rusthdl-<n>.vcd`,
+/// one time step per settle (as the Verilator bridge: two per clock).
 pub struct RustHdlDut<T: PinIo> {
     uut: T,
+    vcd: Option<(VCDProbe<std::io::BufWriter<std::fs::File>>, u64)>,
 }
 
 impl<T: PinIo + Default> RustHdlDut<T> {
     pub fn new() -> Result<Self> {
         let mut uut = T::default();
         uut.connect_all();
-        let mut me = RustHdlDut { uut };
+        let vcd = match crate::verilator::waves_dir() {
+            Some(dir) => {
+                let name = std::any::type_name::<T>().rsplit("::").next().unwrap_or("top").to_lowercase();
+                let path = crate::verilator::next_wave_file(&dir, &format!("{name}-rusthdl"))?;
+                let f = std::io::BufWriter::new(std::fs::File::create(&path)?);
+                let probe = write_vcd_header(f, &uut);
+                Some((write_vcd_dump(probe, &uut), 0))
+            }
+            None => None,
+        };
+        let mut me = RustHdlDut { uut, vcd };
         me.uut.set_clock(false);
         me.settle()?;
         Ok(me)
     }
+}
 
+impl<T: PinIo> RustHdlDut<T> {
     fn settle(&mut self) -> Result<()> {
         if !simulate(&mut self.uut, 1000) {
             bail!("rust-hdl simulation did not converge");
+        }
+        if let Some((probe, t)) = self.vcd.take() {
+            let mut probe = probe;
+            probe.timestamp(t)?;
+            self.vcd = Some((write_vcd_change(probe, &self.uut), t + 1));
         }
         Ok(())
     }
@@ -39,14 +60,14 @@ impl<T: PinIo> Dut for RustHdlDut<T> {
     fn eval(&mut self, inputs: &[u64]) -> Vec<u64> {
         self.uut.set_clock(false);
         self.uut.set_inputs(inputs);
-        assert!(simulate(&mut self.uut, 1000), "rust-hdl simulation did not converge");
+        self.settle().expect("rust-hdl simulation did not converge");
         self.uut.outputs()
     }
     fn edge(&mut self) {
         self.uut.set_clock(true);
-        assert!(simulate(&mut self.uut, 1000), "rust-hdl simulation did not converge");
+        self.settle().expect("rust-hdl simulation did not converge");
         self.uut.set_clock(false);
-        assert!(simulate(&mut self.uut, 1000), "rust-hdl simulation did not converge");
+        self.settle().expect("rust-hdl simulation did not converge");
     }
 }
 

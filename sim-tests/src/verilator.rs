@@ -167,6 +167,16 @@ pub fn waves_written() -> Vec<PathBuf> {
     WAVES_WRITTEN.lock().unwrap_or_else(|e| e.into_inner()).clone()
 }
 
+/// The next waveform file in `dir` for `name` (`<name>-<n>.vcd`, n counting this process's
+/// files), recorded for [`waves_written`].
+pub fn next_wave_file(dir: &Path, name: &str) -> Result<PathBuf> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut written = WAVES_WRITTEN.lock().unwrap_or_else(|e| e.into_inner());
+    let path = dir.join(format!("{name}-{}.vcd", written.len()));
+    written.push(path.clone());
+    Ok(path)
+}
+
 fn build_library(name: &str, verilog: &str, ports: &[Port], traced: bool) -> Result<PathBuf> {
     let root = verilator_root()?;
     let key = fnv1a(format!("{verilog}\n{}", shim_source(ports, traced)).as_bytes());
@@ -250,8 +260,8 @@ pub struct PortId(usize);
 impl VerilatedTop {
     /// Verilate `verilog` (rust-hdl output with `module top`) or reuse the cached build. With
     /// `$WAVES` set to a folder, the build is traced and the run is dumped to
-    /// `$WAVES/<name>-<n>.vcd` (n counts this process's tops), one time step per `eval`, two
-    /// per clock; [`waves_written`] lists the files.
+    /// `$WAVES/<name>-<n>.vcd` (n counts this process's waveform files), one time step per
+    /// `eval`, two per clock; [`waves_written`] lists the files.
     pub fn build(name: &str, verilog: &str) -> Result<VerilatedTop> {
         let ports = parse_ports(verilog)?;
         let waves = waves_dir();
@@ -266,13 +276,10 @@ impl VerilatedTop {
             let port_fn = *lib.get::<unsafe extern "C" fn(*mut c_void, i32) -> *mut c_void>(b"vb_port")?;
             let handle = new_fn();
             if let Some(dir) = waves {
-                std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
                 let trace_fn = *lib.get::<unsafe extern "C" fn(*mut c_void, *const std::ffi::c_char)>(b"vb_trace")?;
-                let mut written = WAVES_WRITTEN.lock().unwrap_or_else(|e| e.into_inner());
-                let path = dir.join(format!("{name}-{}.vcd", written.len()));
+                let path = next_wave_file(&dir, name)?;
                 let c = std::ffi::CString::new(path.to_string_lossy().as_bytes())?;
                 trace_fn(handle, c.as_ptr());
-                written.push(path);
             }
             let ptrs = (0..ports.len()).map(|i| port_fn(handle, i as i32) as *mut u8).collect::<Vec<_>>();
             if ptrs.iter().any(|p| p.is_null()) {

@@ -1,9 +1,9 @@
 //! `replay FILE... --engine model|rusthdl|verilator [--emit]`: run vector files through an
 //! engine and print `N passed, N failed` (non-zero exit on any failure or malformed file).
 //! The block is the name of the folder a file sits in (`testbench-vectors/aqm/…`).
-//! A file that fails on Verilator is run again on a traced build and its waveform written to
+//! A file that fails on Verilator or rust-hdl is run again traced and its waveform written to
 //! `target/waves/<block>-<file>/<top>-<n>.vcd` (named in the output); with `$WAVES=DIR` set,
-//! every Verilated top of the run is traced into DIR.
+//! every simulated top of the run is traced into DIR.
 
 use clap::Parser;
 use hdl::aqm::vectors::{emit, replay, Op};
@@ -64,7 +64,8 @@ fn run_file(file: &std::path::Path, args: &Args) -> Result<Option<Tally>, String
     replay(&file.display().to_string(), &ops, dut.as_mut()).map(Some)
 }
 
-/// Run a failing file again on a traced Verilator build and name its VCD files (a run with
+/// Run a failing file again traced (a Verilator build with `--trace`, or rust-hdl's VCD writer)
+/// and name its VCD files (a run with
 /// `$WAVES` set is traced already: `main` names its files at the end).
 fn dump_waves(file: &std::path::Path, args: &Args) {
     if sim_tests::verilator::waves_dir().is_some() {
@@ -92,7 +93,7 @@ fn main() -> ExitCode {
                     eprintln!("FAIL {f}");
                 }
                 eprintln!("{}: {} passed, {} failed", file.display(), t.passed, t.failed);
-                if t.failed > 0 && args.engine == Engine::Verilator {
+                if t.failed > 0 && args.engine != Engine::Model {
                     dump_waves(file, &args);
                 }
                 total.merge(t);
