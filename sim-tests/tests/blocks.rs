@@ -9,99 +9,115 @@ use sim_tests::blocks::{blocks, BlockDef};
 use sim_tests::verilator::lint_with;
 use std::path::Path;
 
-fn replay_all(engine: Engine) {
-    for b in blocks() {
-        let files = b.vector_files();
-        assert!(!files.is_empty(), "{}: no vector files", b.name);
-        let mut passed = 0;
-        for f in files {
-            let t = b.replay_file(&f, engine).unwrap();
-            assert_eq!(t.failed, 0, "{engine:?} {}: {:#?}", f.display(), t.failures);
-            passed += t.passed;
+fn replay_block(b: &BlockDef, engine: Engine) {
+    let files = b.vector_files();
+    assert!(!files.is_empty(), "{}: no vector files", b.name);
+    let mut passed = 0;
+    for f in files {
+        let t = b.replay_file(&f, engine).unwrap();
+        assert_eq!(t.failed, 0, "{engine:?} {}: {:#?}", f.display(), t.failures);
+        passed += t.passed;
+    }
+    println!("{} on {engine:?}: {passed} passed, 0 failed", b.name);
+    assert!(passed > 100, "{}: only {passed} checks", b.name);
+}
+
+fn fuzz_block(b: &BlockDef, engine: Engine) {
+    let mut events = 0;
+    let mut seed = 1;
+    while events < 100_000 {
+        let s = b.fuzz(engine, seed, 50_000).unwrap_or_else(|e| panic!("{e:#}"));
+        events += s.events;
+        seed += 1;
+    }
+    println!("{} fuzz on {engine:?}: {events} events, 0 mismatches", b.name);
+}
+
+fn pins_follow_the_model(b: &BlockDef) {
+    let names = |p: &[hdl::cycle::Pin]| p.iter().map(|p| p.name).collect::<Vec<_>>();
+    assert_eq!(b.rtl_input_names, names(b.inputs).as_slice(), "{} inputs", b.name);
+    assert_eq!(b.rtl_output_names, names(b.outputs).as_slice(), "{} outputs", b.name);
+}
+
+fn lint_block(b: &BlockDef) {
+    // The port composes the blocks and uses only the outputs it needs; their diagnostic
+    // outputs (state, per-block counters) are unused there by design.
+    let extra: &[&str] = if b.name == "port" { &["-Wno-UNUSEDSIGNAL"] } else { &[] };
+    lint_with(&(b.verilog)(), extra).unwrap_or_else(|e| panic!("{}: {e:#}", b.name));
+}
+
+/// The checker is not vacuous: one changed expectation fails.
+fn wrong_expectation_fails(b: &BlockDef) {
+    let f = &b.vector_files()[0];
+    let mut ops = read_jsonl::<Op>(f).unwrap();
+    let (k, v) = ops
+        .iter_mut()
+        .rev()
+        .find_map(|o| match &mut o.item {
+            Op::Cycle { expect, .. } => expect.iter_mut().find(|(_, v)| **v > 0).map(|(k, v)| (k.clone(), v)),
+            _ => None,
+        })
+        .unwrap();
+    *v ^= 1;
+    let mut dut = b.engine(Engine::Model).unwrap();
+    let t = hdl::cycle::replay("mutated", b.inputs, b.outputs, &ops, dut.as_mut()).unwrap();
+    assert_eq!(t.failed, 1, "{}: flipping `{k}` must fail exactly one check", b.name);
+}
+
+/// One module of tests per block, so `cargo test -p sim-tests --test blocks dwrr::` runs one.
+macro_rules! block_tests {
+    ($($b:ident),*) => {
+        $(
+            mod $b {
+                use super::*;
+                fn def() -> BlockDef {
+                    sim_tests::blocks::block(stringify!($b)).expect("a registered block")
+                }
+                #[test]
+                fn vectors_pass_on_the_model() {
+                    replay_block(&def(), Engine::Model);
+                }
+                #[test]
+                fn vectors_pass_on_rusthdl() {
+                    replay_block(&def(), Engine::Rusthdl);
+                }
+                #[test]
+                fn vectors_pass_on_verilator() {
+                    replay_block(&def(), Engine::Verilator);
+                }
+                #[test]
+                fn fuzz_rusthdl_against_the_model() {
+                    fuzz_block(&def(), Engine::Rusthdl);
+                }
+                #[test]
+                fn fuzz_verilator_against_the_model() {
+                    fuzz_block(&def(), Engine::Verilator);
+                }
+                #[test]
+                fn rtl_pins_follow_the_model() {
+                    pins_follow_the_model(&def());
+                }
+                #[test]
+                fn verilog_passes_lint() {
+                    lint_block(&def());
+                }
+                #[test]
+                fn a_wrong_expectation_fails() {
+                    wrong_expectation_fails(&def());
+                }
+            }
+        )*
+
+        /// Every registered block has its tests here.
+        #[test]
+        fn every_block_is_tested() {
+            let registered: Vec<&str> = blocks().iter().map(|b| b.name).collect();
+            assert_eq!(registered, [$(stringify!($b)),*]);
         }
-        println!("{} on {engine:?}: {passed} passed, 0 failed", b.name);
-        assert!(passed > 100, "{}: only {passed} checks", b.name);
-    }
+    };
 }
 
-#[test]
-fn vectors_pass_on_the_model() {
-    replay_all(Engine::Model);
-}
-
-#[test]
-fn vectors_pass_on_rusthdl() {
-    replay_all(Engine::Rusthdl);
-}
-
-#[test]
-fn vectors_pass_on_verilator() {
-    replay_all(Engine::Verilator);
-}
-
-fn fuzz_all(engine: Engine) {
-    for b in blocks() {
-        let mut events = 0;
-        let mut seed = 1;
-        while events < 100_000 {
-            let s = b.fuzz(engine, seed, 50_000).unwrap_or_else(|e| panic!("{e:#}"));
-            events += s.events;
-            seed += 1;
-        }
-        println!("{} fuzz on {engine:?}: {events} events, 0 mismatches", b.name);
-    }
-}
-
-#[test]
-fn fuzz_rusthdl_against_the_model() {
-    fuzz_all(Engine::Rusthdl);
-}
-
-#[test]
-fn fuzz_verilator_against_the_model() {
-    fuzz_all(Engine::Verilator);
-}
-
-#[test]
-fn rtl_pins_follow_the_model() {
-    for b in blocks() {
-        let names = |p: &[hdl::cycle::Pin]| p.iter().map(|p| p.name).collect::<Vec<_>>();
-        assert_eq!(b.rtl_input_names, names(b.inputs).as_slice(), "{} inputs", b.name);
-        assert_eq!(b.rtl_output_names, names(b.outputs).as_slice(), "{} outputs", b.name);
-    }
-}
-
-#[test]
-fn verilog_passes_lint() {
-    for b in blocks() {
-        // The port composes the blocks and uses only the outputs it needs; their diagnostic
-        // outputs (state, per-block counters) are unused there by design.
-        let extra: &[&str] = if b.name == "port" { &["-Wno-UNUSEDSIGNAL"] } else { &[] };
-        lint_with(&(b.verilog)(), extra).unwrap_or_else(|e| panic!("{}: {e:#}", b.name));
-    }
-}
-
-/// The checker is not vacuous: one changed expectation fails, on every block.
-#[test]
-fn a_wrong_expectation_fails() {
-    for b in blocks() {
-        let f = &b.vector_files()[0];
-        let mut ops = read_jsonl::<Op>(f).unwrap();
-        let (k, v) = ops
-            .iter_mut()
-            .rev()
-            .find_map(|o| match &mut o.item {
-                Op::Cycle { expect, .. } => expect.iter_mut().find(|(_, v)| **v > 0).map(|(k, v)| (k.clone(), v)),
-                _ => None,
-            })
-            .unwrap();
-        *v ^= 1;
-        let def: &BlockDef = &b;
-        let mut dut = def.engine(Engine::Model).unwrap();
-        let t = hdl::cycle::replay("mutated", def.inputs, def.outputs, &ops, dut.as_mut()).unwrap();
-        assert_eq!(t.failed, 1, "{}: flipping `{k}` must fail exactly one check", b.name);
-    }
-}
+block_tests!(dwrr, ren, seldrop, shaper, intstamp, port);
 
 #[test]
 fn malformed_vector_files_are_errors() {
