@@ -8,4 +8,5 @@ pub mod cblt_decoder;
 pub mod fuzz;
 pub mod netsim;
 pub mod nic;
+pub mod progress;
 pub mod verilator;

@@ -192,7 +192,9 @@ fn build_library(name: &str, verilog: &str, ports: &[Port], traced: bool) -> Res
     std::fs::create_dir_all(&tmp)?;
     std::fs::write(tmp.join("top.v"), verilog)?;
     std::fs::write(tmp.join("shim.cpp"), shim_source(ports, traced))?;
+    let spin = crate::progress::spinner(format!("verilating {name}{} (once: the build is cached in target/verilated/)", if traced { " with --trace" } else { "" }));
     let built = compile(&tmp, &root, traced);
+    crate::progress::done(spin);
     if let Err(e) = built {
         std::fs::remove_dir_all(&tmp).ok();
         return Err(e);

@@ -297,7 +297,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let tx = host_driver::cloudburst::encoder(&engine)?;
             let rx = host_driver::cloudburst::receiver(rx_engine.as_deref().unwrap_or(&engine))?;
             let cfg = host_driver::demo::DemoConfig { paths, loss, cut, msg_size, messages, seed, timeout: Duration::from_secs_f64(timeout) };
-            let reports = host_driver::demo::run(tx, rx, &cfg)?;
+            let spin = indicatif::ProgressBar::new_spinner().with_finish(indicatif::ProgressFinish::AndClear);
+            spin.set_message(format!("demo: {messages} message(s) of {msg_size} B over {paths} path(s)"));
+            spin.enable_steady_tick(Duration::from_millis(120));
+            let reports = host_driver::demo::run(tx, rx, &cfg);
+            drop(spin);
+            let reports = reports?;
             print!("{}", host_driver::demo::table(&reports, &cfg));
             let ok = reports.iter().filter(|r| r.verified).count();
             println!("{ok} of {} message(s) recovered and verified", reports.len());

@@ -37,7 +37,7 @@ fn main() -> ExitCode {
     if a.block == "cblt-encoder" {
         let n = a.dequeues as usize;
         for s in a.seed..a.seed + a.seeds {
-            match sim_tests::cblt::fuzz_encoder(s, [n, n, n]) {
+            match sim_tests::progress::during(format!("cblt-encoder seed {s}"), || sim_tests::cblt::fuzz_encoder(s, [n, n, n])) {
                 Ok(syms) => println!("cblt-encoder seed {s}: {n} messages per build, {syms} symbols bit-exact with the codec"),
                 Err(e) => {
                     eprintln!("{e:#}\nreplay with (WAVES=DIR in the environment dumps every Verilated top as DIR/<top>-<n>.vcd): --block cblt-encoder --dequeues {n} --seed {s} --seeds 1");
@@ -56,7 +56,7 @@ fn main() -> ExitCode {
         let builds: Vec<_> = if a.engine == Engine::Rusthdl { vec![BUILDS[0]] } else { BUILDS.to_vec() };
         for s in a.seed..a.seed + a.seeds {
             for &b in &builds {
-                match fuzz_decoder(a.engine, b, s, n) {
+                match sim_tests::progress::during(format!("cblt-decoder {b:?} seed {s}"), || fuzz_decoder(a.engine, b, s, n)) {
                     Ok(st) => println!(
                         "cblt-decoder {:?} (S, W, k_max) = {b:?} seed {s}: {n} scenarios, {} packets, {} delivered, {} failed, {} clocks, all equal to the model",
                         a.engine, st.packets, st.delivered, st.failed, st.clocks
@@ -79,7 +79,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         };
         for s in a.seed..a.seed + a.seeds {
-            match def.fuzz(a.engine, s, a.dequeues) {
+            match sim_tests::progress::during(format!("{} {:?} seed {s}", a.block, a.engine), || def.fuzz(a.engine, s, a.dequeues)) {
                 Ok(st) => println!("{} {:?} seed {s}: {} clocks, {} events, 0 mismatches", a.block, a.engine, st.cycles, st.events),
                 Err(e) => {
                     eprintln!("{e:#}\nreplay with (WAVES=DIR in the environment dumps every Verilated top as DIR/<top>-<n>.vcd): --block {} --engine {:?} --seed {s} --seeds 1", a.block, a.engine);
@@ -101,7 +101,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            match lockstep(mode, a.dequeues, s, dut.as_mut()) {
+            match sim_tests::progress::during(format!("aqm {:?} {mode:?} seed {s}", a.engine), || lockstep(mode, a.dequeues, s, dut.as_mut())) {
                 Ok(c) => println!("{:?} {mode:?} seed {s}: {} dequeues, {c} cycles, 0 mismatches", a.engine, a.dequeues),
                 Err(e) => {
                     eprintln!("{e}\nreplay with (WAVES=DIR in the environment dumps every Verilated top as DIR/<top>-<n>.vcd): --engine {:?} --seed {s} --seeds 1", a.engine);

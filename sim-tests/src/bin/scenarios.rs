@@ -73,6 +73,7 @@ fn main() -> Result<()> {
         for &engine in &engines {
             let t0 = Instant::now();
             let o = Opts { engine, short: a.short, seed: a.seed };
+            let spin = sim_tests::progress::spinner(format!("{n:?} on {engine:?}"));
             outcomes.push(match n {
                 Name::RttVariation => Box::new(scenarios::rtt_variation(o)?),
                 Name::Incast => Box::new(scenarios::incast(o)?),
@@ -83,6 +84,7 @@ fn main() -> Result<()> {
                 Name::Cloudburst => Box::new(sim_tests::netsim::cloudburst::cloudburst(o)?),
                 Name::All => unreachable!(),
             });
+            sim_tests::progress::done(spin);
             eprintln!("{n:?} on {engine:?}: {:.1} s", t0.elapsed().as_secs_f64());
         }
         if let [model, rtl] = &outcomes[..] {
