@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the system packages the project needs when they are missing (Debian 12 / Ubuntu):
 # verilator (RTL simulation), yosys, nextpnr-ice40, fpga-icestorm (synthesis for the Alchitry Cu),
-# tshark (the CB-LT Wireshark dissector's test).
+# tshark (the CB-LT Wireshark dissector's test), rsvg-convert (figures to PNG and PDF).
 set -euo pipefail
 need=()
 command -v verilator     >/dev/null 2>&1 || need+=(verilator)
@@ -10,6 +10,7 @@ command -v nextpnr-ice40 >/dev/null 2>&1 || need+=(nextpnr-ice40)
 command -v icepack       >/dev/null 2>&1 || need+=(fpga-icestorm)
 command -v g++           >/dev/null 2>&1 || need+=(g++)
 command -v tshark        >/dev/null 2>&1 || need+=(tshark)
+command -v rsvg-convert  >/dev/null 2>&1 || need+=(librsvg2-bin)
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then

@@ -43,7 +43,7 @@ impl Report {
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         std::fs::write(dir.join("README.md"), &self.markdown)?;
         for (file, p) in &self.plots {
-            std::fs::write(dir.join(file), p.svg())?;
+            p.write(&dir, file)?;
         }
         Ok(())
     }
