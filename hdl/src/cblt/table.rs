@@ -135,7 +135,7 @@ impl DegreeTable {
         set
     }
 
-    /// Refuse a table that can never reach full rank at `k` (§1.3 [INF], exact): with k ≥ 2 the
+    /// Refuse a table that can never reach full rank at `k` (§1.3 \[INF\], exact): with k ≥ 2 the
     /// degree set must contain an odd d < k, or k must be odd, in the set, with some d < k too.
     /// (Every even-degree row is orthogonal to all-ones; d = k rows are all-ones.)
     pub fn validate(&self, k: usize) -> Result<(), CbltError> {
@@ -162,7 +162,7 @@ impl DegreeTable {
     }
 
     /// The canonical text of the default tables whose SHA-256 §6.4 prints: one line per
-    /// k = 1..64, `"k:T1,...,T64\n"` (T[d] = 65536 for d ≥ k).
+    /// k = 1..64, `"k:T1,...,T64\n"` (`T[d]` = 65536 for d ≥ k).
     pub fn canonical_text() -> String {
         let mut s = String::new();
         for k in 1..=K_MAX {

@@ -1,6 +1,6 @@
 //! # The SmartNIC FEC core's host interface (ARCHITECTURE.md "SmartNIC FEC core"; cloudburst-cblt.md §6.5–§6.8)
 //!
-//! The register map is written once, in [`regmap!`] below. From that one list come:
+//! The register map is written once, in `regmap!` below. From that one list come:
 //! * [`REGISTERS`], the table the host driver's accessors and `cbnic regs` use;
 //! * the offset constants in [`reg`] (the driver), the register index constants in [`idx`] and
 //!   every field by name in [`fields`] (`fields::RX_STATUS::msg_ready.get(v)`: a typo does not
@@ -88,7 +88,7 @@ macro_rules! regmap {
         $( { $( $fname:ident [$lsb:literal +: $w:literal] $fdoc:literal ),* $(,)? } )? ; )*) => {
         /// Byte offsets of the registers in BAR0.
         pub mod reg { $( pub const $name: u32 = $off; )* }
-        /// Positions of the registers in [`REGISTERS`](super::REGISTERS) (the RTL's decode index).
+        /// Positions of the registers in [`REGISTERS`](crate::nic::REGISTERS) (the RTL's decode index).
         pub mod idx { $( pub const $name: usize = $i; )* }
         /// Every register's fields by name, checked at compile time:
         /// `fields::ENC_STATUS::tx_count.get(v)`, `fields::CTRL::rx_clear.set(1)`.
