@@ -103,12 +103,21 @@ pub fn run(tx: Box<dyn Encode>, rx: Box<dyn Receive + Send>, cfg: &DemoConfig) -
             }
             Ok((receiver, delivered))
         });
-        let sent: Result<Vec<(SendReport, Vec<u8>)>> = (0..cfg.messages)
-            .map(|m| {
-                let msg = message_bytes(cfg.seed, m, cfg.msg_size);
-                Ok((sender.spray(&msg)?, msg))
-            })
-            .collect();
+        let mut sent: Result<Vec<(SendReport, Vec<u8>)>> = Ok(vec![]);
+        for m in 0..cfg.messages {
+            // a receiver that failed ends the demo (its error is reported below)
+            if rxt.is_finished() {
+                break;
+            }
+            let msg = message_bytes(cfg.seed, m, cfg.msg_size);
+            match sender.spray(&msg) {
+                Ok(r) => sent.as_mut().expect("no error yet").push((r, msg)),
+                Err(e) => {
+                    sent = Err(e);
+                    break;
+                }
+            }
+        }
         // let the receiver finish the symbols in flight
         std::thread::sleep(Duration::from_millis(100));
         done.store(true, Ordering::Release);
