@@ -2,7 +2,9 @@
 //!
 //! One folder per block: its golden model (`model.rs`, plain Rust), its RTL (`rtl.rs`, behind
 //! the `rtl` feature), its vector generator (`vectors.rs`) and its tests, side by side.
-//! The specs cited in the doc comments are in `../shared/spec/`.
+//! Comments cite sections (`§`) of the project's per-system design notes, which this repository
+//! does not ship: what each cited section fixes is restated where it is used, in the block's
+//! `mod.rs` (behaviour, choices, register map) and, for CB-LT, `cblt/README.md`.
 
 pub mod aqm;
 pub mod cblt;
