@@ -64,20 +64,22 @@ pub struct Board {
 }
 
 /// The switch blocks wrapped for the board, by name.
-pub fn switch_block_tops() -> Vec<(&'static str, fn() -> Board)> {
+pub fn switch_block_tops() -> Vec<(&'static str, hdl::blocks::BoardInfo, fn() -> Board)> {
+    use hdl::blocks::SwitchBlock;
     use hdl::cycle::CycleModel;
-    use hdl::{dwrr, intstamp, port, ren, seldrop, shaper};
     fn board<M: CycleModel, T: PinIo + Default>() -> Board {
         Board { verilog: wrap(&block_verilog::<T>(), M::INPUTS, M::OUTPUTS), harness_flops: harness_flops(M::INPUTS) }
     }
-    vec![
-        ("dwrr", board::<dwrr::model::Dwrr, dwrr::rtl::Dwrr8>),
-        ("ren", board::<ren::model::Ren, ren::rtl::RenCounters>),
-        ("seldrop", board::<seldrop::model::SelDrop, seldrop::rtl::SelectiveDrop>),
-        ("shaper", board::<shaper::model::Shaper, shaper::rtl::TokenShaper>),
-        ("intstamp", board::<intstamp::model::IntStamp, intstamp::rtl::IntStamper>),
-        ("port", board::<port::model::PortModel<2, 8>, port::rtl::SwitchPort2x256>),
-    ]
+    macro_rules! tops {
+        ($($n:ident: $b:ty),*) => {
+            vec![$((
+                <$b as SwitchBlock>::NAME,
+                <$b as SwitchBlock>::BOARD,
+                board::<<$b as SwitchBlock>::BoardModel, <$b as SwitchBlock>::BoardRtl> as fn() -> Board,
+            )),*]
+        };
+    }
+    hdl::for_each_switch_block!(tops)
 }
 
 /// Geometry of the CB-LT encoder and decoder boards: S = 64 bytes, k_max = 64 (W = 32; the

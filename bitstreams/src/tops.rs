@@ -127,10 +127,8 @@ fn aqm_board() -> Board {
 
 /// Every top, in build order.
 pub fn all() -> Vec<Top> {
-    let switch = harness::switch_block_tops();
-    let sw = |n: &str| switch.iter().find(|(name, _)| *name == n).expect("switch block top").1;
     let (s, k) = (harness::CBLT_S, harness::CBLT_K_MAX);
-    vec![
+    let mut tops = vec![
         Top {
             name: "aqm",
             block: "sojourn timestamp + AQM marker (K / TCN / CoDel / ECN♯)",
@@ -142,68 +140,17 @@ pub fn all() -> Vec<Top> {
                 Pipelining it into five stages, one carry chain each, with the marker state forwarded when \
                 dequeues come on consecutive clocks, keeps one dequeue per clock.",
         },
-        Top {
-            name: "dwrr",
-            block: "DWRR / strict-priority scheduler",
-            params: "8 queues, 16-bit lengths, 32-bit quanta and deficits".into(),
-            board: sw("dwrr"),
-            fits: true,
-            design_note: "Rotate, priority-encode and add the deficit in one clock. Computing the next eligible queue a \
-                clock ahead (the head set changes by at most one queue per clock) and adding the deficit in a \
-                second stage splits the path in two.",
-        },
-        Top {
-            name: "ren",
-            block: "REN gap/queue counters",
-            params: "one port, 20-bit queue length, 8-bit idle bytes per clock, 32-bit counters".into(),
-            board: sw("ren"),
-            fits: true,
-            design_note: "The MSS register feeds the idle-residue carry chains and then the budgets in one clock. \
-                Period boundaries are rare, so computing ti and the budgets over two or three clocks after \
-                the boundary, with the old budgets held, cuts the chain.",
-        },
-        Top {
-            name: "seldrop",
-            block: "priority selective drop (single-threshold RED/ECN)",
-            params: "occupancy in packets and bytes, 16-bit lengths, K and CAP registers".into(),
-            board: sw("seldrop"),
-            fits: true,
-            design_note: "The unit bit selects the occupancy, then `CAP − occ − size` and the compare write it back. \
-                Keeping the free room `CAP − occ` as its own register, updated by the same admissions and \
-                dequeues, takes one carry chain off the path.",
-        },
-        Top {
-            name: "shaper",
-            block: "token-bucket shaper of the emulation queue",
-            params: "mixed-radix bucket (bytes + 1/SCALE remainder), 16-bit lengths".into(),
-            board: sw("shaper"),
-            fits: true,
-            design_note: "Remainder carry, refill add, cap compare and the bucket update run in one clock. The refill \
-                is the same every clock between register writes, so precomputing it into a register leaves \
-                one add and one compare.",
-        },
-        Top {
-            name: "intstamp",
-            block: "INT stamping at dequeue (HPCC hop record)",
-            params: "24-bit time, 32-bit byte counter, 32-bit queue length".into(),
-            board: sw("intstamp"),
-            fits: true,
-            design_note: "The event a statistic counts (decoded from the inputs) enters that counter's 32-bit increment as \
-                its carry-in, and the enable goes out on a global buffer. Counting the registered event a clock \
-                later, or counting in two 16-bit halves with a registered carry between them, takes the decode and \
-                half the chain out of the clock.",
-        },
-        Top {
-            name: "port",
-            block: "composed switch egress port (timestamp, AQM, REN, selective drop, DWRR, shaper, INT)",
-            params: "2 queues × 256 descriptors (one block RAM deep), one descriptor per clock".into(),
-            board: sw("port"),
-            fits: true,
-            design_note: "The departing queue's number selects that queue's AQM state, the AQM decision chain follows \
-                (see `aqm`) and the state is written back in the same clock. The AQM pipeline above with \
-                per-queue forwarding is the fix; at 95 % of the HX8K's cells, the pipelined port also needs \
-                an UP5K- or ECP5-class part, or fewer features per port.",
-        },
+    ];
+    // the switch blocks, from their own descriptions (hdl::blocks)
+    tops.extend(harness::switch_block_tops().into_iter().map(|(name, info, board)| Top {
+        name,
+        block: info.title,
+        params: info.params.into(),
+        board,
+        fits: true,
+        design_note: info.design_note,
+    }));
+    tops.extend([
         Top {
             name: "cblt-encoder",
             block: "CB-LT encoder (xorshift32, degree table, XOR)",
@@ -242,5 +189,6 @@ pub fn all() -> Vec<Top> {
                 bottleneck); the read as a one-hot AND-OR; the completion queue in block RAM. 100 MHz then \
                 takes the encoder's and the decoder's fixes.",
         },
-    ]
+    ]);
+    tops
 }

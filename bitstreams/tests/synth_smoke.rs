@@ -25,31 +25,23 @@ fn aqm_marker_synthesizes_for_the_hx8k() {
     synthesizes("aqm", 300, 0);
 }
 
-#[test]
-fn ren_counters_synthesize_for_the_hx8k() {
-    synthesizes("ren", 100, 0);
+/// Every switch block's board top (`hdl::for_each_switch_block!`), one test each, with its
+/// floor of cells and block RAMs (the port's 2 × 256 FIFOs in block RAM).
+macro_rules! switch_block_smoke {
+    ($($n:ident: $b:ty),*) => {
+        mod switch_block_synthesizes_for_the_hx8k {
+            use hdl::blocks::SwitchBlock;
+            $(
+                #[test]
+                fn $n() {
+                    let info = <$b as SwitchBlock>::BOARD;
+                    super::synthesizes(<$b as SwitchBlock>::NAME, info.min_cells, info.min_ram);
+                }
+            )*
+        }
+    };
 }
-
-#[test]
-fn selective_drop_synthesizes_for_the_hx8k() {
-    synthesizes("seldrop", 100, 0);
-}
-
-#[test]
-fn shaper_synthesizes_for_the_hx8k() {
-    synthesizes("shaper", 100, 0);
-}
-
-#[test]
-fn dwrr_synthesizes_for_the_hx8k() {
-    synthesizes("dwrr", 100, 0);
-}
-
-/// The whole port, 2 queues of 256: it must keep fitting the HX8K, its FIFOs in block RAM.
-#[test]
-fn switch_port_synthesizes_for_the_hx8k() {
-    synthesizes("port", 1000, 8);
-}
+hdl::for_each_switch_block!(switch_block_smoke);
 
 /// The encoder keeps fitting with its 4,096-byte message buffer in block RAM.
 #[test]

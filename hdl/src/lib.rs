@@ -7,6 +7,8 @@
 //! `mod.rs` (behaviour, choices, register map) and, for CB-LT, `cblt/README.md`.
 
 pub mod aqm;
+#[cfg(feature = "rtl")]
+pub mod blocks;
 pub mod cblt;
 pub mod cycle;
 pub mod dwrr;

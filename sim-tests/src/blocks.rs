@@ -2,6 +2,7 @@
 //! registry the replay tool, the fuzz tool and the tests share.
 
 use anyhow::{bail, Result};
+use hdl::blocks::SwitchBlock;
 use hdl::cycle::{replay, CycleModel, Dut, ModelDut, Op, Pin, Rng};
 use hdl::vectors::{read_jsonl, Tally};
 use std::path::{Path, PathBuf};
@@ -130,44 +131,31 @@ pub struct BlockDef {
     pub event_pins: &'static [&'static str],
 }
 
-fn def<M, T>(name: &'static str, random_cycle: fn(&mut Rng) -> Vec<u64>, event_pins: &'static [&'static str]) -> BlockDef
-where
-    M: CycleModel + Default + 'static,
-    T: PinIo + Default + 'static,
-{
+fn def<B: SwitchBlock>() -> BlockDef {
     BlockDef {
-        name,
-        inputs: M::INPUTS,
-        outputs: M::OUTPUTS,
-        rtl_input_names: T::INPUT_NAMES,
-        rtl_output_names: T::OUTPUT_NAMES,
-        model: || Box::new(ModelDut::new(M::default())),
-        rusthdl: || Ok(Box::new(RustHdlDut::<T>::new()?)),
+        name: B::NAME,
+        inputs: <B::Model as CycleModel>::INPUTS,
+        outputs: <B::Model as CycleModel>::OUTPUTS,
+        rtl_input_names: <B::Rtl as PinIo>::INPUT_NAMES,
+        rtl_output_names: <B::Rtl as PinIo>::OUTPUT_NAMES,
+        model: || Box::new(ModelDut::new(B::Model::default())),
+        rusthdl: || Ok(Box::new(RustHdlDut::<B::Rtl>::new()?)),
         verilog: || {
-            let mut uut = T::default();
+            let mut uut = B::Rtl::default();
             uut.connect_all();
             generate_verilog(&uut)
         },
-        random_cycle,
-        event_pins,
+        random_cycle: B::random_cycle,
+        event_pins: B::EVENT_PINS,
     }
 }
 
-/// Every pin-level block, by vector folder name.
+/// Every pin-level block, by vector folder name (`hdl::for_each_switch_block!`).
 pub fn blocks() -> Vec<BlockDef> {
-    use hdl::{dwrr, intstamp, port, ren, seldrop, shaper};
-    vec![
-        def::<dwrr::model::Dwrr, dwrr::rtl::Dwrr8>("dwrr", dwrr::vectors::random_cycle, &["grant_en"]),
-        def::<ren::model::Ren, ren::rtl::RenCounters>("ren", ren::vectors::random_cycle, &["deq_valid"]),
-        def::<seldrop::model::SelDrop, seldrop::rtl::SelectiveDrop>(
-            "seldrop",
-            seldrop::vectors::random_cycle,
-            &["arr_valid", "deq_valid"],
-        ),
-        def::<shaper::model::Shaper, shaper::rtl::TokenShaper>("shaper", shaper::vectors::random_cycle, &["deq"]),
-        def::<intstamp::model::IntStamp, intstamp::rtl::IntStamper>("intstamp", intstamp::vectors::random_cycle, &["deq_valid"]),
-        def::<port::vectors::Port8x16, port::rtl::SwitchPort8x16>("port", port::vectors::random_cycle, &["in_valid"]),
-    ]
+    macro_rules! defs {
+        ($($n:ident: $b:ty),*) => { vec![$(def::<$b>()),*] };
+    }
+    hdl::for_each_switch_block!(defs)
 }
 
 /// The block whose vectors live in `testbench-vectors/<name>/`.

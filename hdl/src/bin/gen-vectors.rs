@@ -3,21 +3,15 @@
 
 fn main() -> std::io::Result<()> {
     let out = std::env::args().nth(1).unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../testbench-vectors").into());
-    let blocks: [(&str, fn() -> Vec<(&'static str, String)>); 9] = [
-        ("aqm", hdl::aqm::vectors::render),
-        ("dwrr", hdl::dwrr::vectors::render),
-        ("ren", hdl::ren::vectors::render),
-        ("seldrop", hdl::seldrop::vectors::render),
-        ("shaper", hdl::shaper::vectors::render),
-        ("intstamp", hdl::intstamp::vectors::render),
-        ("port", hdl::port::vectors::render),
-        ("cblt", hdl::cblt::vectors::render),
-        ("cblt", hdl::cblt::decoder_vectors::render),
-    ];
-    for (block, render) in blocks {
+    // the AQM and CB-LT have vector formats of their own; the switch blocks come from their list
+    let mut sets = vec![("aqm", hdl::aqm::vectors::render())];
+    sets.extend(hdl::blocks::vector_files());
+    sets.push(("cblt", hdl::cblt::vectors::render()));
+    sets.push(("cblt", hdl::cblt::decoder_vectors::render()));
+    for (block, files) in sets {
         let dir = std::path::Path::new(&out).join(block);
         std::fs::create_dir_all(&dir)?;
-        for (name, text) in render() {
+        for (name, text) in files {
             std::fs::write(dir.join(name), text)?;
             println!("wrote {}", dir.join(name).display());
         }

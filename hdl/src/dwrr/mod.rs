@@ -84,3 +84,32 @@ crate::pins! {
         deficit7: 16,
     }
 }
+
+/// The block as the tools see it ([`crate::blocks`]).
+#[cfg(feature = "rtl")]
+pub struct Block;
+
+#[cfg(feature = "rtl")]
+impl crate::blocks::SwitchBlock for Block {
+    const NAME: &'static str = "dwrr";
+    type Model = crate::dwrr::model::Dwrr;
+    type Rtl = crate::dwrr::rtl::Dwrr8;
+    type BoardModel = crate::dwrr::model::Dwrr;
+    type BoardRtl = crate::dwrr::rtl::Dwrr8;
+    const EVENT_PINS: &'static [&'static str] = &["grant_en"];
+    const BOARD: crate::blocks::BoardInfo = crate::blocks::BoardInfo {
+        title: "DWRR / strict-priority scheduler",
+        params: "8 queues, 16-bit lengths, 32-bit quanta and deficits",
+        design_note: "Rotate, priority-encode and add the deficit in one clock. Computing the next eligible queue a \
+                clock ahead (the head set changes by at most one queue per clock) and adding the deficit in a \
+                second stage splits the path in two.",
+        min_cells: 100,
+        min_ram: 0,
+    };
+    fn vectors() -> Vec<(&'static str, String)> {
+        vectors::render()
+    }
+    fn random_cycle(r: &mut crate::cycle::Rng) -> Vec<u64> {
+        vectors::random_cycle(r)
+    }
+}

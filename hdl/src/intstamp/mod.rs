@@ -95,3 +95,33 @@ crate::pins! {
 pub fn pack_hop(rate: u64, ts: u64, bytes: u64, qlen: u64) -> u64 {
     (rate & 7) | (ts & 0xFF_FFFF) << 3 | (bytes & 0xF_FFFF) << 27 | (qlen & 0x1_FFFF) << 47
 }
+
+/// The block as the tools see it ([`crate::blocks`]).
+#[cfg(feature = "rtl")]
+pub struct Block;
+
+#[cfg(feature = "rtl")]
+impl crate::blocks::SwitchBlock for Block {
+    const NAME: &'static str = "intstamp";
+    type Model = crate::intstamp::model::IntStamp;
+    type Rtl = crate::intstamp::rtl::IntStamper;
+    type BoardModel = crate::intstamp::model::IntStamp;
+    type BoardRtl = crate::intstamp::rtl::IntStamper;
+    const EVENT_PINS: &'static [&'static str] = &["deq_valid"];
+    const BOARD: crate::blocks::BoardInfo = crate::blocks::BoardInfo {
+        title: "INT stamping at dequeue (HPCC hop record)",
+        params: "24-bit time, 32-bit byte counter, 32-bit queue length",
+        design_note: "The event a statistic counts (decoded from the inputs) enters that counter's 32-bit increment as \
+                its carry-in, and the enable goes out on a global buffer. Counting the registered event a clock \
+                later, or counting in two 16-bit halves with a registered carry between them, takes the decode and \
+                half the chain out of the clock.",
+        min_cells: 100,
+        min_ram: 0,
+    };
+    fn vectors() -> Vec<(&'static str, String)> {
+        vectors::render()
+    }
+    fn random_cycle(r: &mut crate::cycle::Rng) -> Vec<u64> {
+        vectors::random_cycle(r)
+    }
+}

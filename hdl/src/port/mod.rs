@@ -150,3 +150,33 @@ crate::pins! {
         csr_rdata: 32,
     }
 }
+
+/// The block as the tools see it ([`crate::blocks`]).
+#[cfg(feature = "rtl")]
+pub struct Block;
+
+#[cfg(feature = "rtl")]
+impl crate::blocks::SwitchBlock for Block {
+    const NAME: &'static str = "port";
+    type Model = crate::port::vectors::Port8x16;
+    type Rtl = crate::port::rtl::SwitchPort8x16;
+    type BoardModel = crate::port::model::PortModel<2, 8>;
+    type BoardRtl = crate::port::rtl::SwitchPort2x256;
+    const EVENT_PINS: &'static [&'static str] = &["in_valid"];
+    const BOARD: crate::blocks::BoardInfo = crate::blocks::BoardInfo {
+        title: "composed switch egress port (timestamp, AQM, REN, selective drop, DWRR, shaper, INT)",
+        params: "2 queues × 256 descriptors (one block RAM deep), one descriptor per clock",
+        design_note: "The departing queue's number selects that queue's AQM state, the AQM decision chain follows \
+                (see `aqm`) and the state is written back in the same clock. The AQM pipeline above with \
+                per-queue forwarding is the fix; at 95 % of the HX8K's cells, the pipelined port also needs \
+                an UP5K- or ECP5-class part, or fewer features per port.",
+        min_cells: 1000,
+        min_ram: 8,
+    };
+    fn vectors() -> Vec<(&'static str, String)> {
+        vectors::render()
+    }
+    fn random_cycle(r: &mut crate::cycle::Rng) -> Vec<u64> {
+        vectors::random_cycle(r)
+    }
+}

@@ -113,3 +113,32 @@ crate::pins! {
         cnt_csr_rejected: 32,
     }
 }
+
+/// The block as the tools see it ([`crate::blocks`]).
+#[cfg(feature = "rtl")]
+pub struct Block;
+
+#[cfg(feature = "rtl")]
+impl crate::blocks::SwitchBlock for Block {
+    const NAME: &'static str = "ren";
+    type Model = crate::ren::model::Ren;
+    type Rtl = crate::ren::rtl::RenCounters;
+    type BoardModel = crate::ren::model::Ren;
+    type BoardRtl = crate::ren::rtl::RenCounters;
+    const EVENT_PINS: &'static [&'static str] = &["deq_valid"];
+    const BOARD: crate::blocks::BoardInfo = crate::blocks::BoardInfo {
+        title: "REN gap/queue counters",
+        params: "one port, 20-bit queue length, 8-bit idle bytes per clock, 32-bit counters",
+        design_note: "The MSS register feeds the idle-residue carry chains and then the budgets in one clock. \
+                Period boundaries are rare, so computing ti and the budgets over two or three clocks after \
+                the boundary, with the old budgets held, cuts the chain.",
+        min_cells: 100,
+        min_ram: 0,
+    };
+    fn vectors() -> Vec<(&'static str, String)> {
+        vectors::render()
+    }
+    fn random_cycle(r: &mut crate::cycle::Rng) -> Vec<u64> {
+        vectors::random_cycle(r)
+    }
+}
