@@ -44,6 +44,33 @@ pub trait SwitchBlock {
     fn random_cycle(r: &mut Rng) -> Vec<u64>;
 }
 
+/// Declares a block folder's `Block` (its [`SwitchBlock`] impl), with the folder's
+/// `vectors::render` and `vectors::random_cycle`:
+/// `switch_block!("dwrr", model: M, rtl: R, board: BM, BR, events: ["grant_en"], BoardInfo { … })`.
+#[macro_export]
+macro_rules! switch_block {
+    ($name:literal, model: $m:ty, rtl: $r:ty, board: $bm:ty, $br:ty, events: [$($e:literal),*], $info:expr) => {
+        /// The block as the tools see it ([`crate::blocks`]).
+        pub struct Block;
+
+        impl $crate::blocks::SwitchBlock for Block {
+            const NAME: &'static str = $name;
+            type Model = $m;
+            type Rtl = $r;
+            type BoardModel = $bm;
+            type BoardRtl = $br;
+            const EVENT_PINS: &'static [&'static str] = &[$($e),*];
+            const BOARD: $crate::blocks::BoardInfo = $info;
+            fn vectors() -> Vec<(&'static str, String)> {
+                vectors::render()
+            }
+            fn random_cycle(r: &mut $crate::cycle::Rng) -> Vec<u64> {
+                vectors::random_cycle(r)
+            }
+        }
+    };
+}
+
 /// Expands `$m!(name: Type, …)` over every switch block, in build and report order: the one
 /// list of switch blocks.
 #[macro_export]

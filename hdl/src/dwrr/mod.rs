@@ -85,19 +85,14 @@ crate::pins! {
     }
 }
 
-/// The block as the tools see it ([`crate::blocks`]).
 #[cfg(feature = "rtl")]
-pub struct Block;
-
-#[cfg(feature = "rtl")]
-impl crate::blocks::SwitchBlock for Block {
-    const NAME: &'static str = "dwrr";
-    type Model = crate::dwrr::model::Dwrr;
-    type Rtl = crate::dwrr::rtl::Dwrr8;
-    type BoardModel = crate::dwrr::model::Dwrr;
-    type BoardRtl = crate::dwrr::rtl::Dwrr8;
-    const EVENT_PINS: &'static [&'static str] = &["grant_en"];
-    const BOARD: crate::blocks::BoardInfo = crate::blocks::BoardInfo {
+crate::switch_block!(
+    "dwrr",
+    model: crate::dwrr::model::Dwrr,
+    rtl: crate::dwrr::rtl::Dwrr8,
+    board: crate::dwrr::model::Dwrr, crate::dwrr::rtl::Dwrr8,
+    events: ["grant_en"],
+    crate::blocks::BoardInfo {
         title: "DWRR / strict-priority scheduler",
         params: "8 queues, 16-bit lengths, 32-bit quanta and deficits",
         design_note: "Rotate, priority-encode and add the deficit in one clock. Computing the next eligible queue a \
@@ -105,11 +100,5 @@ impl crate::blocks::SwitchBlock for Block {
                 second stage splits the path in two.",
         min_cells: 100,
         min_ram: 0,
-    };
-    fn vectors() -> Vec<(&'static str, String)> {
-        vectors::render()
     }
-    fn random_cycle(r: &mut crate::cycle::Rng) -> Vec<u64> {
-        vectors::random_cycle(r)
-    }
-}
+);

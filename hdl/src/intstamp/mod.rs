@@ -96,19 +96,14 @@ pub fn pack_hop(rate: u64, ts: u64, bytes: u64, qlen: u64) -> u64 {
     (rate & 7) | (ts & 0xFF_FFFF) << 3 | (bytes & 0xF_FFFF) << 27 | (qlen & 0x1_FFFF) << 47
 }
 
-/// The block as the tools see it ([`crate::blocks`]).
 #[cfg(feature = "rtl")]
-pub struct Block;
-
-#[cfg(feature = "rtl")]
-impl crate::blocks::SwitchBlock for Block {
-    const NAME: &'static str = "intstamp";
-    type Model = crate::intstamp::model::IntStamp;
-    type Rtl = crate::intstamp::rtl::IntStamper;
-    type BoardModel = crate::intstamp::model::IntStamp;
-    type BoardRtl = crate::intstamp::rtl::IntStamper;
-    const EVENT_PINS: &'static [&'static str] = &["deq_valid"];
-    const BOARD: crate::blocks::BoardInfo = crate::blocks::BoardInfo {
+crate::switch_block!(
+    "intstamp",
+    model: crate::intstamp::model::IntStamp,
+    rtl: crate::intstamp::rtl::IntStamper,
+    board: crate::intstamp::model::IntStamp, crate::intstamp::rtl::IntStamper,
+    events: ["deq_valid"],
+    crate::blocks::BoardInfo {
         title: "INT stamping at dequeue (HPCC hop record)",
         params: "24-bit time, 32-bit byte counter, 32-bit queue length",
         design_note: "The event a statistic counts (decoded from the inputs) enters that counter's 32-bit increment as \
@@ -117,11 +112,5 @@ impl crate::blocks::SwitchBlock for Block {
                 half the chain out of the clock.",
         min_cells: 100,
         min_ram: 0,
-    };
-    fn vectors() -> Vec<(&'static str, String)> {
-        vectors::render()
     }
-    fn random_cycle(r: &mut crate::cycle::Rng) -> Vec<u64> {
-        vectors::random_cycle(r)
-    }
-}
+);

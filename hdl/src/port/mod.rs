@@ -151,19 +151,14 @@ crate::pins! {
     }
 }
 
-/// The block as the tools see it ([`crate::blocks`]).
 #[cfg(feature = "rtl")]
-pub struct Block;
-
-#[cfg(feature = "rtl")]
-impl crate::blocks::SwitchBlock for Block {
-    const NAME: &'static str = "port";
-    type Model = crate::port::vectors::Port8x16;
-    type Rtl = crate::port::rtl::SwitchPort8x16;
-    type BoardModel = crate::port::model::PortModel<2, 8>;
-    type BoardRtl = crate::port::rtl::SwitchPort2x256;
-    const EVENT_PINS: &'static [&'static str] = &["in_valid"];
-    const BOARD: crate::blocks::BoardInfo = crate::blocks::BoardInfo {
+crate::switch_block!(
+    "port",
+    model: crate::port::vectors::Port8x16,
+    rtl: crate::port::rtl::SwitchPort8x16,
+    board: crate::port::model::PortModel<2, 8>, crate::port::rtl::SwitchPort2x256,
+    events: ["in_valid"],
+    crate::blocks::BoardInfo {
         title: "composed switch egress port (timestamp, AQM, REN, selective drop, DWRR, shaper, INT)",
         params: "2 queues × 256 descriptors (one block RAM deep), one descriptor per clock",
         design_note: "The departing queue's number selects that queue's AQM state, the AQM decision chain follows \
@@ -172,11 +167,5 @@ impl crate::blocks::SwitchBlock for Block {
                 an UP5K- or ECP5-class part, or fewer features per port.",
         min_cells: 1000,
         min_ram: 8,
-    };
-    fn vectors() -> Vec<(&'static str, String)> {
-        vectors::render()
     }
-    fn random_cycle(r: &mut crate::cycle::Rng) -> Vec<u64> {
-        vectors::random_cycle(r)
-    }
-}
+);

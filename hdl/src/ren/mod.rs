@@ -114,19 +114,14 @@ crate::pins! {
     }
 }
 
-/// The block as the tools see it ([`crate::blocks`]).
 #[cfg(feature = "rtl")]
-pub struct Block;
-
-#[cfg(feature = "rtl")]
-impl crate::blocks::SwitchBlock for Block {
-    const NAME: &'static str = "ren";
-    type Model = crate::ren::model::Ren;
-    type Rtl = crate::ren::rtl::RenCounters;
-    type BoardModel = crate::ren::model::Ren;
-    type BoardRtl = crate::ren::rtl::RenCounters;
-    const EVENT_PINS: &'static [&'static str] = &["deq_valid"];
-    const BOARD: crate::blocks::BoardInfo = crate::blocks::BoardInfo {
+crate::switch_block!(
+    "ren",
+    model: crate::ren::model::Ren,
+    rtl: crate::ren::rtl::RenCounters,
+    board: crate::ren::model::Ren, crate::ren::rtl::RenCounters,
+    events: ["deq_valid"],
+    crate::blocks::BoardInfo {
         title: "REN gap/queue counters",
         params: "one port, 20-bit queue length, 8-bit idle bytes per clock, 32-bit counters",
         design_note: "The MSS register feeds the idle-residue carry chains and then the budgets in one clock. \
@@ -134,11 +129,5 @@ impl crate::blocks::SwitchBlock for Block {
                 the boundary, with the old budgets held, cuts the chain.",
         min_cells: 100,
         min_ram: 0,
-    };
-    fn vectors() -> Vec<(&'static str, String)> {
-        vectors::render()
     }
-    fn random_cycle(r: &mut crate::cycle::Rng) -> Vec<u64> {
-        vectors::random_cycle(r)
-    }
-}
+);

@@ -93,19 +93,14 @@ crate::pins! {
     }
 }
 
-/// The block as the tools see it ([`crate::blocks`]).
 #[cfg(feature = "rtl")]
-pub struct Block;
-
-#[cfg(feature = "rtl")]
-impl crate::blocks::SwitchBlock for Block {
-    const NAME: &'static str = "seldrop";
-    type Model = crate::seldrop::model::SelDrop;
-    type Rtl = crate::seldrop::rtl::SelectiveDrop;
-    type BoardModel = crate::seldrop::model::SelDrop;
-    type BoardRtl = crate::seldrop::rtl::SelectiveDrop;
-    const EVENT_PINS: &'static [&'static str] = &["arr_valid", "deq_valid"];
-    const BOARD: crate::blocks::BoardInfo = crate::blocks::BoardInfo {
+crate::switch_block!(
+    "seldrop",
+    model: crate::seldrop::model::SelDrop,
+    rtl: crate::seldrop::rtl::SelectiveDrop,
+    board: crate::seldrop::model::SelDrop, crate::seldrop::rtl::SelectiveDrop,
+    events: ["arr_valid", "deq_valid"],
+    crate::blocks::BoardInfo {
         title: "priority selective drop (single-threshold RED/ECN)",
         params: "occupancy in packets and bytes, 16-bit lengths, K and CAP registers",
         design_note: "The unit bit selects the occupancy, then `CAP − occ − size` and the compare write it back. \
@@ -113,11 +108,5 @@ impl crate::blocks::SwitchBlock for Block {
                 dequeues, takes one carry chain off the path.",
         min_cells: 100,
         min_ram: 0,
-    };
-    fn vectors() -> Vec<(&'static str, String)> {
-        vectors::render()
     }
-    fn random_cycle(r: &mut crate::cycle::Rng) -> Vec<u64> {
-        vectors::random_cycle(r)
-    }
-}
+);

@@ -110,19 +110,14 @@ crate::pins! {
     }
 }
 
-/// The block as the tools see it ([`crate::blocks`]).
 #[cfg(feature = "rtl")]
-pub struct Block;
-
-#[cfg(feature = "rtl")]
-impl crate::blocks::SwitchBlock for Block {
-    const NAME: &'static str = "shaper";
-    type Model = crate::shaper::model::Shaper;
-    type Rtl = crate::shaper::rtl::TokenShaper;
-    type BoardModel = crate::shaper::model::Shaper;
-    type BoardRtl = crate::shaper::rtl::TokenShaper;
-    const EVENT_PINS: &'static [&'static str] = &["deq"];
-    const BOARD: crate::blocks::BoardInfo = crate::blocks::BoardInfo {
+crate::switch_block!(
+    "shaper",
+    model: crate::shaper::model::Shaper,
+    rtl: crate::shaper::rtl::TokenShaper,
+    board: crate::shaper::model::Shaper, crate::shaper::rtl::TokenShaper,
+    events: ["deq"],
+    crate::blocks::BoardInfo {
         title: "token-bucket shaper of the emulation queue",
         params: "mixed-radix bucket (bytes + 1/SCALE remainder), 16-bit lengths",
         design_note: "Remainder carry, refill add, cap compare and the bucket update run in one clock. The refill \
@@ -130,11 +125,5 @@ impl crate::blocks::SwitchBlock for Block {
                 one add and one compare.",
         min_cells: 100,
         min_ram: 0,
-    };
-    fn vectors() -> Vec<(&'static str, String)> {
-        vectors::render()
     }
-    fn random_cycle(r: &mut crate::cycle::Rng) -> Vec<u64> {
-        vectors::random_cycle(r)
-    }
-}
+);
