@@ -68,6 +68,16 @@ pub fn remove_mailboxes() {
     }
 }
 
+/// For a program's `main`: on Ctrl-C or SIGTERM, remove this process's mailboxes and exit
+/// with 130 (a process killed by a signal runs no destructors).
+pub fn remove_mailboxes_on_signal() {
+    ctrlc::set_handler(|| {
+        remove_mailboxes();
+        std::process::exit(130);
+    })
+    .ok();
+}
+
 fn mailbox_dir() -> PathBuf {
     let shm = Path::new("/dev/shm");
     if shm.is_dir() {

@@ -388,11 +388,7 @@ fn decode(engine: &str, input: &PathBuf, output: Option<&PathBuf>, out_dir: Opti
 
 fn main() -> ExitCode {
     // Ctrl-C or SIGTERM: no simulator mailbox may survive (the servers exit once it is gone)
-    ctrlc::set_handler(|| {
-        host_driver::sim::remove_mailboxes();
-        std::process::exit(130);
-    })
-    .ok();
+    host_driver::sim::remove_mailboxes_on_signal();
     match run(Cli::parse()) {
         Ok(c) => c,
         Err(e) => {

@@ -84,11 +84,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
-    ctrlc::set_handler(|| {
-        host_driver::sim::remove_mailboxes();
-        std::process::exit(130);
-    })
-    .ok();
+    // Ctrl-C or SIGTERM: no simulator mailbox may survive (the servers exit once it is gone)
+    host_driver::sim::remove_mailboxes_on_signal();
     match run(Cli::parse()) {
         Ok(c) => c,
         Err(e) => {
