@@ -35,13 +35,16 @@ pub const fn mask(width: u32) -> u64 {
 /// on the way in, as the RTL's ports would truncate them.
 #[macro_export]
 macro_rules! pins {
-    ($(#[$m:meta])* $vis:vis struct $name:ident { $($(#[$fm:meta])* $f:ident : $w:expr),* $(,)? }) => {
+    ($(#[$m:meta])* $vis:vis struct $name:ident { $($(#[doc = $fd:literal])* $f:ident : $w:expr),* $(,)? }) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        $vis struct $name { $($(#[$fm])* pub $f: u64),* }
+        $vis struct $name { $($(#[doc = $fd])* pub $f: u64),* }
         impl $name {
             pub const PINS: &'static [$crate::cycle::Pin] =
                 &[$($crate::cycle::Pin { name: stringify!($f), width: $w }),*];
+            /// Each pin's doc comment (empty when it has none), in [`Self::PINS`] order.
+            #[allow(dead_code)]
+            pub const PIN_DOCS: &'static [&'static str] = &[$(concat!($($fd, " ",)* "")),*];
             pub fn from_slice(v: &[u64]) -> Self {
                 let mut it = v.iter().copied();
                 $name { $($f: it.next().unwrap_or(0) & $crate::cycle::mask($w)),* }

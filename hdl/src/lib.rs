@@ -2,11 +2,14 @@
 //!
 //! One folder per block: its golden model (`model.rs`, plain Rust), its RTL (`rtl.rs`, behind
 //! the `rtl` feature), its vector generator (`vectors.rs`) and its tests, side by side.
-//! Comments cite sections (`§`) of the project's per-system design notes, which this repository
-//! does not ship: what each cited section fixes is restated where it is used, in the block's
-//! `mod.rs` (behaviour, choices, register map) and, for CB-LT, `cblt/README.md`.
+//! Each folder's `README.md` is its module documentation: behaviour, register map and pins
+//! (generated, [`block_docs`]), latency, choices, tests. Comments cite sections of the project's
+//! per-system design notes (`ECN♯ §x`, `REN §x`, `GEMINI/FlashPass §x`, `HPCC/Swift §x`,
+//! `CB-LT §x`); the README of the system's block (`aqm`, `ren`, `seldrop`, `intstamp`, `cblt`)
+//! says what each cited section fixes and where it is restated.
 
 pub mod aqm;
+pub mod block_docs;
 #[cfg(feature = "rtl")]
 pub mod blocks;
 pub mod cblt;
@@ -16,6 +19,7 @@ pub mod intstamp;
 pub mod nic;
 pub mod port;
 pub mod ren;
+pub mod regmap;
 #[cfg(feature = "rtl")]
 pub mod rtl_util;
 pub mod seldrop;

@@ -25,7 +25,7 @@
 //! # Ok::<(), host_driver::device::NicError>(())
 //! ```
 //!
-//! Rules (cloudburst-cblt.md §1.5, §6.5, §6.6, and [`crate::stream`] for the receive side):
+//! Rules (CB-LT §1.5, §6.5, §6.6, and [`crate::stream`] for the receive side):
 //! * **Paths**: symbol j goes out on path `j mod n`; each path is its own UDP socket (its own
 //!   source port, so ECMP spreads them). The receiver answers every COMPLETE and AFTER_COMPLETE
 //!   with a STOP (the 12-byte header with BITSET = 0) to the address the symbol came from.

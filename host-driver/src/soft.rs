@@ -1,5 +1,5 @@
 //! The software engine: encode a message into a symbol stream and decode a stream back, with
-//! the statuses, rank and known_mask of cloudburst-cblt.md §6.6 for every symbol.
+//! the statuses, rank and known_mask of CB-LT §6.6 for every symbol.
 
 use crate::stream::{decode_stream, RxConfig, SoftReceiver, StreamReport};
 use hdl::cblt::decoder::Status;

@@ -1,6 +1,6 @@
 //! Decoding a stream of received packets: the one definition of what every engine returns
 //! (`soft`, `sim`, `sim-small`, `vfio`, `mmap`), for streams that carry any number of messages
-//! and any amount of hostile input (cloudburst-cblt.md §6.3, §6.6, §7.5).
+//! and any amount of hostile input (CB-LT §6.3, §6.6, §7.5).
 //!
 //! The rules, which are those of the decoder core (`hdl::cblt::receiver::Receiver` is their
 //! golden model and the software engine runs it):

@@ -1,6 +1,6 @@
 //! Symbol files: one JSON object per line,
 //! `{"j":0,"header":"0c00402a0000000000000003","bitset":"0x0000000000000003","payload":"50b0…"}`.
-//! `header` is the 12-byte wire header in hex (cloudburst-cblt.md §6.3), `bitset` repeats its
+//! `header` is the 12-byte wire header in hex (CB-LT §6.3), `bitset` repeats its
 //! BITSET for readers, `payload` is the S-byte symbol in hex, `j` the stream index (optional on
 //! input). Blank lines and `#` lines are ignored.
 

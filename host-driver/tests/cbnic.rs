@@ -31,7 +31,7 @@ fn tv_e1_round_trip_on_the_wire_format() {
     assert!(o.status.success(), "{}", text(&o));
     let lines: Vec<String> = std::fs::read_to_string(&s).unwrap().lines().map(String::from).collect();
     assert_eq!(lines.len(), 12);
-    // cloudburst-cblt.md §9 TV-E1, j = 0 and j = 5 (d = k: all-ones)
+    // CB-LT §9 TV-E1, j = 0 and j = 5 (d = k: all-ones)
     assert_eq!(lines[0], r#"{"j":0,"header":"0c00402a0000000000000003","bitset":"0x0000000000000003","payload":"50b0f0b070d0d050b0f0b050d0d070b0"}"#);
     assert!(lines[5].contains(r#""bitset":"0x000000000000000f","payload":"004040c0c00080004040c0800080c040""#));
     let o = cbnic(&["decode", "--engine", "soft", "-i", p(&s), "-o", p(&out), "--symbol-size", "16"]);

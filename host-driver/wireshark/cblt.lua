@@ -1,7 +1,7 @@
 -- CB-LT (CloudBurst's LT code) dissector for Wireshark and tshark.
 --
 -- The UDP payload of a CB-LT packet is a 12-byte big-endian header and, for a data symbol,
--- S payload bytes (cloudburst-cblt.md §6.3):
+-- S payload bytes (CB-LT §6.3):
 --   bytes 0..3   W0 = NPKT[31:26] | MSG_SIZE[25:8] | MSG_ID[7:0]     (NPKT = k - 1)
 --   bytes 4..11  BITSET: bit i set <=> source symbol x_i is XORed into the payload
 --   bytes 12..   payload, S bytes; none for a STOP (BITSET = 0, receiver -> sender)

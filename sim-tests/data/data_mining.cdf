@@ -1,4 +1,4 @@
-# Data-mining flow sizes (VL2 paper; ns-3 VL2_CDF.txt as quoted in ecn-sharp.md §4.3).
+# Data-mining flow sizes (VL2 paper; ns-3 VL2_CDF.txt as quoted in ECN♯ §4.3).
 # bytes  cumulative probability; linearly interpolated between points.
 0 0
 180 0.1

@@ -1,5 +1,5 @@
 # Facebook Hadoop flow sizes (HPCC artifact traffic_gen/FbHdp_distribution.txt, as quoted in
-# hpcc-swift-vai-sf.md §2.2). bytes  cumulative probability; linearly interpolated.
+# HPCC/Swift §2.2). bytes  cumulative probability; linearly interpolated.
 0 0
 100 0.01
 200 0.02

@@ -1,4 +1,4 @@
-# Base RTTs in microseconds with 3x variation (70-210 us), long-tailed like ecn-sharp.md §4.1
+# Base RTTs in microseconds with 3x variation (70-210 us), long-tailed like ECN♯ §4.1
 # Table 1 / Fig. 1: the large-scale simulation's 80-240 us distribution (mean ~137, p90 ~220,
 # §4.5) scaled by 210/240. Mean 117 us, p90 195 us. Linearly interpolated.
 70 0

@@ -1,4 +1,4 @@
-# Web-search flow sizes (DCTCP paper; ns-3 DCTCP_CDF.txt as quoted in ecn-sharp.md §4.3).
+# Web-search flow sizes (DCTCP paper; ns-3 DCTCP_CDF.txt as quoted in ECN♯ §4.3).
 # bytes  cumulative probability; linearly interpolated between points.
 0 0
 10000 0.15

@@ -44,7 +44,7 @@ fn rtt_variation_ecn_sharp_removes_the_standing_queue_and_speeds_short_flows() {
     let r = scenarios::rtt_variation(opts(PortEngine::Model)).unwrap();
     let s = |name: &str| r.standing.iter().find(|s| s.scheme.starts_with(name)).unwrap();
     let (tail, tcn, sharp) = (s("DCTCP-K Tail"), s("TCN"), s("ECN♯"));
-    // ecn-sharp.md §4.6/§4.8: the high-percentile threshold leaves a standing queue near it
+    // ECN♯ §4.6/§4.8: the high-percentile threshold leaves a standing queue near it
     // (167 packets); ECN♯ holds it near pst_target (85 µs ≈ 70 packets) at equal throughput.
     assert!(tail.queue_mean > 140.0 && tcn.queue_mean > 140.0, "{} {}", tail.queue_mean, tcn.queue_mean);
     assert!(sharp.queue_mean < 0.6 * tail.queue_mean && sharp.queue_mean < 0.6 * tcn.queue_mean, "{}", sharp.queue_mean);

@@ -19,7 +19,7 @@ fn ren_keeps_the_queue_near_zero_at_full_rate_and_the_literal_rule_stalls() {
     assert!(def.burst_queue < 4.0 && plain.burst_queue > 35.0, "{def:?} {plain:?}");
     assert!(def.burst_gbps > 0.95 * plain.burst_gbps, "{def:?} {plain:?}");
     assert!(def.after_gbps > 9.0 && def.stalled == 0, "{def:?}");
-    // The paper-literal budgets stall f0 for good after the burst (ren.md §6.3).
+    // The paper-literal budgets stall f0 for good after the burst (REN §6.3).
     assert!(lit.stalled >= 1 && lit.after_gbps < 1.0, "{lit:?}");
     // Short flows finish faster under REN.
     let afct = |name: &str| sim_tests::netsim::mean(&r.figures.short.iter().find(|s| s.scheme == name).unwrap().fct_us);

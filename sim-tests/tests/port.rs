@@ -1,5 +1,5 @@
 //! The switch port on the Verilated RTL: one descriptor per clock in and out over a million
-//! clocks, the DWRR 2:1:1 share behind a paced link (ecn-sharp.md §6 V16), and conservation
+//! clocks, the DWRR 2:1:1 share behind a paced link (ECN♯ §6 V16), and conservation
 //! read back through the port's counter read port after each run.
 
 use hdl::cycle::{Dut, Rng};

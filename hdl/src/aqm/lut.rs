@@ -3,7 +3,7 @@
 //!
 //! The datapath keeps the top four significant bits of `c` (`a ∈ 8..=15`) and its exponent
 //! `shift_val = ⌊log2 c⌋`, reads one 8-bit entry from a 16-entry table that the host programs
-//! from `P`, and shifts it. This is Algorithm 3 of the ECN♯ paper (ecn-sharp.md §2.4) with the
+//! from `P`, and shifts it. This is Algorithm 3 of the ECN♯ paper (ECN♯ §2.4) with the
 //! generalised table `Table_i = ⌈8·P / (i·2^scale)⌉`, extended to the square-root law:
 //!
 //! * harmonic (1/c): `entry = H[a]`, result `= entry · 2^(scale − shift_val)`;
@@ -166,7 +166,7 @@ pub fn exact(kind: LawKind, p: u16, c: u16) -> u32 {
 mod tests {
     use super::*;
 
-    // ecn-sharp.md §2.4 worked tables.
+    // ECN♯ §2.4 worked tables.
     #[test]
     fn harmonic_tables_match_spec() {
         assert_eq!(&LawLut::harmonic(1000).entries[8..], &[125, 112, 100, 91, 84, 77, 72, 67]);
@@ -174,7 +174,7 @@ mod tests {
         assert_eq!(&LawLut::harmonic(195).entries[8..], &[98, 87, 78, 71, 65, 60, 56, 52]);
     }
 
-    // ecn-sharp.md §2.4 approximate-vs-exact table and V15.
+    // ECN♯ §2.4 approximate-vs-exact table and V15.
     #[test]
     fn harmonic_eval_matches_spec_v15() {
         let cs = [1u16, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 17, 19, 20, 127, 128, 200, 255, 256];

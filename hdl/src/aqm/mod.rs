@@ -1,34 +1,4 @@
-//! # AQM marker
-//!
-//! One marking decision per dequeued descriptor per clock, with the mode chosen at run time
-//! through the register port (ecn-sharp.md §1, §3, §5; gemini-flashpass.md §1.6):
-//!
-//! | mode | rule that fires | spec |
-//! |---|---|---|
-//! | `off` | none | |
-//! | `queue_len` | `qlen > K` (DCTCP single threshold, GEMINI DC switch, K = 50 pkts/Gbps) | gemini §1.6, ecn-sharp §3 |
-//! | `tcn` | `sojourn > ins_target` | ecn-sharp §3 |
-//! | `codel` | CoDel: sojourn ≥ target for ≥ interval, then marks at `interval/√n` | ecn-sharp §3, RFC 8289 |
-//! | `ecn_sharp` | `sojourn > ins_target`, or persistent: sojourn ≥ `pst_target` for > `pst_interval`, then marks at `pst_interval/n` (paper law) or `pst_interval/√n` from now (ns-3 law) | ecn-sharp §1.5–§1.8 |
-//!
-//! When a rule fires: ECT(0)/ECT(1) become CE (and count in `marked`), CE stays CE, Not-ECT is
-//! dropped if `drop_non_ect` is set and passes unmarked otherwise (counted in `dropped`).
-//! `fired_inst` and `fired_pers` count the packets on which each rule fired, whatever their
-//! codepoint, so marks per rule are visible even when no CE could be set.
-//!
-//! Design choices where the spec leaves room (all in the model and the RTL alike):
-//! * `qlen` is the occupancy the dequeue leaves behind, in the unit the port counts (bytes or
-//!   packets); `K` is in the same unit and the compare is strict, like GEMINI's "occupancy
-//!   before the arrival exceeds K".
-//! * Time is a 32-bit tick counter with wrap-safe compares: the detection age is an unsigned
-//!   modular difference plus a `detected` latch; `marking_next` never lags `now` by more than
-//!   2^30 ticks (lag clamp, §5 item 8, V13b). `first_above_time` has a valid bit (§5 item 9).
-//! * `marking_count` is 16 bits and saturates (§5 item 6); the control law divides with a
-//!   16-entry table the host programs from `pst_interval` ([`lut`]), Tofino parity for the
-//!   paper law and a documented approximation for `1/√n`.
-//! * The persistent state advances on every dequeue, including Not-ECT and already-CE packets
-//!   (§5 item 11). Nothing resets on an empty queue (§5 item 10).
-//! * CoDel's `minBytes` guard is `qlen ≤ codel_min_qlen` (RFC 8289's `bytes ≤ maxpacket`).
+#![doc = include_str!("README.md")]
 
 pub mod lut;
 pub mod model;
@@ -42,31 +12,29 @@ use lut::{LawKind, LawLut};
 
 /// Register addresses of the marker's write port (32-bit data). Reads are the block's outputs.
 pub mod csr {
-    /// bits 2:0 mode (0 off, 1 queue_len, 2 tcn, 3 codel, 4 ecn_sharp); bit 4 ns-3 law;
-    /// bit 5 `>=` for the ECN♯ "mark due" compare; bit 6 drop Not-ECT when a rule fires.
-    pub const MODE: u8 = 0;
-    pub const INS_TARGET: u8 = 1;
-    pub const K: u8 = 2;
-    pub const PST_TARGET: u8 = 3;
-    /// 16 bits, in ticks.
-    pub const PST_INTERVAL: u8 = 4;
-    pub const CODEL_MIN_QLEN: u8 = 5;
-    /// `16 − scale` of the control-law table (6 bits).
-    pub const LUT_SHIFT: u8 = 6;
-    /// Any write clears the per-queue state (counters are kept).
-    pub const STATE_CLEAR: u8 = 7;
-    /// Timebase: load `now` (handled by the top, not the marker).
-    pub const TIME_LOAD: u8 = 8;
-    /// Timebase: clocks per tick (16 bits; 0 and 1 mean every clock).
-    pub const CLK_PER_TICK: u8 = 9;
-    /// Control-law table, entry `4j + b` in bits `8b..8b+8` of word `LUT0 + j`.
-    pub const LUT0: u8 = 16;
-    pub const LUT3: u8 = 19;
-    /// Counter presets (a write sets the counter).
-    pub const CNT_MARKED: u8 = 24;
-    pub const CNT_FIRED_INST: u8 = 25;
-    pub const CNT_FIRED_PERS: u8 = 26;
-    pub const CNT_DROPPED: u8 = 27;
+    crate::regmap! { u8;
+        MODE @ 0 : Wo, "Marking mode and options (reset: off)."
+            { mode[0 +: 3] "0 off, 1 queue_len, 2 tcn, 3 codel, 4 ecn_sharp",
+              ns3_law[4 +: 1] "ECN♯'s persistent law: 0 the paper's `pst_interval/n`, 1 ns-3's `pst_interval/√n` from now",
+              due_ge[5 +: 1] "`now ≥ marking_next` (1) rather than `>` (0) for \"a mark is due\"",
+              drop_non_ect[6 +: 1] "drop a Not-ECT packet when a rule fires (else it passes unmarked)" };
+        INS_TARGET @ 1 : Wo, "Instantaneous sojourn threshold in ticks (TCN, ECN♯).";
+        K @ 2 : Wo, "Queue-length threshold: mark when `qlen > K` (queue_len mode), in the port's occupancy unit.";
+        PST_TARGET @ 3 : Wo, "Persistent sojourn target in ticks (CoDel target, ECN♯ pst_target).";
+        PST_INTERVAL @ 4 : Wo, "Persistent interval in ticks, 16 bits (CoDel interval, ECN♯ pst_interval).";
+        CODEL_MIN_QLEN @ 5 : Wo, "CoDel's guard: no persistent marking while `qlen ≤ CODEL_MIN_QLEN`.";
+        LUT_SHIFT @ 6 : Wo, "`16 − scale` of the control-law table, 6 bits (written by `AqmConfig::writes`).";
+        STATE_CLEAR @ 7 : Cmd, "Any write clears every queue's marking state (counters are kept).";
+        TIME_LOAD @ 8 : Wo, "Time base: load `now` (handled by the top around the marker).";
+        CLK_PER_TICK @ 9 : Wo, "Time base: clocks per tick, 16 bits (0 and 1: every clock).";
+        LUT0 @ 16 x 4 : Wo, "Control-law table: entry `4j + b` in bits `8b+7..8b` of word `LUT0 + j`.";
+        CNT_MARKED @ 24 : Wo, "Preset of the `marked` counter (ECT packets turned CE).";
+        CNT_FIRED_INST @ 25 : Wo, "Preset of `fired_inst` (packets on which the instantaneous rule fired).";
+        CNT_FIRED_PERS @ 26 : Wo, "Preset of `fired_pers` (packets on which the persistent rule fired).";
+        CNT_DROPPED @ 27 : Wo, "Preset of `dropped` (Not-ECT packets dropped by a rule).";
+    }
+    /// The last word of the control-law table.
+    pub const LUT3: u8 = LUT0 + 3;
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -103,7 +71,7 @@ impl Mode {
     pub const ALL: [Mode; 5] = [Mode::Off, Mode::QueueLen, Mode::Tcn, Mode::Codel, Mode::EcnSharp];
 }
 
-/// ECN♯ control law (ecn-sharp.md §1.8).
+/// ECN♯ control law (ECN♯ §1.8).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Law {
@@ -135,7 +103,7 @@ pub struct Config {
 }
 
 impl Default for Config {
-    /// The paper's testbed values in 1 µs ticks (ecn-sharp.md §4.4), marker off.
+    /// The paper's testbed values in 1 µs ticks (ECN♯ §4.4), marker off.
     fn default() -> Self {
         Config {
             mode: Mode::Off,
@@ -182,17 +150,17 @@ impl Config {
         LawLut::for_law(kind, self.pst_interval)
     }
 
-    /// Problems that make a configuration meaningless (ecn-sharp.md §5 items 10, 12).
+    /// Problems that make a configuration meaningless (ECN♯ §5 items 10, 12).
     pub fn validate(&self) -> Result<(), String> {
         match self.mode {
             Mode::EcnSharp | Mode::Codel if self.pst_target == 0 => {
-                Err("pst_target must be > 0 ticks (ecn-sharp.md §5 item 10)".into())
+                Err("pst_target must be > 0 ticks (ECN♯ §5 item 10)".into())
             }
             Mode::EcnSharp | Mode::Codel if self.pst_interval == 0 => {
                 Err("pst_interval must be > 0 ticks".into())
             }
             Mode::EcnSharp if self.pst_target > self.ins_target => Err(format!(
-                "pst_target ({}) must not exceed ins_target ({}) (ecn-sharp.md §5 item 12)",
+                "pst_target ({}) must not exceed ins_target ({}) (ECN♯ §5 item 12)",
                 self.pst_target, self.ins_target
             )),
             _ => Ok(()),
@@ -219,7 +187,7 @@ impl Config {
     }
 }
 
-/// Per-queue marker state (ecn-sharp.md Table 2, §2.5; CoDel shares the registers).
+/// Per-queue marker state (ECN♯ Table 2, §2.5; CoDel shares the registers).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct State {
     /// ECN♯ `marking_state` / CoDel `dropping`.

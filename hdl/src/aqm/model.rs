@@ -2,7 +2,7 @@
 //!
 //! The RTL in `rtl.rs` implements exactly this, with `time_bits = 32`, `count_bits = 16` and
 //! [`Division::Lut`]; the other settings exist to check the spec's hazard and exact-division
-//! vectors (ecn-sharp.md §6 V4-exact, V5, V13).
+//! vectors (ECN♯ §6 V4-exact, V5, V13).
 
 use super::csr;
 use super::lut::{exact, LawKind, LawLut};
@@ -139,7 +139,7 @@ impl Marker {
     }
 
     /// Keep `marking_next` within 2^(W−2) ticks behind `now`, so a frozen `next` (zero
-    /// increments, ecn-sharp.md §5 item 8) can never flip the wrap-safe comparison (V13b).
+    /// increments, ECN♯ §5 item 8) can never flip the wrap-safe comparison (V13b).
     fn clamp_lag(&self, now: u32, next: u32) -> u32 {
         let limit = 1u64 << (self.widths.time_bits - 2);
         if self.lag_clamp && self.after(now, next) && self.diff(now, next) > limit {
@@ -210,7 +210,7 @@ impl Marker {
         det
     }
 
-    /// ECN♯ Algorithm 1 (ecn-sharp.md §1.5), evaluated on every dequeue.
+    /// ECN♯ Algorithm 1 (ECN♯ §1.5), evaluated on every dequeue.
     fn ecn_sharp(&mut self, now: u32, sojourn: u32) -> (bool, bool) {
         let cfg = self.cfg;
         let det = self.track_above(now, sojourn < cfg.pst_target, true);

@@ -5,9 +5,20 @@
 use crate::sojourn::rtl::SojournStamp;
 use rust_hdl::prelude::*;
 
+// The register addresses this RTL decodes as literals (rust-hdl's `#[hdl_gen]` takes no paths)
+// are the register map's: a change to `aqm/mod.rs`'s map must come with the RTL's.
+use super::csr;
+const _: () = assert!(
+    csr::MODE == 0 && csr::INS_TARGET == 1 && csr::K == 2 && csr::PST_TARGET == 3
+    && csr::PST_INTERVAL == 4 && csr::CODEL_MIN_QLEN == 5 && csr::LUT_SHIFT == 6
+    && csr::STATE_CLEAR == 7 && csr::TIME_LOAD == 8 && csr::CLK_PER_TICK == 9 && csr::LUT0 == 16
+    && csr::CNT_MARKED == 24 && csr::CNT_FIRED_INST == 25 && csr::CNT_FIRED_PERS == 26
+    && csr::CNT_DROPPED == 27 && csr::REGISTERS[csr::idx::LUT0].count == 4
+);
+
 /// The marker's registers, counters and decision logic, with the per-queue state outside
 /// (`s_*` in, `n_*` out): [`AqmTop`] keeps one queue's state in registers, the switch port
-/// keeps one set per queue and serves them all with one core (ecn-sharp.md §2.5, §5 item 13).
+/// keeps one set per queue and serves them all with one core (ECN♯ §2.5, §5 item 13).
 /// The decision is combinational on the dequeue inputs; state and counters update at the edge.
 #[derive(LogicBlock, Default)]
 pub struct AqmCore {

@@ -1,4 +1,4 @@
-//! The golden model against the numbers printed in ecn-sharp.md §6 (V1–V13) and RFC 8289.
+//! The golden model against the numbers printed in ECN♯ §6 (V1–V13) and RFC 8289.
 //! Expected values here are copied from the spec, never from an engine.
 
 use super::model::{Division, Marker, Widths};

@@ -341,7 +341,7 @@ fn check() -> Op {
     Op::Check { counters: None, state: None }
 }
 
-/// ECN♯ with the paper's testbed parameters (ecn-sharp.md §6 conventions).
+/// ECN♯ with the paper's testbed parameters (ECN♯ §6 conventions).
 pub fn ecn_sharp(law: Law, due_ge: bool) -> Config {
     Config { mode: Mode::EcnSharp, law, due_ge, ..Config::default() }
 }
@@ -355,7 +355,7 @@ fn persistent_prefix(ops: &mut Vec<Op>, until: u32) {
     }
 }
 
-/// The spec's ECN♯ vectors V1–V13 (ecn-sharp.md §6) under one law/compare setting.
+/// The spec's ECN♯ vectors V1–V13 (ECN♯ §6) under one law/compare setting.
 fn ecn_sharp_scenarios(law: Law, due_ge: bool) -> Vec<Op> {
     let c = ecn_sharp(law, due_ge);
     let mut v = vec![];

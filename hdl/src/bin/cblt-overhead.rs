@@ -1,6 +1,6 @@
 //! `cargo run --release -p hdl --bin cblt-overhead -- [TRIALS]` (default 2000): the mean number
 //! of extra symbols the CB-LT decoder needs at k = 4, 7, 14, 35, 64 with the default table,
-//! beside cloudburst-cblt.md §8's 20,000-trial figures.
+//! beside CB-LT §8's 20,000-trial figures.
 
 fn main() {
     let trials: u64 = match std::env::args().nth(1).map(|a| a.parse()) {

@@ -1,4 +1,4 @@
-//! The online fully-reduced GF(2) decoder (cloudburst-cblt.md §6.6). It keeps only innovative
+//! The online fully-reduced GF(2) decoder (CB-LT §6.6). It keeps only innovative
 //! rows, in reduced row-echelon form: slot q holds a row whose lowest set bit is q and which is
 //! zero at every other pivot column. A new row is reduced with one masked XOR over the pivots
 //! it touches, so a redundant symbol is found before any payload work.

@@ -1,4 +1,4 @@
-//! RTL of the CB-LT decoder (cloudburst-cblt.md §6.6, §7.4–§7.6); the golden model is
+//! RTL of the CB-LT decoder (CB-LT §6.6, §7.4–§7.6); the golden model is
 //! `receiver.rs` (one context, tombstone, idle expiry) around `decoder.rs` (the GF(2) rows).
 //!
 //! `LtDecoder<W, RA, SA>`: a W-bit data path, `k_max` payload rows of 2^SA words in one block

@@ -1,4 +1,4 @@
-//! The CB-LT encoder (cloudburst-cblt.md §6.2, §6.4, §6.5): the message is cut into k source
+//! The CB-LT encoder (CB-LT §6.2, §6.4, §6.5): the message is cut into k source
 //! symbols of S bytes (the last zero-padded); symbol j of the stream draws its degree and
 //! neighbours from the message's one xorshift32 stream and carries the XOR of those symbols.
 

@@ -12,26 +12,20 @@ use super::K_MAX;
 /// Configuration register addresses (8-bit address, 32-bit data). Writes other than `CTRL`
 /// are refused while the encoder is busy; refused writes are counted in `cfg_rejected`.
 pub mod csr {
-    /// Bit 0 starts a message with the current registers (refused while busy, when `K`,
-    /// `MSG_SIZE` or `SEED` is out of range, or when `K ≠ ⌈MSG_SIZE/S⌉`; counted in
-    /// `starts_refused`); bit 1 stops it on a symbol boundary (after the symbol being
-    /// sent, or after one that starts in the same clock).
-    pub const CTRL: u8 = 0;
-    /// k, 1..=K_MAX (reset: K_MAX).
-    pub const K: u8 = 1;
-    /// MSG_SIZE in bytes, 1..=K_MAX·S (reset: K_MAX·S).
-    pub const MSG_SIZE: u8 = 2;
-    /// MSG_ID, 0..=255.
-    pub const MSG_ID: u8 = 3;
-    /// xorshift32 seed, nonzero (reset: 1).
-    pub const SEED: u8 = 4;
-    /// Symbols to send before stopping by itself; 0 = until `CTRL` stop.
-    pub const SYMBOL_LIMIT: u8 = 5;
-    /// `T[j]` is at `TABLE + j` for j = 1..=63, values 0..=65536 (reset: the default table of
-    /// k = K_MAX).
-    pub const TABLE: u8 = 64;
-    pub const CTRL_START: u32 = 1;
-    pub const CTRL_STOP: u32 = 2;
+    crate::regmap! { u8;
+        CTRL @ 0 : Cmd, "Commands."
+            { start[0 +: 1] "start a message with the current registers (refused while busy, when `K`, `MSG_SIZE` or `SEED` is out of range, or when `K ≠ ⌈MSG_SIZE/S⌉`; counted in `starts_refused`)",
+              stop[1 +: 1] "stop on a symbol boundary (after the symbol being sent, or after one that starts in the same clock)" };
+        K @ 1 : Wo, "k, 1..=K_MAX (reset: K_MAX).";
+        MSG_SIZE @ 2 : Wo, "MSG_SIZE in bytes, 1..=K_MAX·S (reset: K_MAX·S).";
+        MSG_ID @ 3 : Wo, "MSG_ID, 0..=255.";
+        SEED @ 4 : Wo, "xorshift32 seed, nonzero (reset: 1).";
+        SYMBOL_LIMIT @ 5 : Wo, "Symbols to send before stopping by itself; 0 = until `CTRL` stop.";
+        TABLE @ 64 x 64 : Wo, "`T[j]` is at `TABLE + j` for j = 1..=63, values 0..=65536 (reset: the default table of k = K_MAX).";
+    }
+    /// `CTRL` values.
+    pub const CTRL_START: u32 = fields::CTRL::start.set(1);
+    pub const CTRL_STOP: u32 = fields::CTRL::stop.set(1);
 }
 
 /// The register writes that configure a message and start it (`CTRL` start last).

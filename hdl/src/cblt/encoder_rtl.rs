@@ -1,4 +1,4 @@
-//! RTL of the CB-LT encoder (cloudburst-cblt.md §6.4, §6.5, §7.2); the golden model is
+//! RTL of the CB-LT encoder (CB-LT §6.4, §6.5, §7.2); the golden model is
 //! `encoder.rs`, the host interface `encoder_csr.rs`.
 //!
 //! `LtEncoder<W, MA, SA>`: a W-bit data path, a message buffer of 2^MA words in block RAM
@@ -26,6 +26,14 @@ use rust_hdl::widgets::prelude::DFFWithInit;
 
 use super::encoder_csr::csr;
 use super::table::DegreeTable;
+
+// The register addresses this RTL decodes as literals (rust-hdl's `#[hdl_gen]` takes no paths)
+// are the register map's (`encoder_csr::csr`).
+const _: () = assert!(
+    super::encoder_csr::csr::CTRL == 0 && super::encoder_csr::csr::K == 1 && super::encoder_csr::csr::MSG_SIZE == 2
+        && super::encoder_csr::csr::MSG_ID == 3 && super::encoder_csr::csr::SEED == 4
+        && super::encoder_csr::csr::SYMBOL_LIMIT == 5 && super::encoder_csr::csr::TABLE == 64
+);
 
 // `update` decodes these addresses as literals (hdl_gen takes no paths).
 const _: () = assert!(

@@ -1,4 +1,4 @@
-//! The 12-byte CB-LT header, big-endian, directly after the UDP header (cloudburst-cblt.md
+//! The 12-byte CB-LT header, big-endian, directly after the UDP header (CB-LT
 //! §6.3):
 //!
 //! ```text

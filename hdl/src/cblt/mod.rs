@@ -1,4 +1,4 @@
-//! # CB-LT: CloudBurst's LT code as this project implements it (cloudburst-cblt.md §6)
+//! # CB-LT: CloudBurst's LT code as this project implements it (CB-LT §6)
 //!
 //! The software codec: the host's fallback encoder and decoder and the golden model the RTL
 //! encoder and decoder are checked against. Plain Rust, no rust-hdl (the host driver uses it

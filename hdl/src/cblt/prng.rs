@@ -1,4 +1,4 @@
-//! xorshift32 with shifts (13, 17, 5) (cloudburst-cblt.md §6.4): no multiplier, so the RTL
+//! xorshift32 with shifts (13, 17, 5) (CB-LT §6.4): no multiplier, so the RTL
 //! needs only XORs and wiring.
 
 use super::CbltError;

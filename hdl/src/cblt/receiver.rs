@@ -1,4 +1,4 @@
-//! The receive side around the decoder (cloudburst-cblt.md §6.6 "Context", "Insufficient
+//! The receive side around the decoder (CB-LT §6.6 "Context", "Insufficient
 //! symbols", "After delivery"): the golden model of what the decoder RTL does with one message
 //! context, a tombstone and an idle timer.
 //!

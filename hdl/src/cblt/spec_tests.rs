@@ -1,4 +1,4 @@
-//! The codec against every check value of cloudburst-cblt.md §6.4 and §9.
+//! The codec against every check value of CB-LT §6.4 and §9.
 
 use super::decoder::{Decoder, Status};
 use super::encoder::{CodedSymbol, Encoder, MaskGenerator};

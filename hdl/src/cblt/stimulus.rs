@@ -1,6 +1,6 @@
 //! Receive-side stimulus shared by the decoder fuzz (`sim-tests`) and the driver's
 //! every-engine property (`host-driver`, `hostile`): random messages, two streams interleaved,
-//! and every way a received packet can break §6.3's validity rules (cloudburst-cblt.md §6.3,
+//! and every way a received packet can break §6.3's validity rules (CB-LT §6.3,
 //! §7.5) as a mutation of a valid data symbol ([`Kind`]).
 //!
 //! Each kind, applied to a valid symbol of a message of `k` symbols of `S` bytes, gives a packet

@@ -1,4 +1,4 @@
-//! Degree tables (cloudburst-cblt.md §6.4): `T[1..64]`, 17-bit values in [0, 65536],
+//! Degree tables (CB-LT §6.4): `T[1..64]`, 17-bit values in [0, 65536],
 //! non-decreasing. With `u` the top 16 bits of one PRNG draw, the degree is the smallest
 //! `j ∈ [1, k−1]` with `u < T[j]`, else `k`; entries `T[j]` for `j ≥ k` are ignored.
 

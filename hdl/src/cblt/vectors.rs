@@ -174,7 +174,7 @@ fn pat(name: &str, len: usize) -> MessageBytes {
 pub fn files() -> Vec<(&'static str, Vec<EncRecord>)> {
     let fixed = |d| Profile::Fixed(d).table(64).unwrap();
     let small = [
-        ("TV-E1: k=4, S=16, msg_a(64), seed 0x12345678, MSG_ID 0x2A (cloudburst-cblt.md §9)",
+        ("TV-E1: k=4, S=16, msg_a(64), seed 0x12345678, MSG_ID 0x2A (CB-LT §9)",
          Spec { name: "TV-E1", s: 16, msg_id: 0x2A, seed: 0x12345678, table: rs(4), message: pat("msg_a", 64), symbols: 64, large: false }),
         ("TV-E2: padding, k=5, S=16, msg_a(70), seed 0xCAFEBABE",
          Spec { name: "TV-E2", s: 16, msg_id: 0x2A, seed: 0xCAFEBABE, table: rs(5), message: pat("msg_a", 70), symbols: 64, large: false }),

@@ -1,34 +1,4 @@
-//! # DWRR / strict-priority scheduler (ecn-sharp.md §3 "DWRR", §6 V16)
-//!
-//! One scheduling decision per clock over `N` queues (a power of two; 8 here, the port takes
-//! it as a generic). Each clock the scheduler sees which queues have a servable head
-//! (`head_valid`, one bit per queue) and the head lengths, and, when the link lets a
-//! descriptor go (`grant_en`), grants at most one queue:
-//!
-//! 1. **Strict priority first.** Queues whose bit is set in `PRIO_MASK` are served before any
-//!    DWRR queue, lowest index first. `PRIO_MASK` all ones is plain strict priority; the
-//!    port uses one bit for the FlashPass emulation queue (gemini-flashpass.md §2.8,
-//!    [PROJECT-CHOICE] "a shaped strict-priority queue ... data classes sit below it").
-//! 2. **DWRR among the rest** (deficit round robin, Shreedhar–Varghese; the ns-3 behaviour of
-//!    ecn-sharp.md §3): the current queue `cur` is served while its head fits its deficit
-//!    (`deficit -= len`). Otherwise the scheduler moves to the next backlogged queue after
-//!    `cur` in round-robin order (`cur` itself last), adds that queue's quantum to its deficit
-//!    and serves it in the same clock if the head now fits.
-//!
-//! Consequences, all tested: with every quantum at least the largest packet, a grant issues on
-//! every clock that has a backlogged queue and `grant_en` (the port's one descriptor per
-//! clock); quanta 3000/1500/1500 with 1500-B packets give the V16 pattern Q0, Q0, Q1, Q2 per
-//! round (50/25/25 % of the bytes). A quantum below the head length makes that visit grant
-//! nothing and the deficit carries to the next visit (classic DRR), so the link idles for that
-//! clock.
-//!
-//! Choices where the spec is silent (model and RTL alike):
-//! * A queue that is not backlogged (or is a strict-priority queue) has its deficit held at 0
-//!   on every clock, so an empty queue never receives service and re-enters with exactly one
-//!   quantum (ns-3: "deficit set to quantum when the class becomes active").
-//! * Deficits are 16 bits and saturate; quanta are 16 bits (a write above 65,535 is ignored).
-//! * After reset `cur = N − 1`, so the first round starts at queue 0. Default quanta 1500 B.
-//! * `grant_en` low freezes the round (deficits of backlogged queues and `cur` are kept).
+#![doc = include_str!("README.md")]
 
 pub mod model;
 #[cfg(feature = "rtl")]
@@ -37,10 +7,10 @@ pub mod vectors;
 
 /// Register addresses (write port, 32-bit data).
 pub mod csr {
-    /// Quantum of queue `q` in bytes is at `QUANTUM0 + q` (16 bits).
-    pub const QUANTUM0: u8 = 0;
-    /// Bit `q` set: queue `q` is a strict-priority queue (served before DWRR, low index first).
-    pub const PRIO_MASK: u8 = 32;
+    crate::regmap! { u8;
+        QUANTUM0 @ 0 x 8 : Wo, "Quantum of queue `q` in bytes at `QUANTUM0 + q`, 16 bits (reset 1500; a write above 65,535 is ignored).";
+        PRIO_MASK @ 32 : Wo, "Bit `q` set: queue `q` is a strict-priority queue, served before DWRR, lowest index first (reset 0).";
+    }
 }
 
 pub const DEFAULT_QUANTUM: u64 = 1500;
@@ -50,20 +20,31 @@ pub const N: usize = 8;
 crate::pins! {
     /// Scheduler inputs (N = 8).
     pub struct DwrrIn {
+        /// Register write strobe.
         csr_we: 1,
+        /// Register address (the table above).
         csr_addr: 8,
+        /// Register write data.
         csr_wdata: 32,
         /// The link can take a descriptor this clock.
         grant_en: 1,
         /// Bit `q`: queue `q` has a servable head.
         head_valid: 8,
+        /// Head length of queue 0 in bytes.
         head_len0: 16,
+        /// Head length of queue 1 in bytes.
         head_len1: 16,
+        /// Head length of queue 2 in bytes.
         head_len2: 16,
+        /// Head length of queue 3 in bytes.
         head_len3: 16,
+        /// Head length of queue 4 in bytes.
         head_len4: 16,
+        /// Head length of queue 5 in bytes.
         head_len5: 16,
+        /// Head length of queue 6 in bytes.
         head_len6: 16,
+        /// Head length of queue 7 in bytes.
         head_len7: 16,
     }
 }
@@ -71,16 +52,27 @@ crate::pins! {
 crate::pins! {
     /// Scheduler outputs: this clock's grant, and the round state at the start of the clock.
     pub struct DwrrOut {
+        /// A queue is granted this clock.
         grant: 1,
+        /// The granted queue.
         grant_q: 3,
+        /// The DWRR round pointer at the start of the clock.
         cur: 3,
+        /// Deficit of queue 0 at the start of the clock.
         deficit0: 16,
+        /// Deficit of queue 1 at the start of the clock.
         deficit1: 16,
+        /// Deficit of queue 2 at the start of the clock.
         deficit2: 16,
+        /// Deficit of queue 3 at the start of the clock.
         deficit3: 16,
+        /// Deficit of queue 4 at the start of the clock.
         deficit4: 16,
+        /// Deficit of queue 5 at the start of the clock.
         deficit5: 16,
+        /// Deficit of queue 6 at the start of the clock.
         deficit6: 16,
+        /// Deficit of queue 7 at the start of the clock.
         deficit7: 16,
     }
 }

@@ -5,6 +5,13 @@
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
+// The register addresses this RTL decodes as literals (rust-hdl's `#[hdl_gen]` takes no paths)
+// are the register map's: a change to `dwrr/mod.rs`'s map must come with the RTL's.
+use super::csr;
+const _: () = assert!(
+    csr::QUANTUM0 == 0 && csr::PRIO_MASK == 32 && csr::REGISTERS[csr::idx::QUANTUM0].count == 8
+);
+
 #[derive(LogicBlock)]
 pub struct Dwrr<const N: usize, const QB: usize> {
     pub clock: Signal<In, Clock>,

@@ -1,4 +1,4 @@
-//! DWRR vectors: ecn-sharp.md §6 V16 (quanta 3000/1500/1500, the Q0 Q0 Q1 Q2 pattern and the
+//! DWRR vectors: ECN♯ §6 V16 (quanta 3000/1500/1500, the Q0 Q0 Q1 Q2 pattern and the
 //! two-queue 2/3 : 1/3 split), mixed sizes, quanta below the packet size, strict priority,
 //! empty-queue deficit reset, saturation, and the random stimulus of the differential fuzz.
 

@@ -1,36 +1,4 @@
-//! # INT stamping at dequeue (hpcc-swift-vai-sf.md §1.6, §3.3, §3.5, §4.4)
-//!
-//! For every packet leaving the egress port the block produces the HPCC hop record: the egress
-//! timestamp, the port's cumulative transmitted bytes *before* this packet, the bytes still
-//! queued *after* removing it, and the link-rate code. The record is the artifact's 8-byte
-//! `IntHop` (`int-header.h`), bit for bit, as two 32-bit words (`hop_lo` = bits 31:0):
-//!
-//! | bits | field | width | content |
-//! |---|---|---|---|
-//! | 2:0 | `lineRate` | 3 | `RATE` code: 0 25G, 1 50G, 2 100G (default), 3 200G, 4 400G |
-//! | 26:3 | `time` | 24 | `now` (the time base mod 2^24 ns; wraps every 16.78 ms) |
-//! | 46:27 | `bytes` | 20 | `(tx_bytes >> BYTE_SHIFT)` mod 2^20 |
-//! | 63:47 | `qlen` | 17 | `min(qlen_after >> QLEN_SHIFT, 2^17 − 1)` |
-//!
-//! The fields are also output separately (`int_ts`, `int_bytes`, `int_qlen`, `int_rate`).
-//! Receivers take differences modulo the field width (§3.4 item 8): ts and bytes wrap, by
-//! design. `tx_bytes` is a 32-bit modular byte counter, so `bytes` stays consistent across its
-//! wrap as long as `BYTE_SHIFT + 20 ≤ 32`.
-//!
-//! Choices where the spec is silent (model and RTL alike):
-//! * Units are powers of two. The artifact's byte unit is `128 × INT_MULTI` (512 B at 100G,
-//!   `BYTE_SHIFT` 9, the default); its qlen unit `80 × INT_MULTI` is not a power of two and would
-//!   need a divider, so `qlen` uses `2^QLEN_SHIFT` bytes (default 8: 256 B, so 17 bits cover
-//!   32 MiB). The host's CC engine scales by the unit it is told. qlen saturates, it never
-//!   wraps (a queue length has no modular meaning).
-//! * `tx_bytes` counts frame bytes as the descriptor gives them (the artifact counts
-//!   `GetSize()`, no preamble/IFG); `TX_LOAD` sets it (tests cross the wrap).
-//! * `now` is an input: the low 24 bits of the port's nanosecond time base.
-//! * A descriptor with length 0 or above `MAX_LEN` is malformed: `drop` is raised, nothing is
-//!   stamped and `tx_bytes` does not move; counted in `cnt_malformed`. Every dequeue lands in
-//!   `cnt_stamped` or `cnt_malformed`.
-//! * Register writes with an unknown address or invalid value (`RATE` 5–7, `BYTE_SHIFT` > 12,
-//!   `QLEN_SHIFT` > 15, `MAX_LEN` 0) are ignored and counted in `cnt_csr_rejected`.
+#![doc = include_str!("README.md")]
 
 pub mod model;
 #[cfg(feature = "rtl")]
@@ -39,18 +7,14 @@ pub mod vectors;
 
 /// Register addresses (write port, 32-bit data).
 pub mod csr {
-    /// Link-rate code 0..=4 (25/50/100/200/400 Gb/s); default 2.
-    pub const RATE: u8 = 0;
-    /// log2 of the `bytes` field unit, 0..=12; default 9 (512 B).
-    pub const BYTE_SHIFT: u8 = 1;
-    /// log2 of the `qlen` field unit, 0..=15; default 8 (256 B).
-    pub const QLEN_SHIFT: u8 = 2;
-    /// Largest well-formed length in bytes (16 bits, default 9216).
-    pub const MAX_LEN: u8 = 3;
-    /// Load the cumulative byte counter.
-    pub const TX_LOAD: u8 = 4;
-    /// Counter presets in output order: stamped, malformed, csr_rejected.
-    pub const CNT_BASE: u8 = 16;
+    crate::regmap! { u8;
+        RATE @ 0 : Wo, "Link-rate code 0..=4 (25/50/100/200/400 Gb/s; reset 2).";
+        BYTE_SHIFT @ 1 : Wo, "log2 of the `bytes` field unit, 0..=12 (reset 9: 512 B).";
+        QLEN_SHIFT @ 2 : Wo, "log2 of the `qlen` field unit, 0..=15 (reset 8: 256 B).";
+        MAX_LEN @ 3 : Wo, "Largest well-formed length in bytes, 16 bits (reset 9216; 0 rejected).";
+        TX_LOAD @ 4 : Wo, "Load the cumulative transmitted-byte counter.";
+        CNT_BASE @ 16 x 3 : Wo, "Counter presets, in output order: stamped, malformed, csr_rejected.";
+    }
 }
 
 pub const DEFAULT_RATE: u64 = 2;
@@ -61,10 +25,15 @@ pub const DEFAULT_MAX_LEN: u64 = 9216;
 crate::pins! {
     /// INT stamper inputs.
     pub struct IntIn {
+        /// Register write strobe.
         csr_we: 1,
+        /// Register address (the table above).
         csr_addr: 8,
+        /// Register write data.
         csr_wdata: 32,
+        /// A descriptor leaves the port this clock.
         deq_valid: 1,
+        /// Its length in bytes.
         deq_len: 16,
         /// The port's time base in ns (the 24 bits the record carries).
         now: 24,
@@ -76,17 +45,29 @@ crate::pins! {
 crate::pins! {
     /// INT stamper outputs.
     pub struct IntOut {
+        /// A record is stamped this clock.
         stamp_valid: 1,
+        /// Malformed: the port drops it.
         drop: 1,
+        /// The hop record, bits 31:0.
         hop_lo: 32,
+        /// The hop record, bits 63:32.
         hop_hi: 32,
+        /// Its `time` field.
         int_ts: 24,
+        /// Its `bytes` field.
         int_bytes: 20,
+        /// Its `qlen` field.
         int_qlen: 17,
+        /// Its `lineRate` field.
         int_rate: 3,
+        /// Bytes sent before this packet (32-bit, modular).
         tx_bytes: 32,
+        /// Records stamped.
         cnt_stamped: 32,
+        /// Malformed descriptors (length 0 or above `MAX_LEN`).
         cnt_malformed: 32,
+        /// Register writes ignored (unknown address or invalid value).
         cnt_csr_rejected: 32,
     }
 }

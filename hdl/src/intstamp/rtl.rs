@@ -5,6 +5,14 @@ use crate::rtl_util::SatCounter;
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
+// The register addresses this RTL decodes as literals (rust-hdl's `#[hdl_gen]` takes no paths)
+// are the register map's: a change to `intstamp/mod.rs`'s map must come with the RTL's.
+use super::csr;
+const _: () = assert!(
+    csr::RATE == 0 && csr::BYTE_SHIFT == 1 && csr::QLEN_SHIFT == 2 && csr::MAX_LEN == 3
+    && csr::TX_LOAD == 4 && csr::CNT_BASE == 16 && csr::REGISTERS[csr::idx::CNT_BASE].count == 3
+);
+
 #[derive(LogicBlock)]
 pub struct IntStamper {
     pub clock: Signal<In, Clock>,

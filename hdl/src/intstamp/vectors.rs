@@ -1,4 +1,4 @@
-//! INT stamping vectors (hpcc-swift-vai-sf.md §4.4): stamps across the 24-bit ts wrap and the
+//! INT stamping vectors (HPCC/Swift §4.4): stamps across the 24-bit ts wrap and the
 //! 20-bit bytes wrap, qLen as the bytes left after removal and its saturation, every rate code,
 //! unit shifts, malformed descriptors and rejected writes; and the fuzz stimulus.
 

@@ -1,195 +1,87 @@
-//! # The SmartNIC FEC core's host interface (ARCHITECTURE.md "SmartNIC FEC core"; cloudburst-cblt.md §6.5–§6.8)
-//!
-//! The register map is written once, in `regmap!` below. From that one list come:
-//! * [`REGISTERS`], the table the host driver's accessors and `cbnic regs` use;
-//! * the offset constants in [`reg`] (the driver), the register index constants in [`idx`] and
-//!   every field by name in [`fields`] (`fields::RX_STATUS::msg_ready.get(v)`: a typo does not
-//!   compile);
-//! * the RTL address decode (`rtl.rs` builds its decode constants from [`REGISTERS`] and
-//!   const-asserts the indices it uses as literals);
-//! * `host-driver/REGISTERS.md`, by [`markdown`] (a test fails when the file is stale).
-//!
-//! BAR0 is [`BAR_SIZE`] bytes: the registers in the first 4 KiB and four buffer windows
-//! ([`WINDOWS`]). Every access is one aligned 32-bit word; byte `b` of a window word is its bits
-//! `8b+7..8b` (little-endian, as `encoder_csr::buffer_image` lays out the message).
+#![doc = include_str!("README.md")]
 
 #[cfg(feature = "rtl")]
 pub mod rtl;
 pub mod shm;
 
-/// How the host may access a register.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Access {
-    /// Read-only status.
-    Ro,
-    /// Read/write configuration.
-    Rw,
-    /// Write-only configuration (reads return 0).
-    Wo,
-    /// Write-only command: the write is a one-clock pulse (reads return 0).
-    Cmd,
-}
+pub use crate::regmap::{Access, Field, Register};
 
-impl Access {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Access::Ro => "RO",
-            Access::Rw => "RW",
-            Access::Wo => "WO",
-            Access::Cmd => "CMD",
-        }
+/// Byte offsets of the registers in BAR0, their positions ([`idx`]), fields ([`fields`]) and
+/// the table ([`REGISTERS`]).
+pub mod reg {
+    crate::regmap! { u32;
+        ID @ 0x000 : Ro, "Identifies the core: always `0x43424C54` (\"CBLT\").";
+        VERSION @ 0x004 : Ro, "Register-map version." { minor[0 +: 16] "compatible additions", major[16 +: 16] "incompatible changes" };
+        CAPS @ 0x008 : Ro, "What this build was made with."
+            { s[0 +: 16] "symbol size in bytes", k_max[16 +: 7] "most source symbols per message", word_bytes[24 +: 8] "bytes per clock of the data path (W/8)" };
+        LAYOUT @ 0x00C : Ro, "Buffer geometry: source symbol i starts at word `i·2^sa` of the message windows."
+            { sa[0 +: 8] "log2 of the words per symbol slot", tx_slots[8 +: 8] "TX queue depth in symbols", cq_depth[16 +: 8] "completion queue depth" };
+        CYCLES_LO @ 0x010 : Ro, "Core clock cycles since reset, low word; reading it latches CYCLES_HI.";
+        CYCLES_HI @ 0x014 : Ro, "High word of the cycle counter, as latched by the last CYCLES_LO read.";
+        SCRATCH @ 0x018 : Rw, "Free for the host (the driver's probe writes and reads it back).";
+        CTRL @ 0x01C : Cmd, "Commands."
+            { rx_clear[0 +: 1] "forget the decoder's context and tombstone, release the RX message buffer, empty the completion queue",
+              tx_flush[1 +: 1] "empty the TX symbol queue (write it once the encoder is idle)" };
+        BUS_REFUSED @ 0x020 : Ro, "Writes refused because their target was busy (the RX staging window while a push is in flight, a push while one is) or had no writable register.";
+        ENC_CTRL @ 0x100 : Cmd, "Encoder command (encoder_csr CTRL)."
+            { start[0 +: 1] "start a message with the ENC_* registers (refused while busy or out of range: ENC_REFUSED)",
+              stop[1 +: 1] "stop after the symbol being sent" };
+        ENC_K @ 0x104 : Wo, "k, 1..=k_max.";
+        ENC_MSG_SIZE @ 0x108 : Wo, "MSG_SIZE in bytes, (k−1)·S < MSG_SIZE ≤ k·S.";
+        ENC_MSG_ID @ 0x10C : Wo, "MSG_ID, 0..=255.";
+        ENC_SEED @ 0x110 : Wo, "xorshift32 seed, nonzero.";
+        ENC_SYMBOL_LIMIT @ 0x114 : Wo, "Symbols to send before stopping by itself; 0 sends until ENC_CTRL stop.";
+        ENC_STATUS @ 0x118 : Ro, "Encoder state."
+            { busy[0 +: 1] "a message is being encoded", tx_count[8 +: 8] "coded symbols waiting in the TX queue" };
+        ENC_SYMBOLS @ 0x11C : Ro, "Coded symbols the encoder has emitted since reset.";
+        ENC_REFUSED @ 0x120 : Ro, "Starts refused (busy, or K / MSG_SIZE / SEED out of range) since reset.";
+        ENC_WRITES_REFUSED @ 0x124 : Ro, "Configuration and message-buffer writes the encoder refused because it was busy.";
+        TX_HDR @ 0x140 : Ro, "Header word W0 (big-endian on the wire) of the TX queue's head symbol.";
+        TX_BITSET_HI @ 0x144 : Ro, "Bits 63..32 of the head symbol's bitset.";
+        TX_BITSET_LO @ 0x148 : Ro, "Bits 31..0 of the head symbol's bitset.";
+        TX_POP @ 0x14C : Cmd, "Drop the head symbol (its payload is in the TX symbol window until then)." { pop[0 +: 1] "pop" };
+        ENC_TABLE @ 0x200 x 64 : Wo, "Degree table: `T[j]` at `ENC_TABLE + 4j` for j = 1..=63, values 0..=65536 (§6.4).";
+        RX_HDR @ 0x800 : Rw, "Staged RX packet: header word W0 (as received, big-endian on the wire).";
+        RX_BITSET_HI @ 0x804 : Rw, "Staged RX packet: bitset bits 63..32.";
+        RX_BITSET_LO @ 0x808 : Rw, "Staged RX packet: bitset bits 31..0.";
+        RX_LEN @ 0x80C : Rw, "Staged RX packet: UDP payload length in bytes, header included (12 + S for a data symbol).";
+        RX_PUSH @ 0x810 : Cmd, "Feed the staged packet to the decoder (refused while a push is in flight)." { push[0 +: 1] "push" };
+        RX_STATUS @ 0x814 : Ro, "Receive-side state."
+            { feeding[0 +: 1] "the staged packet is being fed: do not touch the staging window", busy[1 +: 1] "the decoder is working",
+              ctx_open[2 +: 1] "a message is being decoded", msg_ready[3 +: 1] "a decoded message waits in the RX message window",
+              cq_count[8 +: 8] "completion records waiting", result_seq[16 +: 16] "counts decoder results: it moves when RX_RESULT is new" };
+        RX_RESULT @ 0x818 : Ro, "The last symbol's outcome (§6.6)."
+            { status[0 +: 3] "0 INVALID, 1 REDUNDANT, 2 INNOVATIVE, 3 COMPLETE, 4 AFTER_COMPLETE", reason[4 +: 4] "INVALID reason (header::Invalid::code; 10 = framing)", rank[8 +: 7] "rank after the symbol" };
+        RX_KNOWN_LO @ 0x81C : Ro, "known_mask after the last symbol, bits 31..0.";
+        RX_KNOWN_HI @ 0x820 : Ro, "known_mask after the last symbol, bits 63..32.";
+        RX_STOP_HDR @ 0x824 : Ro, "W0 of the STOP to send back after COMPLETE / AFTER_COMPLETE.";
+        RX_IDLE_LIMIT @ 0x828 : Rw, "Ticks without a valid symbol before an open context fails (0 = never).";
+        RX_TICK_DIV @ 0x82C : Rw, "Core cycles per idle tick (0 = no ticks).";
+        RX_CTX @ 0x830 : Ro, "The open context." { rank[0 +: 7] "rank", open[8 +: 1] "open" };
+        RX_CTX_KNOWN_LO @ 0x834 : Ro, "The open context's known_mask, bits 31..0.";
+        RX_CTX_KNOWN_HI @ 0x838 : Ro, "The open context's known_mask, bits 63..32.";
+        RX_MSG_BYTES @ 0x83C : Ro, "Bytes of the decoded message in the RX message window (valid with msg_ready).";
+        RX_MSG_ACK @ 0x840 : Cmd, "Release the RX message window for the next message." { ack[0 +: 1] "ack" };
+        RX_CNT_SYMBOLS @ 0x850 : Ro, "Decoder counter: symbols received.";
+        RX_CNT_INVALID @ 0x854 : Ro, "Decoder counter: INVALID.";
+        RX_CNT_FRAMING @ 0x858 : Ro, "Decoder counter: of those, framing errors.";
+        RX_CNT_REDUNDANT @ 0x85C : Ro, "Decoder counter: REDUNDANT.";
+        RX_CNT_INNOVATIVE @ 0x860 : Ro, "Decoder counter: INNOVATIVE (COMPLETE included).";
+        RX_CNT_AFTER_COMPLETE @ 0x864 : Ro, "Decoder counter: AFTER_COMPLETE.";
+        RX_CNT_COMPLETE @ 0x868 : Ro, "Decoder counter: messages delivered.";
+        RX_CNT_FAILED @ 0x86C : Ro, "Decoder counter: contexts expired.";
+        CQ_HEAD @ 0x880 : Ro, "Completion queue head." { valid[0 +: 1] "there is a record", failed[1 +: 1] "FAILED (expired) rather than delivered", rank[8 +: 7] "rank" };
+        CQ_HDR @ 0x884 : Ro, "The record's message header W0 (MSG_ID, MSG_SIZE, NPKT).";
+        CQ_KNOWN_LO @ 0x888 : Ro, "The record's known_mask, bits 31..0.";
+        CQ_KNOWN_HI @ 0x88C : Ro, "The record's known_mask, bits 63..32.";
+        CQ_SEEN @ 0x890 : Ro, "Symbols the context saw.";
+        CQ_REDUNDANT @ 0x894 : Ro, "Of those, REDUNDANT.";
+        CQ_INVALID @ 0x898 : Ro, "INVALID symbols while the context was open.";
+        CQ_POP @ 0x89C : Cmd, "Drop the head record." { pop[0 +: 1] "pop" };
+        ENC_DRAWS @ 0x128 : Ro, "PRNG draws of the current message up to the last symbol the encoder emitted (§9 lists them per vector).";
     }
-    pub fn readable(self) -> bool {
-        matches!(self, Access::Ro | Access::Rw)
-    }
 }
-
-/// A bit field of a register.
-#[derive(Clone, Copy, Debug)]
-pub struct Field {
-    pub name: &'static str,
-    pub lsb: u32,
-    pub width: u32,
-    pub doc: &'static str,
-}
-
-impl Field {
-    const fn mask(&self) -> u32 {
-        if self.width >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << self.width) - 1
-        }
-    }
-    /// The field's value in register value `v`.
-    pub const fn get(&self, v: u32) -> u32 {
-        (v >> self.lsb) & self.mask()
-    }
-    /// A register value with this field set to `x` (truncated to the field) and every other
-    /// bit 0: a command write.
-    pub const fn set(&self, x: u32) -> u32 {
-        (x & self.mask()) << self.lsb
-    }
-}
-
-/// One 32-bit register (or `count` consecutive ones, for an array).
-#[derive(Clone, Copy, Debug)]
-pub struct Register {
-    pub name: &'static str,
-    pub offset: u32,
-    pub count: u32,
-    pub access: Access,
-    pub doc: &'static str,
-    pub fields: &'static [Field],
-}
-
-macro_rules! regmap {
-    ($( $i:literal $name:ident @ $off:literal $(x $count:literal)? : $acc:ident, $doc:literal
-        $( { $( $fname:ident [$lsb:literal +: $w:literal] $fdoc:literal ),* $(,)? } )? ; )*) => {
-        /// Byte offsets of the registers in BAR0.
-        pub mod reg { $( pub const $name: u32 = $off; )* }
-        /// Positions of the registers in [`REGISTERS`](crate::nic::REGISTERS) (the RTL's decode index).
-        pub mod idx { $( pub const $name: usize = $i; )* }
-        /// Every register's fields by name, checked at compile time:
-        /// `fields::ENC_STATUS::tx_count.get(v)`, `fields::CTRL::rx_clear.set(1)`.
-        #[allow(non_snake_case, non_upper_case_globals)]
-        pub mod fields { $(
-            #[doc = $doc]
-            pub mod $name {
-                #[allow(unused_imports)]
-                use super::super::Field;
-                $( $(
-                    #[doc = $fdoc]
-                    pub const $fname: Field = Field { name: stringify!($fname), lsb: $lsb, width: $w, doc: $fdoc };
-                )* )?
-            }
-        )* }
-        /// The register map: the one source of truth.
-        pub const REGISTERS: &[Register] = &[ $( Register {
-            name: stringify!($name),
-            offset: $off,
-            count: regmap!(@count $($count)?),
-            access: Access::$acc,
-            doc: $doc,
-            fields: &[ $( $( Field { name: stringify!($fname), lsb: $lsb, width: $w, doc: $fdoc } ),* )? ],
-        } ),* ];
-        const _: () = { let mut n = 0; $( assert!($i == n, "regmap indices must count up from 0"); n += 1; )* let _ = n; };
-    };
-    (@count) => { 1 };
-    (@count $c:literal) => { $c };
-}
-
-regmap! {
-    0 ID @ 0x000 : Ro, "Identifies the core: always `0x43424C54` (\"CBLT\").";
-    1 VERSION @ 0x004 : Ro, "Register-map version." { minor[0 +: 16] "compatible additions", major[16 +: 16] "incompatible changes" };
-    2 CAPS @ 0x008 : Ro, "What this build was made with."
-        { s[0 +: 16] "symbol size in bytes", k_max[16 +: 7] "most source symbols per message", word_bytes[24 +: 8] "bytes per clock of the data path (W/8)" };
-    3 LAYOUT @ 0x00C : Ro, "Buffer geometry: source symbol i starts at word `i·2^sa` of the message windows."
-        { sa[0 +: 8] "log2 of the words per symbol slot", tx_slots[8 +: 8] "TX queue depth in symbols", cq_depth[16 +: 8] "completion queue depth" };
-    4 CYCLES_LO @ 0x010 : Ro, "Core clock cycles since reset, low word; reading it latches CYCLES_HI.";
-    5 CYCLES_HI @ 0x014 : Ro, "High word of the cycle counter, as latched by the last CYCLES_LO read.";
-    6 SCRATCH @ 0x018 : Rw, "Free for the host (the driver's probe writes and reads it back).";
-    7 CTRL @ 0x01C : Cmd, "Commands."
-        { rx_clear[0 +: 1] "forget the decoder's context and tombstone, release the RX message buffer, empty the completion queue",
-          tx_flush[1 +: 1] "empty the TX symbol queue (write it once the encoder is idle)" };
-    8 BUS_REFUSED @ 0x020 : Ro, "Writes refused because their target was busy (the RX staging window while a push is in flight, a push while one is) or had no writable register.";
-    9 ENC_CTRL @ 0x100 : Cmd, "Encoder command (encoder_csr CTRL)."
-        { start[0 +: 1] "start a message with the ENC_* registers (refused while busy or out of range: ENC_REFUSED)",
-          stop[1 +: 1] "stop after the symbol being sent" };
-    10 ENC_K @ 0x104 : Wo, "k, 1..=k_max.";
-    11 ENC_MSG_SIZE @ 0x108 : Wo, "MSG_SIZE in bytes, (k−1)·S < MSG_SIZE ≤ k·S.";
-    12 ENC_MSG_ID @ 0x10C : Wo, "MSG_ID, 0..=255.";
-    13 ENC_SEED @ 0x110 : Wo, "xorshift32 seed, nonzero.";
-    14 ENC_SYMBOL_LIMIT @ 0x114 : Wo, "Symbols to send before stopping by itself; 0 sends until ENC_CTRL stop.";
-    15 ENC_STATUS @ 0x118 : Ro, "Encoder state."
-        { busy[0 +: 1] "a message is being encoded", tx_count[8 +: 8] "coded symbols waiting in the TX queue" };
-    16 ENC_SYMBOLS @ 0x11C : Ro, "Coded symbols the encoder has emitted since reset.";
-    17 ENC_REFUSED @ 0x120 : Ro, "Starts refused (busy, or K / MSG_SIZE / SEED out of range) since reset.";
-    18 ENC_WRITES_REFUSED @ 0x124 : Ro, "Configuration and message-buffer writes the encoder refused because it was busy.";
-    19 TX_HDR @ 0x140 : Ro, "Header word W0 (big-endian on the wire) of the TX queue's head symbol.";
-    20 TX_BITSET_HI @ 0x144 : Ro, "Bits 63..32 of the head symbol's bitset.";
-    21 TX_BITSET_LO @ 0x148 : Ro, "Bits 31..0 of the head symbol's bitset.";
-    22 TX_POP @ 0x14C : Cmd, "Drop the head symbol (its payload is in the TX symbol window until then)." { pop[0 +: 1] "pop" };
-    23 ENC_TABLE @ 0x200 x 64 : Wo, "Degree table: `T[j]` at `ENC_TABLE + 4j` for j = 1..=63, values 0..=65536 (§6.4).";
-    24 RX_HDR @ 0x800 : Rw, "Staged RX packet: header word W0 (as received, big-endian on the wire).";
-    25 RX_BITSET_HI @ 0x804 : Rw, "Staged RX packet: bitset bits 63..32.";
-    26 RX_BITSET_LO @ 0x808 : Rw, "Staged RX packet: bitset bits 31..0.";
-    27 RX_LEN @ 0x80C : Rw, "Staged RX packet: UDP payload length in bytes, header included (12 + S for a data symbol).";
-    28 RX_PUSH @ 0x810 : Cmd, "Feed the staged packet to the decoder (refused while a push is in flight)." { push[0 +: 1] "push" };
-    29 RX_STATUS @ 0x814 : Ro, "Receive-side state."
-        { feeding[0 +: 1] "the staged packet is being fed: do not touch the staging window", busy[1 +: 1] "the decoder is working",
-          ctx_open[2 +: 1] "a message is being decoded", msg_ready[3 +: 1] "a decoded message waits in the RX message window",
-          cq_count[8 +: 8] "completion records waiting", result_seq[16 +: 16] "counts decoder results: it moves when RX_RESULT is new" };
-    30 RX_RESULT @ 0x818 : Ro, "The last symbol's outcome (§6.6)."
-        { status[0 +: 3] "0 INVALID, 1 REDUNDANT, 2 INNOVATIVE, 3 COMPLETE, 4 AFTER_COMPLETE", reason[4 +: 4] "INVALID reason (header::Invalid::code; 10 = framing)", rank[8 +: 7] "rank after the symbol" };
-    31 RX_KNOWN_LO @ 0x81C : Ro, "known_mask after the last symbol, bits 31..0.";
-    32 RX_KNOWN_HI @ 0x820 : Ro, "known_mask after the last symbol, bits 63..32.";
-    33 RX_STOP_HDR @ 0x824 : Ro, "W0 of the STOP to send back after COMPLETE / AFTER_COMPLETE.";
-    34 RX_IDLE_LIMIT @ 0x828 : Rw, "Ticks without a valid symbol before an open context fails (0 = never).";
-    35 RX_TICK_DIV @ 0x82C : Rw, "Core cycles per idle tick (0 = no ticks).";
-    36 RX_CTX @ 0x830 : Ro, "The open context." { rank[0 +: 7] "rank", open[8 +: 1] "open" };
-    37 RX_CTX_KNOWN_LO @ 0x834 : Ro, "The open context's known_mask, bits 31..0.";
-    38 RX_CTX_KNOWN_HI @ 0x838 : Ro, "The open context's known_mask, bits 63..32.";
-    39 RX_MSG_BYTES @ 0x83C : Ro, "Bytes of the decoded message in the RX message window (valid with msg_ready).";
-    40 RX_MSG_ACK @ 0x840 : Cmd, "Release the RX message window for the next message." { ack[0 +: 1] "ack" };
-    41 RX_CNT_SYMBOLS @ 0x850 : Ro, "Decoder counter: symbols received.";
-    42 RX_CNT_INVALID @ 0x854 : Ro, "Decoder counter: INVALID.";
-    43 RX_CNT_FRAMING @ 0x858 : Ro, "Decoder counter: of those, framing errors.";
-    44 RX_CNT_REDUNDANT @ 0x85C : Ro, "Decoder counter: REDUNDANT.";
-    45 RX_CNT_INNOVATIVE @ 0x860 : Ro, "Decoder counter: INNOVATIVE (COMPLETE included).";
-    46 RX_CNT_AFTER_COMPLETE @ 0x864 : Ro, "Decoder counter: AFTER_COMPLETE.";
-    47 RX_CNT_COMPLETE @ 0x868 : Ro, "Decoder counter: messages delivered.";
-    48 RX_CNT_FAILED @ 0x86C : Ro, "Decoder counter: contexts expired.";
-    49 CQ_HEAD @ 0x880 : Ro, "Completion queue head." { valid[0 +: 1] "there is a record", failed[1 +: 1] "FAILED (expired) rather than delivered", rank[8 +: 7] "rank" };
-    50 CQ_HDR @ 0x884 : Ro, "The record's message header W0 (MSG_ID, MSG_SIZE, NPKT).";
-    51 CQ_KNOWN_LO @ 0x888 : Ro, "The record's known_mask, bits 31..0.";
-    52 CQ_KNOWN_HI @ 0x88C : Ro, "The record's known_mask, bits 63..32.";
-    53 CQ_SEEN @ 0x890 : Ro, "Symbols the context saw.";
-    54 CQ_REDUNDANT @ 0x894 : Ro, "Of those, REDUNDANT.";
-    55 CQ_INVALID @ 0x898 : Ro, "INVALID symbols while the context was open.";
-    56 CQ_POP @ 0x89C : Cmd, "Drop the head record." { pop[0 +: 1] "pop" };
-    57 ENC_DRAWS @ 0x128 : Ro, "PRNG draws of the current message up to the last symbol the encoder emitted (§9 lists them per vector).";
-}
+pub use reg::{fields, idx, REGISTERS};
 
 /// `ID`'s value.
 pub const MAGIC: u32 = 0x4342_4C54;
@@ -224,25 +116,14 @@ pub const TX_MESSAGE: Window = Window { name: "TX_MESSAGE", offset: 0x2_0000, si
 pub const RX_MESSAGE: Window = Window { name: "RX_MESSAGE", offset: 0x4_0000, size: 0x2_0000, access: Access::Ro, doc: "the decoded message, laid out as TX_MESSAGE (valid while RX_STATUS.msg_ready)" };
 pub const WINDOWS: [Window; 4] = [RX_STAGE, TX_SYMBOL, TX_MESSAGE, RX_MESSAGE];
 
-impl Register {
-    /// The register whose span holds byte offset `off`.
-    pub fn at(off: u32) -> Option<&'static Register> {
-        REGISTERS.iter().find(|r| off >= r.offset && off < r.offset + 4 * r.count)
-    }
-    pub fn by_name(name: &str) -> Option<&'static Register> {
-        REGISTERS.iter().find(|r| r.name.eq_ignore_ascii_case(name))
-    }
-    pub fn field(&self, name: &str) -> Option<&'static Field> {
-        self.fields.iter().find(|f| f.name == name)
-    }
-    /// `name=value` for every field, or the hex value when the register has none.
-    pub fn decode(&self, v: u32) -> String {
-        if self.fields.is_empty() {
-            return format!("{v:#010x} ({v})");
-        }
-        let parts: Vec<String> = self.fields.iter().map(|f| format!("{}={}", f.name, f.get(v))).collect();
-        format!("{v:#010x} [{}]", parts.join(" "))
-    }
+/// The register whose span holds byte offset `off`.
+pub fn register_at(off: u32) -> Option<&'static Register> {
+    REGISTERS.iter().find(|r| off >= r.offset && off < r.offset + 4 * r.count)
+}
+
+/// The register called `name` (any case).
+pub fn register_by_name(name: &str) -> Option<&'static Register> {
+    REGISTERS.iter().find(|r| r.name.eq_ignore_ascii_case(name))
 }
 
 /// `(CAPS, LAYOUT)` for a build with symbols of `s` bytes, `k_max` symbols, `word_bytes` per
@@ -266,22 +147,8 @@ pub fn markdown() -> String {
          `VERSION` reads `{VERSION:#010x}`.\n\n",
         BAR_SIZE / 1024
     ));
-    s.push_str("## Registers\n\n| offset | name | access | description |\n|---|---|---|---|\n");
-    let mut by_offset: Vec<&Register> = REGISTERS.iter().collect();
-    by_offset.sort_by_key(|r| r.offset);
-    for r in by_offset {
-        let off = if r.count > 1 {
-            format!("`{:#06x}`–`{:#06x}`", r.offset, r.offset + 4 * (r.count - 1))
-        } else {
-            format!("`{:#06x}`", r.offset)
-        };
-        let mut d = r.doc.to_string();
-        for f in r.fields {
-            let bits = if f.width == 1 { format!("{}", f.lsb) } else { format!("{}:{}", f.lsb + f.width - 1, f.lsb) };
-            d.push_str(&format!("<br>`[{bits}]` **{}**: {}", f.name, f.doc));
-        }
-        s.push_str(&format!("| {off} | `{}` | {} | {d} |\n", r.name, r.access.as_str()));
-    }
+    s.push_str("## Registers\n\n");
+    s.push_str(&crate::regmap::markdown_table(REGISTERS, 4, 6));
     s.push_str("\n## Buffer windows\n\n| offset | size | name | access | description |\n|---|---|---|---|---|\n");
     for w in WINDOWS {
         s.push_str(&format!("| `{:#07x}` | {} KiB | `{}` | {} | {} |\n", w.offset, w.size / 1024, w.name, w.access.as_str(), w.doc));
@@ -306,8 +173,6 @@ mod tests {
 
     #[test]
     fn registers_are_aligned_disjoint_and_inside_the_register_block() {
-        let mut spans: Vec<(u32, u32, &str)> = REGISTERS.iter().map(|r| (r.offset, r.offset + 4 * r.count, r.name)).collect();
-        spans.sort();
         for r in REGISTERS {
             assert_eq!(r.offset % 4, 0, "{}", r.name);
             assert!(r.offset + 4 * r.count <= REG_SPACE, "{}", r.name);
@@ -315,9 +180,7 @@ mod tests {
                 assert!(f.lsb + f.width <= 32, "{}.{}", r.name, f.name);
             }
         }
-        for p in spans.windows(2) {
-            assert!(p[0].1 <= p[1].0, "{} overlaps {}", p[0].2, p[1].2);
-        }
+        assert_eq!(crate::regmap::overlaps(REGISTERS, 4), vec![]);
         let mut w: Vec<_> = WINDOWS.iter().map(|w| (w.offset, w.offset + w.size)).collect();
         w.sort();
         assert!(w[0].0 >= REG_SPACE && w.windows(2).all(|p| p[0].1 <= p[1].0) && w[3].1 <= BAR_SIZE);
@@ -325,10 +188,10 @@ mod tests {
 
     #[test]
     fn lookups_and_field_decoding() {
-        assert_eq!(Register::at(reg::ENC_TABLE + 4 * 63).unwrap().name, "ENC_TABLE");
-        assert!(Register::at(0x0FFC).is_none());
+        assert_eq!(register_at(reg::ENC_TABLE + 4 * 63).unwrap().name, "ENC_TABLE");
+        assert!(register_at(0x0FFC).is_none());
         let (caps, _) = caps_words(1460, 64, 4, 9);
-        let r = Register::by_name("caps").unwrap();
+        let r = register_by_name("caps").unwrap();
         assert_eq!(r.decode(caps), format!("{caps:#010x} [s=1460 k_max=64 word_bytes=4]"));
         assert_eq!(REGISTERS[idx::CQ_POP].offset, reg::CQ_POP);
         // the typed fields are the table's

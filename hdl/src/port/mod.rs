@@ -1,57 +1,4 @@
-//! # Switch egress port (ARCHITECTURE.md "Switch egress port")
-//!
-//! The blocks composed into one port that takes a descriptor per clock and sends one per clock
-//! when the link allows it:
-//!
-//! ```text
-//! desc in ─► classify ─► admit ─────────────────► per-queue FIFO ─► shaper (emulation queue)
-//!            CLASS_MAP   malformed / tail drop /   block RAM, enq ts      │ eligible
-//!                        selective drop (SEL_Q)                           ▼
-//! desc out ◄─ INT stamp ◄─ REN code ◄─ AQM marker (one per queue) ◄─ D1 ◄─ DWRR / SP ◄─ pacer
-//! ```
-//!
-//! Per clock (model and RTL alike):
-//! * **Arrival** (combinational on the inputs, committed at the edge): the queue is
-//!   `CLASS_MAP[class]` (3 bits per class, low `log2 N` bits used). In order: length 0 or above
-//!   `MAX_LEN` is *malformed*; a queue holding `QCAP` (≤ depth) descriptors at the start of the
-//!   clock is *tail* dropped; arrivals to `SEL_Q` then go through the selective-drop block
-//!   (gemini-flashpass.md §2.6: above `K` ECT is marked CE and Not-ECT / low-priority is
-//!   dropped, its own `CAP` tail-drops). An admitted descriptor is written to its queue's FIFO
-//!   with `enq_ts = now` (ecn-sharp.md §1.4). `in_admit` / `in_drop` report the decision.
-//! * **Scheduling**: queue `q` is servable when its FIFO is not empty and, for the emulation
-//!   queue `EMU_Q`, the token-bucket shaper finds the head eligible (gemini-flashpass.md §2.8).
-//!   The DWRR / strict-priority scheduler (ecn-sharp.md §3) grants one queue when the pacer
-//!   says the link is free; the head is popped into the register `D1`.
-//! * **Link pacer**: a credit in 1/256 bytes. Free when `credit ≥ 0`; a departure charges
-//!   `(len + OVERHEAD) × 256` and every clock adds `RATE` (bytes per clock, 16.8 fixed point);
-//!   after a departure the credit is capped at `RATE`. A free clock with no departure is idle:
-//!   the credit restarts from 0 (an idle link banks nothing) and `min(RATE >> 8, 255)` idle
-//!   byte slots go to REN on the next clock.
-//! * **Departure** (from `D1`, one clock after the grant): the dequeued queue's AQM marker judges
-//!   the sojourn `now − enq_ts` (and `qlen` = that queue's FIFO occupancy, in packets); a
-//!   marker drop (Not-ECT with `drop_non_ect`) removes it. REN merges its code into the ECN
-//!   field (`q_pkts` = packets resident, idle slots from the pacer); the INT stamper builds the
-//!   hop record (`now` low 24 bits, `qlen_after` = bytes resident). A descriptor either leaves
-//!   on `out_*` or is counted in exactly one drop counter.
-//!
-//! Conservation, checked on every clock of every test and fuzz run:
-//! `in = enq + drop_malformed + drop_tail + drop_sel` and
-//! `enq = out + drop_aqm + drop_ren + drop_int + resident + in_flight` (`in_flight` = `D1`).
-//!
-//! Choices where the issue is silent:
-//! * One register space, 12-bit addresses: bits 11:8 select the block ([`csr::BLOCK_PORT`]
-//!   ...), bits 7:0 are the block's own register (the AQM writes go to every queue's marker,
-//!   so all queues share one configuration and keep their own state; ecn-sharp.md §5 item 13).
-//!   Counters are read through `csr_raddr` → `csr_rdata` ([`rd`]), combinationally.
-//! * `QCAP` counts packets, is compared with the occupancy at the start of the clock (a
-//!   departure in the same clock frees its slot for the next one) and is clamped to the FIFO
-//!   depth. `MAX_LEN` is at most 16,383 (the FIFO stores 14 bits of length).
-//! * The time base `now` counts clocks (1 tick = 1 clock) and can be loaded (`TIME_LOAD`);
-//!   the INT record carries its low 24 bits.
-//! * `EMU_Q` and `SEL_Q` are off by default (bit 4 enables, bits 2:0 the queue). The emulation
-//!   queue is usually also a strict-priority queue (`PRIO_MASK` of the DWRR).
-//! * Defaults: class `c` → queue `c mod N`, `QCAP` = depth, `MAX_LEN` 9216, `RATE` 0xFFFFFF
-//!   (the link never limits: one descriptor per clock), `OVERHEAD` 20.
+#![doc = include_str!("README.md")]
 
 pub mod model;
 #[cfg(feature = "rtl")]
@@ -60,6 +7,7 @@ pub mod vectors;
 
 /// Register space: `addr[11:8]` selects the block, `addr[7:0]` its register.
 pub mod csr {
+    /// Block selects (`addr[11:8]`).
     pub const BLOCK_PORT: u16 = 0x000;
     pub const BLOCK_DWRR: u16 = 0x100;
     pub const BLOCK_AQM: u16 = 0x200;
@@ -67,38 +15,38 @@ pub mod csr {
     pub const BLOCK_SHAPER: u16 = 0x400;
     pub const BLOCK_REN: u16 = 0x500;
     pub const BLOCK_INT: u16 = 0x600;
-    /// Port registers.
-    pub const CLASS_MAP: u16 = 0;
-    pub const QCAP: u16 = 1;
-    pub const MAX_LEN: u16 = 2;
-    /// Link rate in bytes per clock, 16.8 fixed point (24 bits).
-    pub const RATE: u16 = 3;
-    pub const OVERHEAD: u16 = 4;
-    /// bit 4 enable, bits 2:0 queue.
-    pub const EMU_Q: u16 = 5;
-    pub const SEL_Q: u16 = 6;
-    pub const TIME_LOAD: u16 = 7;
+    crate::regmap! { u16;
+        CLASS_MAP @ 0 : Wo, "Queue of class `c` in bits `3c+2..3c` (the low log2 N bits are used; reset: class c → queue c mod N).";
+        QCAP @ 1 : Wo, "Tail-drop capacity of every queue in packets, clamped to the FIFO depth (reset: the depth).";
+        MAX_LEN @ 2 : Wo, "Largest well-formed length in bytes, at most 16,383 (reset 9216; larger writes are ignored).";
+        RATE @ 3 : Wo, "Link rate in bytes per clock, 16.8 fixed point, 24 bits (reset 0xFFFFFF: the link never limits).";
+        OVERHEAD @ 4 : Wo, "Wire bytes charged per departure on top of its length, 8 bits (reset 20).";
+        EMU_Q @ 5 : Wo, "The shaped emulation queue (reset off)." { queue[0 +: 3] "queue", enable[4 +: 1] "enable" };
+        SEL_Q @ 6 : Wo, "The queue whose arrivals go through selective drop (reset off)." { queue[0 +: 3] "queue", enable[4 +: 1] "enable" };
+        TIME_LOAD @ 7 : Wo, "Load the time base `now` (clocks).";
+    }
 }
 
 /// Read addresses of `csr_raddr`.
 pub mod rd {
-    pub const IN: u64 = 0;
-    pub const ENQ: u64 = 1;
-    pub const DROP_MALFORMED: u64 = 2;
-    pub const DROP_TAIL: u64 = 3;
-    pub const DROP_SEL: u64 = 4;
-    pub const DEQ: u64 = 5;
-    pub const OUT: u64 = 6;
-    pub const DROP_AQM: u64 = 7;
-    pub const DROP_REN: u64 = 8;
-    pub const DROP_INT: u64 = 9;
-    pub const MARKED_AQM: u64 = 10;
-    pub const RESIDENT_PKTS: u64 = 11;
-    pub const RESIDENT_BYTES: u64 = 12;
-    pub const NOW: u64 = 13;
-    pub const IN_FLIGHT: u64 = 14;
-    /// Occupancy of queue `q` at `QLEN0 + q`.
-    pub const QLEN0: u64 = 16;
+    crate::regmap! { u64;
+        IN @ 0 : Ro, "Descriptors offered (`in_valid`).";
+        ENQ @ 1 : Ro, "Descriptors admitted into a queue.";
+        DROP_MALFORMED @ 2 : Ro, "Arrivals dropped as malformed (length 0 or above `MAX_LEN`).";
+        DROP_TAIL @ 3 : Ro, "Arrivals tail-dropped (queue at `QCAP`).";
+        DROP_SEL @ 4 : Ro, "Arrivals dropped by selective drop (on `SEL_Q`).";
+        DEQ @ 5 : Ro, "Descriptors granted by the scheduler.";
+        OUT @ 6 : Ro, "Descriptors sent on `out_*`.";
+        DROP_AQM @ 7 : Ro, "Departures dropped by the AQM (Not-ECT with `drop_non_ect`).";
+        DROP_REN @ 8 : Ro, "Departures dropped by REN (malformed for it).";
+        DROP_INT @ 9 : Ro, "Departures dropped by the INT stamper (malformed for it).";
+        MARKED_AQM @ 10 : Ro, "Departures the AQM marked CE.";
+        RESIDENT_PKTS @ 11 : Ro, "Descriptors in the queues.";
+        RESIDENT_BYTES @ 12 : Ro, "Bytes in the queues.";
+        NOW @ 13 : Ro, "The time base (clocks).";
+        IN_FLIGHT @ 14 : Ro, "Descriptors between grant and departure (the register D1): 0 or 1.";
+        QLEN0 @ 16 x 8 : Ro, "Occupancy of queue `q` in packets at `QLEN0 + q`.";
+    }
 }
 
 /// Arrival outcome on `in_drop`.
@@ -116,13 +64,21 @@ pub const DEFAULT_OVERHEAD: u64 = 20;
 crate::pins! {
     /// Port inputs: register write and read ports, and one arriving descriptor.
     pub struct PortIn {
+        /// Register write strobe.
         csr_we: 1,
+        /// Register address: block in bits 11:8, register in 7:0.
         csr_addr: 12,
+        /// Register write data.
         csr_wdata: 32,
+        /// Read-port address (the read table above).
         csr_raddr: 8,
+        /// A descriptor arrives this clock.
         in_valid: 1,
+        /// Its traffic class (`CLASS_MAP` picks the queue).
         in_class: 3,
+        /// Its length in bytes.
         in_len: 16,
+        /// Its ECN codepoint.
         in_ecn: 2,
         /// High dropping priority (over-provisioned / unscheduled), for selective drop.
         in_low_prio: 1,
@@ -135,18 +91,31 @@ crate::pins! {
     /// Port outputs: the arrival's fate, the scheduler's grant, the departing descriptor (one
     /// clock after its grant) and the register read port.
     pub struct PortOut {
+        /// The arrival is enqueued.
         in_admit: 1,
+        /// Why not: 0 none, 1 malformed, 2 tail, 3 selective.
         in_drop: 2,
+        /// The scheduler grants a queue this clock.
         grant: 1,
+        /// The granted queue.
         grant_q: 3,
+        /// A descriptor leaves (one clock after its grant).
         out_valid: 1,
+        /// Its queue.
         out_q: 3,
+        /// Its length.
         out_len: 16,
+        /// Its codepoint after the AQM and REN.
         out_ecn: 2,
+        /// It is a data packet.
         out_is_data: 1,
+        /// Its sojourn in clocks.
         out_sojourn: 32,
+        /// Its INT hop record, bits 31:0.
         out_hop_lo: 32,
+        /// Its INT hop record, bits 63:32.
         out_hop_hi: 32,
+        /// The register `csr_raddr` selects, this clock.
         csr_rdata: 32,
     }
 }

@@ -15,6 +15,21 @@ use crate::shaper::rtl::TokenShaper;
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::{DFFWithInit, RAM};
 
+// The register addresses this RTL decodes as literals (rust-hdl's `#[hdl_gen]` takes no paths)
+// are the register map's: a change to `port/mod.rs`'s map must come with the RTL's.
+use super::{csr, rd};
+const _: () = assert!(
+    csr::CLASS_MAP == 0 && csr::QCAP == 1 && csr::MAX_LEN == 2 && csr::RATE == 3
+    && csr::OVERHEAD == 4 && csr::EMU_Q == 5 && csr::SEL_Q == 6 && csr::TIME_LOAD == 7
+    && csr::BLOCK_PORT == 0 && csr::BLOCK_DWRR == 0x100 && csr::BLOCK_AQM == 0x200
+    && csr::BLOCK_SELDROP == 0x300 && csr::BLOCK_SHAPER == 0x400 && csr::BLOCK_REN == 0x500
+    && csr::BLOCK_INT == 0x600 && rd::QLEN0 == 16 && rd::REGISTERS[rd::idx::QLEN0].count == 8
+    && rd::IN == 0 && rd::ENQ == 1 && rd::DROP_MALFORMED == 2 && rd::DROP_TAIL == 3
+    && rd::DROP_SEL == 4 && rd::DEQ == 5 && rd::OUT == 6 && rd::DROP_AQM == 7 && rd::DROP_REN == 8
+    && rd::DROP_INT == 9 && rd::MARKED_AQM == 10 && rd::RESIDENT_PKTS == 11
+    && rd::RESIDENT_BYTES == 12 && rd::NOW == 13 && rd::IN_FLIGHT == 14
+);
+
 /// Port counters, in `rd` order (0..=10).
 const N_CNT: usize = 11;
 

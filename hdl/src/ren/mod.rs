@@ -1,40 +1,4 @@
-//! # REN gap/queue counters (ren.md §1.6, §4, §5)
-//!
-//! One instance per egress port. Each clock it is told how many wire byte slots went idle
-//! (`idle_bytes`; preamble, IFG and FCS are busy) and the port's queue occupancy (`q_pkts`); at
-//! the end of every sampling period it latches `ql` and `ti = floor(idle bytes / MSS)` and sets
-//! the over/under budgets. Data packets leaving the port get `out = max(in, local)` where the
-//! local code is over (10) while over budget lasts, under (00) while under budget lasts, and
-//! full (01) otherwise; a switch never lowers a code. Grants (non-data) and code 11 pass
-//! untouched and consume nothing.
-//!
-//! Budget modes (ren.md §1.5), register `MODE`:
-//! * `A_NET` (default): budgets at a boundary are `|ql − ti|` minus the marks of the same kind
-//!   issued during the period that just ended (the boundary cycle included). The paper's rule
-//!   counts a standing queue twice because marks act one period late; A_NET does not.
-//! * `A` (paper-literal, §3.2.3 read verbatim): budgets `|ql − ti|`, leftovers overwritten.
-//!   Kept for the paper regression; in closed loop it stalls flows (ren.md §6.3).
-//! * `B` (online): each data departure compares `q_pkts − ti_so_far` with the marks issued
-//!   this period. The boundary still latches `ql`, `ti` and the A budgets for observation.
-//!
-//! Choices where the spec is silent (model and RTL alike):
-//! * Idle is counted in bytes with a running quotient and a residue below `MSS` (§4 item 3), so
-//!   there is no divider; this needs `idle_bytes ≤ MSS` per clock. A larger value is clamped to
-//!   `MSS` and counted in `cnt_idle_clamped`.
-//! * `ql`, `ti`, budgets and issued counts are 16 bits and saturate (§4 items 7–8); the idle
-//!   quotient saturates at 65,535 MSS per period. `TI_STRICT` subtracts one when the residue is
-//!   0, i.e. exactly on a multiple of MSS (its exactness test uses the residue even when the
-//!   quotient saturated).
-//! * A boundary is any cycle with `cnt ≥ PERIOD − 1`, so shortening `PERIOD` below the current
-//!   count ends the period at once instead of waiting for a 32-bit wrap.
-//! * A descriptor with length 0 or above `MAX_LEN` is malformed: `drop` is raised, it is
-//!   counted in `cnt_malformed` and it touches no budget.
-//! * Register writes with an unknown address or an invalid value (MODE 3, MSS/PERIOD/MAX_LEN
-//!   0) are ignored and counted in `cnt_csr_rejected`. Writing `STATE_CLEAR` restarts the
-//!   period with every budget, latch and accumulator at 0 (V18); counters are kept.
-//! * Every dequeue lands in exactly one counter: `cnt_over`, `cnt_under`, `cnt_full` (the local
-//!   decision for a data packet), `cnt_pass` (grants and code 11) or `cnt_malformed`. Counters
-//!   are 32 bits, saturate, and can be preset through `CNT_*` writes.
+#![doc = include_str!("README.md")]
 
 pub mod model;
 #[cfg(feature = "rtl")]
@@ -43,21 +7,17 @@ pub mod vectors;
 
 /// Register addresses (write port, 32-bit data).
 pub mod csr {
-    /// 0 A, 1 A_NET (default), 2 B.
-    pub const MODE: u8 = 0;
-    /// bit 0 `TI_STRICT` (default 0); bit 1 `CONSUME_ON_HIGHER` (default 1).
-    pub const FLAGS: u8 = 1;
-    /// Bytes per packet transmission time (16 bits, default 1500).
-    pub const MSS: u8 = 2;
-    /// Sampling period in clocks (default 7500: 48 µs at 156.25 MHz).
-    pub const PERIOD: u8 = 3;
-    /// Largest well-formed descriptor length in bytes (16 bits, default 9216).
-    pub const MAX_LEN: u8 = 4;
-    /// Any write: restart the period with all state at 0 (counters kept).
-    pub const STATE_CLEAR: u8 = 5;
-    /// Counter presets, in output order: over, under, full, pass, malformed, idle_clamped,
-    /// csr_rejected.
-    pub const CNT_BASE: u8 = 16;
+    crate::regmap! { u8;
+        MODE @ 0 : Wo, "Budget mode: 0 A, 1 A_NET (reset), 2 B; other values are rejected.";
+        FLAGS @ 1 : Wo, "Options (reset `0b10`)."
+            { ti_strict[0 +: 1] "TI_STRICT: `ti` is one less when the period's idle bytes are an exact multiple of MSS",
+              consume_on_higher[1 +: 1] "CONSUME_ON_HIGHER: an over/under decision uses its budget even when the packet already carries a higher code" };
+        MSS @ 2 : Wo, "Bytes per packet transmission time, 16 bits (reset 1500; 0 rejected).";
+        PERIOD @ 3 : Wo, "Sampling period in clocks (reset 7500: 48 µs at 156.25 MHz; 0 rejected).";
+        MAX_LEN @ 4 : Wo, "Largest well-formed descriptor length in bytes, 16 bits (reset 9216; 0 rejected).";
+        STATE_CLEAR @ 5 : Cmd, "Any write restarts the period with all state at 0 (counters kept).";
+        CNT_BASE @ 16 x 7 : Wo, "Counter presets, in output order: over, under, full, pass, malformed, idle_clamped, csr_rejected.";
+    }
 }
 
 /// Budget modes (register `MODE`).
@@ -77,16 +37,23 @@ pub const DEFAULT_FLAGS: u64 = 0b10;
 crate::pins! {
     /// REN block inputs.
     pub struct RenIn {
+        /// Register write strobe.
         csr_we: 1,
+        /// Register address (the table above).
         csr_addr: 8,
+        /// Register write data.
         csr_wdata: 32,
         /// Idle wire byte slots this clock (≤ MSS).
         idle_bytes: 8,
         /// Packets waiting in the port's queue (excluding the one on the wire).
         q_pkts: 20,
+        /// A descriptor leaves the port this clock.
         deq_valid: 1,
+        /// It is a data packet (grants pass untouched).
         deq_is_data: 1,
+        /// Its code as it arrives (the two ECN bits).
         deq_ecn: 2,
+        /// Its length in bytes.
         deq_len: 16,
     }
 }
@@ -94,22 +61,39 @@ crate::pins! {
 crate::pins! {
     /// REN block outputs; the state values are those at the start of the clock.
     pub struct RenOut {
+        /// The code it leaves with: `max(in, local)`.
         ecn_out: 2,
+        /// The code was raised.
         ecn_changed: 1,
+        /// Malformed: the port drops it.
         drop: 1,
+        /// This clock ends a sampling period.
         period_tick: 1,
+        /// `ql` latched at the last boundary.
         ql_s: 16,
+        /// `ti` latched at the last boundary.
         ti_s: 16,
+        /// Over budget left.
         over: 16,
+        /// Under budget left.
         under: 16,
+        /// Over marks issued this period.
         over_iss: 16,
+        /// Under marks issued this period.
         under_iss: 16,
+        /// Data packets coded over.
         cnt_over: 32,
+        /// Data packets coded under.
         cnt_under: 32,
+        /// Data packets coded full.
         cnt_full: 32,
+        /// Grants and code-11 packets passed untouched.
         cnt_pass: 32,
+        /// Malformed descriptors (length 0 or above `MAX_LEN`).
         cnt_malformed: 32,
+        /// Clocks whose `idle_bytes` exceeded MSS (clamped).
         cnt_idle_clamped: 32,
+        /// Register writes ignored (unknown address or invalid value).
         cnt_csr_rejected: 32,
     }
 }

@@ -1,4 +1,4 @@
-//! Golden model of the REN counters (ren.md §1.6 per-cycle semantics, choices in `mod.rs`).
+//! Golden model of the REN counters (REN §1.6 per-cycle semantics, choices in `mod.rs`).
 
 use super::{csr, RenIn, RenOut, DEFAULT_FLAGS, DEFAULT_MAX_LEN, DEFAULT_MSS, DEFAULT_PERIOD};
 use crate::cycle::{inc32, CycleModel, Pin};

@@ -5,6 +5,14 @@ use crate::rtl_util::SatCounter;
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
+// The register addresses this RTL decodes as literals (rust-hdl's `#[hdl_gen]` takes no paths)
+// are the register map's: a change to `ren/mod.rs`'s map must come with the RTL's.
+use super::csr;
+const _: () = assert!(
+    csr::MODE == 0 && csr::FLAGS == 1 && csr::MSS == 2 && csr::PERIOD == 3 && csr::MAX_LEN == 4
+    && csr::STATE_CLEAR == 5 && csr::CNT_BASE == 16 && csr::REGISTERS[csr::idx::CNT_BASE].count == 7
+);
+
 #[derive(LogicBlock)]
 pub struct RenCounters {
     pub clock: Signal<In, Clock>,

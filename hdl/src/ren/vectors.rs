@@ -1,4 +1,4 @@
-//! REN vectors: the spec's block vectors (ren.md §5) as timelines, run in every budget mode,
+//! REN vectors: the spec's block vectors (REN §5) as timelines, run in every budget mode,
 //! and the random stimulus of the differential fuzz. The generator writes
 //! `testbench-vectors/ren/`; the spec tests below check the model against the printed values.
 
@@ -78,7 +78,7 @@ pub fn timeline(
     (codes, latched)
 }
 
-/// Config U (ren.md §5): BPC 1, MSS 100 B, period 1000 cycles.
+/// Config U (REN §5): BPC 1, MSS 100 B, period 1000 cycles.
 pub const U_MSS: u64 = 100;
 pub const U_PERIOD: u64 = 1000;
 
@@ -95,7 +95,7 @@ fn every(from: u64, to: u64, step: u64, ecn: u64) -> Vec<Deq> {
     (from..to).step_by(step as usize).map(|t| d(t, ecn)).collect()
 }
 
-/// The config-U vectors of ren.md §5 (V1–V13 except the structural ones).
+/// The config-U vectors of REN §5 (V1–V13 except the structural ones).
 pub fn config_u_scenarios() -> Vec<Scenario> {
     let busy_in = |a: u64, b: u64| move |t: u64| if (a..b).contains(&t) { 0 } else { 1 };
     vec![

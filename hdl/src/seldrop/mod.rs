@@ -1,33 +1,4 @@
-//! # Priority selective drop (gemini-flashpass.md §2.5, §2.6, §4 M2, §5.1)
-//!
-//! A single-threshold RED/ECN discipline at admission, as FlashPass repurposes it for its
-//! over-provisioned emulation packets and Aeolus for first-RTT (unscheduled) data. Per arrival,
-//! with `occ` the queue occupancy at the start of the clock, evaluated in this order:
-//!
-//! | condition | ECN-capable, not low-priority | Not-ECT or low-priority label |
-//! |---|---|---|
-//! | malformed (length 0 or above `MAX_LEN`) | drop (`drop_bad`) | drop (`drop_bad`) |
-//! | no room: `occ + size > CAP` | tail drop (`drop_full`) | tail drop (`drop_full`) |
-//! | `occ > K` | enqueue with CE (`marked`) | drop (`drop_sel`) if `DROP_NON_ECT`, else enqueue unchanged (an ECT packet is still marked) |
-//! | otherwise | enqueue unchanged | enqueue unchanged |
-//!
-//! Stored packets are never pushed out. `K` and `CAP` are in packets (`UNIT` 0, default:
-//! K = 2, CAP = 8, the emulation queue of §2.8) or bytes (`UNIT` 1; lengths as the descriptor
-//! gives them). CE arrivals count as ECN-capable (RFC 3168) and stay CE.
-//!
-//! Choices where the spec is silent (model and RTL alike):
-//! * The block keeps the occupancy itself, in packets and bytes, from its admissions and the
-//!   dequeues it is told about (`deq_valid`, `deq_len`). A dequeue in the same clock as an
-//!   arrival does not lower the `occ` that arrival sees (§4 M1).
-//! * A dequeue of an empty queue, of length 0, or of more bytes than are queued is ignored and
-//!   counted in `cnt_bad_deq`; occupancy never wraps. The byte count also tail-drops an
-//!   arrival that would overflow 32 bits, whatever the unit.
-//! * Register writes with an unknown address or an invalid value (`UNIT` > 1, `MAX_LEN` 0) are
-//!   ignored and counted in `cnt_csr_rejected`. Changing `UNIT`, `K` or `CAP` keeps the queued
-//!   packets; a `CAP` below the occupancy tail-drops every arrival until the queue drains.
-//! * Conservation: every arrival lands in exactly one of `cnt_enq`, `cnt_drop_sel`,
-//!   `cnt_drop_full`, `cnt_malformed`, and `occ_pkts = cnt_enq − cnt_deq`. Counters are 32
-//!   bits, saturate, and can be preset (`CNT_*`).
+#![doc = include_str!("README.md")]
 
 pub mod model;
 #[cfg(feature = "rtl")]
@@ -36,19 +7,15 @@ pub mod vectors;
 
 /// Register addresses (write port, 32-bit data).
 pub mod csr {
-    /// 0 packets (default), 1 bytes.
-    pub const UNIT: u8 = 0;
-    /// Marking / selective-drop threshold: act when `occ > K` (default 2).
-    pub const K: u8 = 1;
-    /// Queue capacity (default 8).
-    pub const CAP: u8 = 2;
-    /// bit 0 `DROP_NON_ECT` (default 1): drop Not-ECT and low-priority arrivals above K.
-    pub const FLAGS: u8 = 3;
-    /// Largest well-formed length in bytes (16 bits, default 9216).
-    pub const MAX_LEN: u8 = 4;
-    /// Counter presets in output order: enq, marked, drop_sel, drop_full, malformed, deq,
-    /// bad_deq, csr_rejected.
-    pub const CNT_BASE: u8 = 16;
+    crate::regmap! { u8;
+        UNIT @ 0 : Wo, "Occupancy unit: 0 packets (reset), 1 bytes; other values are rejected.";
+        K @ 1 : Wo, "Marking / selective-drop threshold: act when `occ > K` (reset 2).";
+        CAP @ 2 : Wo, "Queue capacity: tail drop when the arrival does not fit (reset 8).";
+        FLAGS @ 3 : Wo, "Options (reset 1)."
+            { drop_non_ect[0 +: 1] "DROP_NON_ECT: drop Not-ECT and low-priority arrivals above K" };
+        MAX_LEN @ 4 : Wo, "Largest well-formed length in bytes, 16 bits (reset 9216; 0 rejected).";
+        CNT_BASE @ 16 x 8 : Wo, "Counter presets, in output order: enq, marked, drop_sel, drop_full, malformed, deq, bad_deq, csr_rejected.";
+    }
 }
 
 pub const DEFAULT_K: u64 = 2;
@@ -58,15 +25,23 @@ pub const DEFAULT_MAX_LEN: u64 = 9216;
 crate::pins! {
     /// Selective-drop inputs.
     pub struct SelDropIn {
+        /// Register write strobe.
         csr_we: 1,
+        /// Register address (the table above).
         csr_addr: 8,
+        /// Register write data.
         csr_wdata: 32,
+        /// A descriptor arrives this clock.
         arr_valid: 1,
+        /// Its length in bytes.
         arr_len: 16,
+        /// Its ECN codepoint.
         arr_ecn: 2,
         /// High dropping priority (over-provisioned / unscheduled) label.
         arr_low_prio: 1,
+        /// The queue sends a descriptor this clock.
         deq_valid: 1,
+        /// Its length in bytes.
         deq_len: 16,
     }
 }
@@ -75,20 +50,35 @@ crate::pins! {
     /// Selective-drop outputs: the decision on this clock's arrival, and the state at the start
     /// of the clock.
     pub struct SelDropOut {
+        /// The arrival is enqueued.
         admit: 1,
+        /// The arrival's codepoint as enqueued (CE when marked).
         ecn_out: 2,
+        /// Selectively dropped (above K, Not-ECT or low priority).
         drop_sel: 1,
+        /// Tail-dropped (no room).
         drop_full: 1,
+        /// Dropped as malformed.
         drop_bad: 1,
+        /// Occupancy in packets at the start of the clock.
         occ_pkts: 32,
+        /// Occupancy in bytes at the start of the clock.
         occ_bytes: 32,
+        /// Arrivals enqueued.
         cnt_enq: 32,
+        /// Arrivals marked CE.
         cnt_marked: 32,
+        /// Selective drops.
         cnt_drop_sel: 32,
+        /// Tail drops.
         cnt_drop_full: 32,
+        /// Malformed descriptors (length 0 or above `MAX_LEN`).
         cnt_malformed: 32,
+        /// Dequeues.
         cnt_deq: 32,
+        /// Dequeues ignored (empty queue, length 0, more bytes than queued).
         cnt_bad_deq: 32,
+        /// Register writes ignored (unknown address or invalid value).
         cnt_csr_rejected: 32,
     }
 }

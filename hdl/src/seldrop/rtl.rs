@@ -5,6 +5,14 @@ use crate::rtl_util::SatCounter;
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
+// The register addresses this RTL decodes as literals (rust-hdl's `#[hdl_gen]` takes no paths)
+// are the register map's: a change to `seldrop/mod.rs`'s map must come with the RTL's.
+use super::csr;
+const _: () = assert!(
+    csr::UNIT == 0 && csr::K == 1 && csr::CAP == 2 && csr::FLAGS == 3 && csr::MAX_LEN == 4
+    && csr::CNT_BASE == 16 && csr::REGISTERS[csr::idx::CNT_BASE].count == 8
+);
+
 #[derive(LogicBlock)]
 pub struct SelectiveDrop {
     pub clock: Signal<In, Clock>,

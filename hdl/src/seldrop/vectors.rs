@@ -1,4 +1,4 @@
-//! Selective-drop vectors: gemini-flashpass.md §5.2 tables S1–S7 row by row, the low-priority
+//! Selective-drop vectors: GEMINI/FlashPass §5.2 tables S1–S7 row by row, the low-priority
 //! label, malformed and inconsistent inputs, and the random stimulus of the differential fuzz.
 
 use super::model::{Decision, SelDrop};

@@ -1,42 +1,4 @@
-//! # Emulation-queue shaper (gemini-flashpass.md §2.8, §4 M3, §5.2 SH)
-//!
-//! A token bucket that limits one queue to a fixed fraction of the link, exactly and with no
-//! division or multiplication in the datapath. M3 scales tokens by `SCALE` (1622 = 84 + 1538 for
-//! FlashPass's 84/(84+1538) of the link): a clock adds `84 × (link bytes per clock)` tokens and a
-//! frame costs `SCALE × wire bytes`, so the rate is exactly 42/811 of the link (the 5 % shortcut
-//! would under-rate it by 3.45 %).
-//!
-//! The bucket holds those scaled tokens in mixed radix, `tokens = TOKENS × SCALE + TOKENS_FRAC`
-//! with `0 ≤ TOKENS_FRAC < SCALE`: whole wire bytes plus a remainder in 1/`SCALE` byte. Since
-//! the remainder is below one byte, `tokens ≥ wire × SCALE` is exactly `TOKENS ≥ wire`, a frame is
-//! charged by subtracting its wire bytes from `TOKENS`, and the refill adds the fill's whole
-//! bytes plus one when the remainders carry. This is M3's bucket step for step (the model
-//! checks it against the scaled form in `spec_tests`), and it needs no 16×16 multiplier, which
-//! the HX8K would build from about 700 logic cells.
-//!
-//! Per clock, with the scheduler's view of the queue head (`head_valid`, `head_len`):
-//! * `wire_len = head_len + OVERHEAD` (preamble + IFG, default 20: a 64-B frame is 84 wire
-//!   bytes, 16 bits);
-//! * `eligible = head_valid ∧ well-formed ∧ TOKENS ≥ wire_len`;
-//! * on `deq` of an eligible head `wire_len` is charged; then the bucket refills by
-//!   `FILL + FILL_FRAC/SCALE` bytes and is capped at `DEPTH` bytes ("refill after the departure
-//!   decision, then cap", SH; at the cap the remainder is 0). At most one departure per clock.
-//!
-//! Defaults are the SH vector's 10 Gb/s at 156.25 MHz (8 B/clock): `FILL` 0, `FILL_FRAC` 672 =
-//! 8 × 84, `SCALE` 1622, `DEPTH` 168 bytes = two 84-B frames (M3's 272,496 scaled tokens, the
-//! [PROJECT-CHOICE] of §2.8). The bucket starts full; writing `DEPTH` or `SCALE` refills it.
-//! [`rate_writes`] turns M3's scaled figures into the register writes, in an order that is
-//! always accepted.
-//!
-//! Choices where the spec is silent (model and RTL alike):
-//! * A head with length 0 or above `MAX_LEN` is malformed: never eligible, `bad_head` is raised,
-//!   and a `deq` of it drops it (counted in `cnt_bad`) without charging tokens.
-//! * A `deq` of a head that is not eligible (or of no head) is ignored and counted in
-//!   `cnt_violation`: the shaper never goes into debt.
-//! * `DEPTH` must be at least the largest wire frame or that frame never departs; the block
-//!   does not check it. Invalid writes (`SCALE` not above `FILL_FRAC`, `FILL_FRAC` not below
-//!   `SCALE`, `OVERHEAD` > 255, `MAX_LEN` 0, unknown address) are ignored and counted in
-//!   `cnt_csr_rejected`.
+#![doc = include_str!("README.md")]
 
 pub mod model;
 #[cfg(feature = "rtl")]
@@ -45,21 +7,15 @@ pub mod vectors;
 
 /// Register addresses (write port, 32-bit data).
 pub mod csr {
-    /// Whole wire bytes added per clock (default 0).
-    pub const FILL: u8 = 0;
-    /// Remainder units (1/`SCALE` byte) per clock; 16 bits (low half of a 32-bit write).
-    /// Accepted only if the low half is ≠ 0 and above `FILL_FRAC`; refills the bucket.
-    pub const SCALE: u8 = 1;
-    /// Bucket depth in wire bytes (default 168); a write also fills the bucket.
-    pub const DEPTH: u8 = 2;
-    /// Wire bytes added to each frame length: preamble + IFG (8 bits, default 20).
-    pub const OVERHEAD: u8 = 3;
-    /// Largest well-formed frame length (16 bits, default 9216).
-    pub const MAX_LEN: u8 = 4;
-    /// Fractional fill per clock in 1/`SCALE` byte; accepted only below `SCALE` (default 672).
-    pub const FILL_FRAC: u8 = 5;
-    /// Counter presets in output order: sent, bad, violation, csr_rejected.
-    pub const CNT_BASE: u8 = 16;
+    crate::regmap! { u8;
+        FILL @ 0 : Wo, "Whole wire bytes added per clock (reset 0).";
+        SCALE @ 1 : Wo, "Remainder units (1/`SCALE` byte) per wire byte, 16 bits (low half of the write); accepted only when the low half is above `FILL_FRAC`; refills the bucket (reset 1622).";
+        DEPTH @ 2 : Wo, "Bucket depth in wire bytes (reset 168); a write also fills the bucket.";
+        OVERHEAD @ 3 : Wo, "Wire bytes added to each frame length: preamble + IFG, 8 bits (reset 20).";
+        MAX_LEN @ 4 : Wo, "Largest well-formed frame length, 16 bits (reset 9216; 0 rejected).";
+        FILL_FRAC @ 5 : Wo, "Fractional fill per clock in 1/`SCALE` byte; accepted only below `SCALE` (reset 672).";
+        CNT_BASE @ 16 x 4 : Wo, "Counter presets, in output order: sent, bad, violation, csr_rejected.";
+    }
 }
 
 pub const DEFAULT_FILL: u64 = 0;
@@ -86,11 +42,17 @@ pub fn rate_writes(fill_tokens: u64, scale: u64, depth_bytes: u64) -> [(u8, u64)
 crate::pins! {
     /// Shaper inputs: register port, the queue head as the scheduler sees it, and its dequeue.
     pub struct ShaperIn {
+        /// Register write strobe.
         csr_we: 1,
+        /// Register address (the table above).
         csr_addr: 8,
+        /// Register write data.
         csr_wdata: 32,
+        /// The emulation queue has a head.
         head_valid: 1,
+        /// Its length in bytes.
         head_len: 16,
+        /// The scheduler takes the head this clock.
         deq: 1,
     }
 }
@@ -98,14 +60,23 @@ crate::pins! {
 crate::pins! {
     /// Shaper outputs (state values at the start of the clock).
     pub struct ShaperOut {
+        /// The head may depart (well-formed and `TOKENS ≥ wire_len`).
         eligible: 1,
+        /// The head is malformed.
         bad_head: 1,
+        /// `head_len + OVERHEAD`.
         wire_len: 16,
+        /// Whole wire bytes in the bucket.
         tokens: 32,
+        /// The remainder, in 1/`SCALE` byte.
         tokens_frac: 16,
+        /// Frames sent.
         cnt_sent: 32,
+        /// Malformed heads dropped.
         cnt_bad: 32,
+        /// Dequeues of a head that was not eligible (ignored).
         cnt_violation: 32,
+        /// Register writes ignored (unknown address or invalid value).
         cnt_csr_rejected: 32,
     }
 }

@@ -5,6 +5,14 @@ use crate::rtl_util::SatCounter;
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
+// The register addresses this RTL decodes as literals (rust-hdl's `#[hdl_gen]` takes no paths)
+// are the register map's: a change to `shaper/mod.rs`'s map must come with the RTL's.
+use super::csr;
+const _: () = assert!(
+    csr::FILL == 0 && csr::SCALE == 1 && csr::DEPTH == 2 && csr::OVERHEAD == 3 && csr::MAX_LEN == 4
+    && csr::FILL_FRAC == 5 && csr::CNT_BASE == 16 && csr::REGISTERS[csr::idx::CNT_BASE].count == 4
+);
+
 #[derive(LogicBlock)]
 pub struct TokenShaper {
     pub clock: Signal<In, Clock>,

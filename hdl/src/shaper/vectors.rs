@@ -1,4 +1,4 @@
-//! Shaper vectors: gemini-flashpass.md §5.2 SH (three link/clock configurations, 8 frames
+//! Shaper vectors: GEMINI/FlashPass §5.2 SH (three link/clock configurations, 8 frames
 //! backlogged), burst and depth behaviour, malformed heads and protocol violations, and the
 //! random stimulus of the differential fuzz.
 

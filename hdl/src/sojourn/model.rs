@@ -27,7 +27,7 @@ impl Timebase {
 }
 
 /// Sojourn of a descriptor stamped `enq_ts`, dequeued at `now`: a modular difference, correct
-/// across the counter wrap for any sojourn below 2^32 ticks (ecn-sharp.md §1.4).
+/// across the counter wrap for any sojourn below 2^32 ticks (ECN♯ §1.4).
 pub fn sojourn(now: u32, enq_ts: u32) -> u32 {
     now.wrapping_sub(enq_ts)
 }

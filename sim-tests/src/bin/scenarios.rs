@@ -14,19 +14,19 @@ use std::time::Instant;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum Name {
-    /// ECN♯ against queue-length K, TCN and CoDel under 70–210 µs RTTs (ecn-sharp.md §4.4).
+    /// ECN♯ against queue-length K, TCN and CoDel under 70–210 µs RTTs (ECN♯ §4.4).
     RttVariation,
-    /// Synchronous query flows on top of long flows (ecn-sharp.md §4.6).
+    /// Synchronous query flows on top of long flows (ECN♯ §4.6).
     Incast,
-    /// Intra- and cross-DC flows on one DC port (gemini-flashpass.md §1.7).
+    /// Intra- and cross-DC flows on one DC port (GEMINI/FlashPass §1.7).
     Gemini,
-    /// REN's grants driven by the port's REN codes, bursts and short flows (ren.md §3, §6).
+    /// REN's grants driven by the port's REN codes, bursts and short flows (REN §3, §6).
     Ren,
-    /// HPCC and Swift with VAI and SF, INT from the port (hpcc-swift-vai-sf.md §2, §4).
+    /// HPCC and Swift with VAI and SF, INT from the port (HPCC/Swift §2, §4).
     Fastconv,
-    /// FlashPass emulation, Algorithm 2 and over-provisioning on the port (gemini-flashpass.md §2).
+    /// FlashPass emulation, Algorithm 2 and over-provisioning on the port (GEMINI/FlashPass §2).
     Flashpass,
-    /// CB-LT messages sprayed over four ports against single-path DCTCP (cloudburst-cblt.md §4).
+    /// CB-LT messages sprayed over four ports against single-path DCTCP (CB-LT §4).
     Cloudburst,
     /// All of them.
     All,

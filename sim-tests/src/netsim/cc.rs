@@ -1,4 +1,4 @@
-//! End-host congestion control: DCTCP (ECN-proportional cut) and GEMINI (gemini-flashpass.md
+//! End-host congestion control: DCTCP (ECN-proportional cut) and GEMINI (GEMINI/FlashPass
 //! §1.2–§1.4, Algorithm 1). Windows are in packets; times in µs. The update rules are plain
 //! functions so the tables of the spec test them directly (§5.2 G-F, G-h, G-step, G-α, G-T).
 
@@ -36,7 +36,7 @@ pub struct EcnWindow {
 }
 
 impl EcnWindow {
-    /// α₀ = 1, g = 1/16 (the DCTCP and tcp_ear.c defaults, gemini-flashpass.md §1.3 item 2).
+    /// α₀ = 1, g = 1/16 (the DCTCP and tcp_ear.c defaults, GEMINI/FlashPass §1.3 item 2).
     pub fn new() -> Self {
         EcnWindow { alpha: 1.0, g: 1.0 / 16.0, acked: 0, marked: 0, end: None }
     }
@@ -54,7 +54,7 @@ impl EcnWindow {
     }
 }
 
-/// DCTCP (Alizadeh et al.; the transport of ecn-sharp.md §4.3): slow start, +1/cwnd per ACK,
+/// DCTCP (Alizadeh et al.; the transport of ECN♯ §4.3): slow start, +1/cwnd per ACK,
 /// and on ECN-Echo at most one cut per window, `cwnd ← cwnd·(1 − α/2)`; halve on a fast
 /// retransmit, 1 packet after a timeout. Floor 2 packets (Linux).
 #[derive(Clone, Debug)]
@@ -263,7 +263,7 @@ mod tests {
         (a - b).abs() < 1e-6 * b.abs().max(1.0)
     }
 
-    /// gemini-flashpass.md §5.2 G-F.
+    /// GEMINI/FlashPass §5.2 G-F.
     #[test]
     fn scale_factor_table_g_f() {
         for (gbps, rtt_ms, k, f) in [

@@ -1,4 +1,4 @@
-//! CloudBurst end to end (cloudburst-cblt.md §1.5–§1.7, §4): messages coded by the NIC's
+//! CloudBurst end to end (CB-LT §1.5–§1.7, §4): messages coded by the NIC's
 //! CB-LT codec (the golden model of the encoder and the Gaussian-elimination decoder; every
 //! delivered message is checked byte for byte), sprayed over four paths, each path one switch
 //! port, against single-path DCTCP with retransmission.
@@ -600,7 +600,7 @@ mod tests {
 
     #[test]
     fn message_sizes_map_to_the_papers_symbol_counts() {
-        // cloudburst-cblt.md §4.2: 5/10/20/50/93 KB → k = 4/7/14/35/64 at S = 1460.
+        // CB-LT §4.2: 5/10/20/50/93 KB → k = 4/7/14/35/64 at S = 1460.
         let k: Vec<usize> = SIZES_KB.iter().map(|&kb| hdl::cblt::symbols_for(kb as usize * 1000, SYMBOL).unwrap()).collect();
         assert_eq!(k, [4, 7, 14, 35, 64]);
     }

@@ -1,5 +1,5 @@
 //! HPCC and Swift, each with and without Variable Additive Increase (VAI) and Sampling
-//! Frequency (SF), closed over the port's INT stamping (hpcc-swift-vai-sf.md §1, §2, §4, §5).
+//! Frequency (SF), closed over the port's INT stamping (HPCC/Swift §1, §2, §4, §5).
 //!
 //! ```text
 //! 16 senders (pacer + window) ─ 1 µs ─► PORT (INT at dequeue) ─ 1 µs ─► receiver ─ ACK + INT + send ts, 2 µs ─► sender
@@ -9,7 +9,7 @@
 //! wire overhead (the artifact's and the spec model's setting), so the base RTT is 4,160 ns
 //! and the BDP 52,000 bytes. HPCC reads the port's INT record (`ts` in clocks, `bytes` and
 //! `qlen` in 8-byte units: `BYTE_SHIFT` = `QLEN_SHIFT` = 3); Swift reads only the echoed send
-//! time. The rules are hpcc-swift-vai-sf.md §5.2–§5.4 in real arithmetic (§6 item 1).
+//! time. The rules are HPCC/Swift §5.2–§5.4 in real arithmetic (§6 item 1).
 //!
 //! Choices where the paper is silent (§2.5, §6):
 //! * Token_Thresh 50,000 B, 1 token per 1,000 B of queue (HPCC) or per 30 ns of queuing
@@ -658,7 +658,7 @@ baselines finish in reverse order (\"flows that begin last finish first\").
 * The Hadoop run is the paper's §VI datacenter workload reduced to one bottleneck: 16 senders \
 to one receiver through the port at 50 % load for 50 ms, sizes from the artifact's FbHdp CDF. \
 The paper's 320-host fat-tree with 5-hop paths is out of reach of a cycle-level port \
-(hpcc-swift-vai-sf.md §4.5); a single 4-µs star has a far smaller BDP relative to the \
+(HPCC/Swift §4.5); a single 4-µs star has a far smaller BDP relative to the \
 flows, so fewer long flows overlap and the slowdowns are lower than the paper's 30–40×. With \
 about 2.5 % of flows above 1 MB a 50-ms run holds only tens of long flows, so p99.9 is their \
 maximum.
@@ -731,7 +731,7 @@ mod tests {
 
     #[test]
     fn alg1_table() {
-        // hpcc-swift-vai-sf.md §4.1, real arithmetic: (bank, damp, MeasCong, no_cong) → (bank, damp).
+        // HPCC/Swift §4.1, real arithmetic: (bank, damp, MeasCong, no_cong) → (bank, damp).
         let rows: [(f64, f64, f64, bool, f64, f64); 10] = [
             (0.0, 0.0, 200_000.0, false, 200.0, 4.0),
             (950.0, 3.0, 120_000.0, false, 1000.0, 5.4),

@@ -1,4 +1,4 @@
-//! FlashPass end to end (gemini-flashpass.md §2): sender-driven emulation through the port's
+//! FlashPass end to end (GEMINI/FlashPass §2): sender-driven emulation through the port's
 //! shaped emulation queue, Algorithm 2's emulation rate control, credits timestamped so that
 //! data leaves at exactly T + T_wait, and over-provisioned emulation packets dropped first by
 //! the port's selective drop.
@@ -452,7 +452,7 @@ mod tests {
 
     #[test]
     fn algorithm_2_rows() {
-        // gemini-flashpass.md §2.4 with 1 % / 10 %: loss above 10 % cuts by (1 − loss)(1.01),
+        // GEMINI/FlashPass §2.4 with 1 % / 10 %: loss above 10 % cuts by (1 − loss)(1.01),
         // below 1 % grows by 10 %, in between holds; no emulation sent, no update.
         assert!((alg2(100.0, 100, 50) - 100.0 * 0.5 * 1.01).abs() < 1e-9);
         assert!((alg2(100.0, 100, 100) - 110.0).abs() < 1e-9);

@@ -1,4 +1,4 @@
-//! REN end to end (ren.md §2, §3, §6): receiver-driven grants that copy the port's REN code
+//! REN end to end (REN §2, §3, §6): receiver-driven grants that copy the port's REN code
 //! back to the sender, which sends 2, 1 or 0 new packets per grant (00 under, 01 full, 10
 //! over). The port's REN counters (hdl::ren, in the port) decide every code.
 //!
@@ -6,15 +6,15 @@
 //! sender ─ 16 µs ─► PORT (REN counters, AQM off) ─ 8 µs ─► receiver ─ grant (code copied), 24 µs ─► sender
 //! ```
 //!
-//! Choices where the paper is silent (ren.md §2.5, §6.1):
+//! Choices where the paper is silent (REN §2.5, §6.1):
 //! * First RTT: one BDP of packets at line rate (40 at 10 Gb/s × 48 µs), then grant-clocked.
 //! * Loss recovery: every sampling period the sender retransmits the outstanding packets older
 //!   than 10 × RTT_prop; a retransmission restores the lost packet's grant. A flow whose every
 //!   outstanding packet came back over-marked has nothing outstanding and no rule restarts
-//!   it (ren.md §4 item 17): it stalls, and the run reports it.
+//!   it (REN §4 item 17): it stalls, and the run reports it.
 //! * The port's REN `MSS` is one full frame on the wire (1500 + 20 bytes), so `ti` counts
 //!   packet times; `PERIOD` is RTT_prop in clocks; `q_pkts` is the port's resident count.
-//! * The baseline "plain receiver-driven" (pHost/Homa without their extras, ren.md §6.2)
+//! * The baseline "plain receiver-driven" (pHost/Homa without their extras, REN §6.2)
 //!   sends one packet per grant whatever the code.
 
 use super::bottleneck::PortEngine;
@@ -28,7 +28,7 @@ use hdl::port::csr;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// REN codepoints (ren.md §1.2).
+/// REN codepoints (REN §1.2).
 pub const UNDER: u8 = 0b00;
 pub const FULL: u8 = 0b01;
 pub const OVER: u8 = 0b10;
@@ -36,7 +36,7 @@ pub const OVER: u8 = 0b10;
 /// The sender's rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HostRule {
-    /// REN: 00 → 2, 01 → 1, 10 → 0; 11 (undefined) is treated as over (ren.md §1.2).
+    /// REN: 00 → 2, 01 → 1, 10 → 0; 11 (undefined) is treated as over (REN §1.2).
     Ren,
     /// Plain receiver-driven: every grant releases one packet.
     Plain,
@@ -68,7 +68,7 @@ pub const SCHEMES: [Scheme; 4] = [
     Scheme { name: "plain receiver-driven", mode: hdl::ren::Mode::ANet, host: HostRule::Plain },
 ];
 
-/// The testbed of ren.md §2.6 at one port clock = 50 ns (62.5 bytes per clock at 10 Gb/s).
+/// The testbed of REN §2.6 at one port clock = 50 ns (62.5 bytes per clock at 10 Gb/s).
 pub struct Net {
     pub tick_ns: f64,
     pub gbps: f64,
@@ -243,7 +243,7 @@ impl App for RenApp<'_> {
                 self.open -= 1;
             }
         }
-        // The receiver grants every data packet, copying its code (ren.md §2.1).
+        // The receiver grants every data packet, copying its code (REN §2.1).
         f.after(self.net.ticks(self.net.back_us), Ev::Grant { flow: p.flow, seq: p.seq, code: p.ecn });
     }
     fn finished(&self) -> bool {
@@ -310,7 +310,7 @@ pub fn simulate(net: &Net, scheme: &Scheme, flows: &[FlowSpec], engine: PortEngi
 /// Flows that never end within a run.
 const LONG: u64 = 1 << 40;
 
-/// The burst scenario's timing (ren.md §6.3, the testbed scaled by 0.01: 0.8–1.25 s → 4–8.5 ms).
+/// The burst scenario's timing (REN §6.3, the testbed scaled by 0.01: 0.8–1.25 s → 4–8.5 ms).
 pub struct Burst {
     pub start_us: f64,
     pub stop_us: f64,
@@ -339,7 +339,7 @@ pub struct Phases {
     pub stalled: usize,
 }
 
-/// Short flows over long flows (ren.md §3.3, Fig. 12): per total size, FCTs of the short flows.
+/// Short flows over long flows (REN §3.3, Fig. 12): per total size, FCTs of the short flows.
 #[derive(Clone, Debug)]
 pub struct ShortFlows {
     pub scheme: &'static str,
@@ -407,16 +407,16 @@ const NOTES: &str = "\
 
 * The port's REN counters decide every code (`--engine verilator` runs the Verilated \
 `SwitchPort2x256`; `--engine both` checks that every code, drop and INT digest is identical). \
-The AQM is off: REN uses the ECN bits as its own codepoints (ren.md §4 item 15).
-* Time is the testbed scaled by 0.01 as in ren.md §6.3 (bursts 0.8–1.25 s → 4–8.5 ms); one \
+The AQM is off: REN uses the ECN bits as its own codepoints (REN §4 item 15).
+* Time is the testbed scaled by 0.01 as in REN §6.3 (bursts 0.8–1.25 s → 4–8.5 ms); one \
 clock is 50 ns at 10 Gb/s; RTT_prop 48 µs is also the sampling period; 64 KB buffer (42 frames).
 * \"Plain receiver-driven\" sends one packet per grant whatever the code: a stand-in for \
-pHost/Homa without their priorities and overcommitment (ren.md §6.2), not those protocols.
+pHost/Homa without their priorities and overcommitment (REN §6.2), not those protocols.
 * The paper gives no numbers for Fig. 3/11 (queue near zero, 20–30 % utilization loss for \
 pHost/Homa after the bursts); its one testbed number is Fig. 12's AFCT at 60 KB (~58 % / ~42 % \
 / ~43 % lower than pHost / Homa / NDP).
 * The literal reading (mode A) recomputes budgets from scratch each period and counts a standing \
-queue twice, because marks act one period late (ren.md §4 item 16); the spec's model saw every \
+queue twice, because marks act one period late (REN §4 item 16); the spec's model saw every \
 flow stall. A flow stalls when every outstanding packet came back over-marked: no grant is \
 coming and the paper has no restart rule.
 ";
@@ -425,14 +425,14 @@ fn report(net: &Net, phases: &[Phases], short: &[ShortFlows], traces: &[(&'stati
     let mut md = String::new();
     let _ = writeln!(md, "# REN: receiver-driven grants driven by the port's REN codes\n");
     let _ = writeln!(md, "Generated by `cargo run --release -p sim-tests --bin scenarios -- ren{}` (seed {}). BDP {} frames; first RTT at line rate.\n", if o.short { " --short" } else { "" }, o.seed, net.bdp_pkts());
-    let _ = writeln!(md, "## Bursty flows on top of f0 (ren.md §3.1, §6.3; Figs. 3, 11)\n");
+    let _ = writeln!(md, "## Bursty flows on top of f0 (REN §3.1, §6.3; Figs. 3, 11)\n");
     let _ = writeln!(md, "| scheme | bursty flows | before: Gb/s | burst: mean queue (frames) | burst: Gb/s | drops | after the burst: Gb/s | stalled flows |");
     let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
     for p in phases {
         let _ = writeln!(md, "| {} | {} | {:.2} | {:.2} | {:.2} | {} | {:.2} | {} |", p.scheme, p.bursty, p.before_gbps, p.burst_queue, p.burst_gbps, p.burst_drops, p.after_gbps, p.stalled);
     }
-    let _ = writeln!(md, "\nPaper (no figures in the prose): REN drains the queue in the next RTT and keeps it near zero, and f0 grabs the free bandwidth after the bursts; pHost/Homa fill the buffer and lose 20–30 % utilization afterwards. ren.md §6.3's model: A_NET 9.99 Gb/s at queue 1.12 during the burst, literal A collapses to 0.\n");
-    let _ = writeln!(md, "## Short flows over two long flows (ren.md §3.3, Fig. 12)\n");
+    let _ = writeln!(md, "\nPaper (no figures in the prose): REN drains the queue in the next RTT and keeps it near zero, and f0 grabs the free bandwidth after the bursts; pHost/Homa fill the buffer and lose 20–30 % utilization afterwards. REN §6.3's model: A_NET 9.99 Gb/s at queue 1.12 during the burst, literal A collapses to 0.\n");
+    let _ = writeln!(md, "## Short flows over two long flows (REN §3.3, Fig. 12)\n");
     let _ = writeln!(md, "Three hosts each send a third of the total at once, every 2 ms; AFCT and p99 over the short flows.\n");
     let _ = writeln!(md, "| total | scheme | flows | AFCT (µs) | p99 (µs) | unfinished |");
     let _ = writeln!(md, "|---|---|---|---|---|---|");
@@ -478,7 +478,7 @@ mod tests {
 
     #[test]
     fn packets_per_grant_follow_the_codepoint_table() {
-        // ren.md §1.2 / §2.2: 00 → 2, 01 → 1, 10 → 0, 11 treated as 10.
+        // REN §1.2 / §2.2: 00 → 2, 01 → 1, 10 → 0, 11 treated as 10.
         let ren: Vec<u32> = (0..4).map(|c| HostRule::Ren.packets_per_grant(c)).collect();
         assert_eq!(ren, [2, 1, 0, 0]);
         let plain: Vec<u32> = (0..4).map(|c| HostRule::Plain.packets_per_grant(c)).collect();
@@ -490,7 +490,7 @@ mod tests {
 
     #[test]
     fn first_rtt_is_one_bdp() {
-        // 10 Gb/s × 48 µs = 60,000 bytes = 39.5 frames of 1520 wire bytes → 40 (ren.md §2.6).
+        // 10 Gb/s × 48 µs = 60,000 bytes = 39.5 frames of 1520 wire bytes → 40 (REN §2.6).
         let n = Net::testbed();
         assert_eq!(n.rtt_prop_us(), 48.0);
         assert_eq!(n.bdp_pkts(), 40);

@@ -1,6 +1,6 @@
 //! Workloads: empirical distributions shipped as data files (`sim-tests/data/*.cdf`, "value
 //! cumulative-probability" per line, linearly interpolated like the ns-3 code the papers used,
-//! ecn-sharp.md §4.3) and Poisson flow arrivals at a target load.
+//! ECN♯ §4.3) and Poisson flow arrivals at a target load.
 
 use anyhow::{bail, Context, Result};
 use hdl::cycle::Rng;
@@ -70,7 +70,7 @@ pub fn web_search() -> Cdf {
     Cdf::parse("web_search.cdf", include_str!("../../data/web_search.cdf")).expect("shipped CDF parses")
 }
 
-/// Facebook Hadoop (hpcc-swift-vai-sf.md §2.2).
+/// Facebook Hadoop (HPCC/Swift §2.2).
 pub fn hadoop() -> Cdf {
     Cdf::parse("hadoop.cdf", include_str!("../../data/hadoop.cdf")).expect("the shipped CDF parses")
 }
@@ -79,7 +79,7 @@ pub fn data_mining() -> Cdf {
     Cdf::parse("data_mining.cdf", include_str!("../../data/data_mining.cdf")).expect("shipped CDF parses")
 }
 
-/// Base RTTs in µs with 3× variation, 70–210 µs (ecn-sharp.md §4.4).
+/// Base RTTs in µs with 3× variation, 70–210 µs (ECN♯ §4.4).
 pub fn rtt_3x() -> Cdf {
     Cdf::parse("rtt_3x.cdf", include_str!("../../data/rtt_3x.cdf")).expect("shipped CDF parses")
 }
