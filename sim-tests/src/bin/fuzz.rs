@@ -3,7 +3,7 @@
 //! stimulus per seed for a pin-level block), `-- --block cblt-encoder --dequeues N` (N random
 //! messages per encoder build and seed, Verilator), or `-- --block cblt-decoder --dequeues N`
 //! (N random scenarios per decoder build and seed, against the Receiver model; `--engine
-//! rusthdl` runs the S = 16 build only).
+//! rusthdl` runs the S = 16 build only). `--shard i/n` runs one shard of the seeds.
 
 use clap::Parser;
 use hdl::aqm::Mode;
@@ -29,14 +29,19 @@ struct Args {
     /// First seed (a failure prints the seed to pass here).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Run only shard i of n of the seeds (the k-th seed when k mod n = i), so a long campaign
+    /// spreads over machines or a Slurm job array as the sweeps do.
+    #[arg(long)]
+    shard: Option<sim_tests::netsim::sweep::Shard>,
 }
 
 fn main() -> ExitCode {
     let a = Args::parse();
+    let seeds = a.shard.unwrap_or(sim_tests::netsim::sweep::Shard::ALL).of(&(a.seed..a.seed + a.seeds).collect::<Vec<u64>>());
     let mut runs = 0;
     if a.block == "cblt-encoder" {
         let n = a.dequeues as usize;
-        for s in a.seed..a.seed + a.seeds {
+        for &s in &seeds {
             match sim_tests::progress::during(format!("cblt-encoder seed {s}"), || sim_tests::cblt::fuzz_encoder(s, [n, n, n])) {
                 Ok(syms) => println!("cblt-encoder seed {s}: {n} messages per build, {syms} symbols bit-exact with the codec"),
                 Err(e) => {
@@ -54,7 +59,7 @@ fn main() -> ExitCode {
         use sim_tests::cblt_decoder::{fuzz_decoder, BUILDS};
         let n = a.dequeues as usize;
         let builds: Vec<_> = if a.engine == Engine::Rusthdl { vec![BUILDS[0]] } else { BUILDS.to_vec() };
-        for s in a.seed..a.seed + a.seeds {
+        for &s in &seeds {
             for &b in &builds {
                 match sim_tests::progress::during(format!("cblt-decoder {b:?} seed {s}"), || fuzz_decoder(a.engine, b, s, n)) {
                     Ok(st) => println!(
@@ -78,7 +83,7 @@ fn main() -> ExitCode {
             eprintln!("unknown block `{}`", a.block);
             return ExitCode::from(2);
         };
-        for s in a.seed..a.seed + a.seeds {
+        for &s in &seeds {
             match sim_tests::progress::during(format!("{} {:?} seed {s}", a.block, a.engine), || def.fuzz(a.engine, s, a.dequeues)) {
                 Ok(st) => println!("{} {:?} seed {s}: {} clocks, {} events, 0 mismatches", a.block, a.engine, st.cycles, st.events),
                 Err(e) => {
@@ -92,7 +97,7 @@ fn main() -> ExitCode {
         println!("{runs} passed, 0 failed");
         return ExitCode::SUCCESS;
     }
-    for s in a.seed..a.seed + a.seeds {
+    for &s in &seeds {
         for mode in Mode::ALL {
             let mut dut = match aqm_engine(a.engine) {
                 Ok(d) => d,

@@ -4,11 +4,16 @@
 //! own `netsim/` modules).
 //! Each writes `README.md` (tables, the paper's numbers beside ours) and SVG plots under
 //! `sim-tests/results/NAME/` (or `--out DIR`), and prints the Markdown.
+//!
+//! `scenarios sweep run|merge|slurm SWEEP …`: a sweep over an axis × seeds with 95 % confidence
+//! intervals (`netsim/sweep.rs`), run here (`run`, optionally one `--shard i/n`), or as a Slurm
+//! job array (`slurm`), merged into `sim-tests/results/sweep-SWEEP/`.
 
 use anyhow::{Context, Result};
 use clap::{Parser, ValueEnum};
 use sim_tests::netsim::bottleneck::PortEngine;
 use sim_tests::netsim::scenarios::{self, Opts, Outcome};
+use sim_tests::netsim::sweep;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -56,7 +61,152 @@ struct Args {
     out: Option<PathBuf>,
 }
 
+#[derive(Parser)]
+#[command(name = "scenarios sweep", about = "Sweeps over an axis × seeds, with 95 % confidence intervals, here or on Slurm")]
+struct SweepArgs {
+    #[command(subcommand)]
+    cmd: SweepCmd,
+}
+
+#[derive(clap::Args, Clone)]
+struct PlanArgs {
+    /// The sweep: fct-load (ECN♯ FCT against load) or incast (timeouts against senders).
+    sweep: String,
+    /// Seeds per point (1..=N).
+    #[arg(long, default_value_t = 10)]
+    seeds: u64,
+    /// The suite's short version (two points, shorter runs).
+    #[arg(long)]
+    short: bool,
+    /// The port's golden model or the Verilated RTL.
+    #[arg(long, value_enum, default_value = "model")]
+    engine: SweepEngine,
+    /// The results folder (default sim-tests/results/sweep-SWEEP): job files in jobs/, the report beside.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum SweepEngine {
+    Model,
+    Verilator,
+}
+
+#[derive(clap::Subcommand)]
+enum SweepCmd {
+    /// Run the plan's jobs here on every core (jobs already done are skipped), then merge; with
+    /// --shard i/n, only shard i's jobs and no merge.
+    Run {
+        #[command(flatten)]
+        plan: PlanArgs,
+        #[arg(long)]
+        shard: Option<sweep::Shard>,
+    },
+    /// Merge the job files of a results folder into its report.
+    Merge {
+        /// The results folder.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Submit the plan as a Slurm job array of N shards (`sbatch --wait`, with the SLURM_CONF of
+    /// the environment), then merge.
+    Slurm {
+        #[command(flatten)]
+        plan: PlanArgs,
+        /// Array tasks.
+        #[arg(long, default_value_t = 4)]
+        shards: usize,
+        /// CPUs per task.
+        #[arg(long, default_value_t = 1)]
+        cpus_per_task: usize,
+    },
+}
+
+fn sweep_out(p: &PlanArgs) -> PathBuf {
+    p.out.clone().unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("results").join(format!("sweep-{}", p.sweep)))
+}
+
+fn port_engine(e: SweepEngine) -> PortEngine {
+    match e {
+        SweepEngine::Model => PortEngine::Model,
+        SweepEngine::Verilator => PortEngine::Verilator,
+    }
+}
+
+/// Merge the job files in `out` into its README.md and figures.
+fn merge_into(out: &std::path::Path) -> Result<()> {
+    let results = sweep::read_results(out)?;
+    let first = &results.first().context("no job results")?.job;
+    let seeds = results.iter().map(|r| r.job.seed).max().unwrap_or(0);
+    let command = format!(
+        "cargo run --release -p sim-tests --bin scenarios -- sweep run {} --seeds {seeds}{}",
+        first.sweep,
+        if first.short { " --short" } else { "" }
+    );
+    let report = sweep::merge(&results, &command)?;
+    std::fs::write(out.join("README.md"), &report.markdown)?;
+    for (file, p) in &report.plots {
+        p.write(out, file)?;
+    }
+    println!("{}", report.markdown);
+    eprintln!("merged {} job files into {}", results.len(), out.join("README.md").display());
+    Ok(())
+}
+
+fn sweep_main(argv: Vec<String>) -> Result<()> {
+    let a = SweepArgs::parse_from(std::iter::once("scenarios sweep".to_string()).chain(argv));
+    match a.cmd {
+        SweepCmd::Run { plan, shard } => {
+            let spec = sweep::Spec::new(&plan.sweep, plan.seeds, plan.short)?;
+            let out = sweep_out(&plan);
+            let jobs = shard.unwrap_or(sweep::Shard::ALL).of(&spec.plan());
+            let t0 = Instant::now();
+            let spin = sim_tests::progress::spinner(format!("sweep {}: {} jobs", plan.sweep, jobs.len()));
+            let ran = sweep::run_local(&jobs, port_engine(plan.engine), &out)?;
+            sim_tests::progress::done(spin);
+            eprintln!("sweep {}: {ran} jobs run ({} already done) in {:.1} s", plan.sweep, jobs.len() - ran, t0.elapsed().as_secs_f64());
+            if shard.is_none() {
+                merge_into(&out)?;
+            }
+            Ok(())
+        }
+        SweepCmd::Merge { out } => merge_into(&out),
+        SweepCmd::Slurm { plan, shards, cpus_per_task } => {
+            anyhow::ensure!(shards >= 1, "--shards must be at least 1");
+            let _ = sweep::Spec::new(&plan.sweep, plan.seeds, plan.short)?;
+            let out = sweep_out(&plan);
+            std::fs::create_dir_all(out.join("slurm"))?;
+            let out = out.canonicalize()?;
+            let exe = std::env::current_exe().context("the path of this program")?;
+            let mut args = vec!["sweep".to_string(), "run".into(), plan.sweep.clone(), "--seeds".into(), plan.seeds.to_string()];
+            if plan.short {
+                args.push("--short".into());
+            }
+            args.extend(["--engine".into(), format!("{:?}", plan.engine).to_lowercase()]);
+            let script = out.join("slurm/sweep.sbatch");
+            std::fs::write(&script, sweep::sbatch_script(&exe, &args, &out, shards, cpus_per_task))?;
+            let t0 = Instant::now();
+            eprintln!("sbatch --wait {} ({shards} array tasks)", script.display());
+            // sbatch's own output goes to standard error: standard output is the report
+            let o = std::process::Command::new("sbatch")
+                .arg("--wait")
+                .arg(&script)
+                .stderr(std::process::Stdio::inherit())
+                .output()
+                .context("sbatch is not installed (Debian: slurm-client; scripts/slurm-local.sh starts a one-node Slurm)")?;
+            eprint!("{}", String::from_utf8_lossy(&o.stdout));
+            anyhow::ensure!(o.status.success(), "the Slurm job array failed ({}); task logs in {}", o.status, out.join("slurm").display());
+            eprintln!("Slurm job array done in {:.1} s", t0.elapsed().as_secs_f64());
+            merge_into(&out)
+        }
+    }
+}
+
 fn main() -> Result<()> {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    if argv.first().is_some_and(|a| a == "sweep") {
+        return sweep_main(argv[1..].to_vec());
+    }
     let a = Args::parse();
     let engines: Vec<PortEngine> = match a.engine {
         EngineArg::Model => vec![PortEngine::Model],

@@ -578,7 +578,7 @@ fn report(figs: &[Figures], o: Opts) -> Report {
         x_label: "MCT (µs)".into(),
         y_label: "CDF".into(),
         log_x: true,
-        series: figs.iter().filter(|f| f.fault == Fault::Degraded).map(|f| Series { name: f.scheme.name().into(), points: cdf_points(&f.mct_us) }).collect(),
+        series: figs.iter().filter(|f| f.fault == Fault::Degraded).map(|f| Series { err: vec![], name: f.scheme.name().into(), points: cdf_points(&f.mct_us) }).collect(),
     };
     Report { name: "cloudburst", markdown: md, plots: vec![("mct_cdf.svg", plot)] }
 }

@@ -698,14 +698,14 @@ fn report(incast: &[Incast], hadoop: &[Hadoop], runs: &[Run], o: Opts) -> Report
         x_label: "time (µs)".into(),
         y_label: "J".into(),
         log_x: false,
-        series: runs.iter().map(|r| Series { name: r.variant.name().into(), points: r.fabric.t_us.iter().zip(&r.jain).step_by(4).map(|(t, j)| (*t, j.0)).collect() }).collect(),
+        series: runs.iter().map(|r| Series { err: vec![], name: r.variant.name().into(), points: r.fabric.t_us.iter().zip(&r.jain).step_by(4).map(|(t, j)| (*t, j.0)).collect() }).collect(),
     };
     let queue = Plot {
         title: "16-1: port queue".into(),
         x_label: "time (µs)".into(),
         y_label: "KB".into(),
         log_x: false,
-        series: runs.iter().map(|r| Series { name: r.variant.name().into(), points: r.fabric.t_us.iter().zip(&r.fabric.ports[0].queue_bytes[0]).step_by(4).map(|(t, q)| (*t, *q as f64 / 1000.0)).collect() }).collect(),
+        series: runs.iter().map(|r| Series { err: vec![], name: r.variant.name().into(), points: r.fabric.t_us.iter().zip(&r.fabric.ports[0].queue_bytes[0]).step_by(4).map(|(t, q)| (*t, *q as f64 / 1000.0)).collect() }).collect(),
     };
     let sf = Plot {
         title: "16-1: finish time against start time".into(),
@@ -715,7 +715,7 @@ fn report(incast: &[Incast], hadoop: &[Hadoop], runs: &[Run], o: Opts) -> Report
         series: runs.iter().map(|r| {
             let mut pts: Vec<(f64, f64)> = r.flows.iter().filter_map(|f| f.fct_us.map(|x| (f.start_us, f.start_us + x))).collect();
             pts.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-            Series { name: r.variant.name().into(), points: pts }
+            Series { err: vec![], name: r.variant.name().into(), points: pts }
         }).collect(),
     };
     Report { name: "fastconv", markdown: md, plots: vec![("jain.svg", jain_plot), ("queue.svg", queue), ("start_finish.svg", sf)] }

@@ -441,7 +441,7 @@ fn report(figs: &[Figures], n: usize, o: Opts) -> Report {
         x_label: "FCT (ms)".into(),
         y_label: "CDF".into(),
         log_x: false,
-        series: figs.iter().filter(|f| f.load == top).map(|f| Series { name: f.policy.name().into(), points: cdf_points(&f.fct_ms) }).collect(),
+        series: figs.iter().filter(|f| f.load == top).map(|f| Series { err: vec![], name: f.policy.name().into(), points: cdf_points(&f.fct_ms) }).collect(),
     };
     Report { name: "flashpass", markdown: md, plots: vec![("fct_cdf.svg", plot)] }
 }

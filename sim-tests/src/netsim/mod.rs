@@ -1,7 +1,8 @@
 //! Closed-loop network simulation with the switch egress port as the bottleneck, on its golden
 //! model or the Verilated RTL (`net.rs`), end-host congestion control (`cc.rs`), workloads
 //! from data files (`workload.rs`), SVG plots (`plot.rs`) and the paper scenarios
-//! (`scenarios.rs`, run by `cargo run --release -p sim-tests --bin scenarios -- NAME`).
+//! (`scenarios.rs`, run by `cargo run --release -p sim-tests --bin scenarios -- NAME`), and sweeps
+//! over seeds with confidence intervals, locally or on Slurm (`sweep.rs`).
 
 pub mod bottleneck;
 pub mod cc;
@@ -13,6 +14,7 @@ pub mod net;
 pub mod plot;
 pub mod ren;
 pub mod scenarios;
+pub mod sweep;
 pub mod workload;
 
 /// Mean of `v` (NaN when empty).

@@ -8,6 +8,9 @@ use std::fmt::Write;
 pub struct Series {
     pub name: String,
     pub points: Vec<(f64, f64)>,
+    /// Half-widths of vertical error bars, one per point (empty: none), e.g. 95 % confidence
+    /// intervals over seeds.
+    pub err: Vec<f64>,
 }
 
 pub struct Plot {
@@ -68,8 +71,13 @@ impl Plot {
         let fx = |x: f64| if self.log_x { x.max(1e-12).log10() } else { x };
         let keep = |p: &&(f64, f64)| p.0.is_finite() && p.1.is_finite() && (!self.log_x || p.0 > 0.0);
         let (mut x0, mut x1, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, 0f64);
-        for &(x, y) in self.series.iter().flat_map(|s| s.points.iter()).filter(keep) {
-            (x0, x1, y1) = (x0.min(fx(x)), x1.max(fx(x)), y1.max(y));
+        for se in &self.series {
+            for (i, &(x, y)) in se.points.iter().enumerate() {
+                if keep(&&(x, y)) {
+                    let top = y + se.err.get(i).copied().filter(|e| e.is_finite()).unwrap_or(0.0);
+                    (x0, x1, y1) = (x0.min(fx(x)), x1.max(fx(x)), y1.max(top));
+                }
+            }
         }
         if !x0.is_finite() {
             (x0, x1) = (0.0, 1.0);
@@ -117,6 +125,16 @@ impl Plot {
                     s.push_str(&marker(i, x, y, c));
                 }
                 s.push('\n');
+            }
+            // error bars: a vertical line with caps at y ± err
+            for (&(x, y), &e) in se.points.iter().zip(&se.err).filter(|(p, e)| keep(p) && e.is_finite() && **e > 0.0) {
+                let (px, lo, hi) = (sx(x), sy((y - e).max(0.0)), sy(y + e));
+                let _ = writeln!(
+                    s,
+                    r#"<path clip-path="url(#frame)" d="M{px:.1},{lo:.1}V{hi:.1}M{:.1},{lo:.1}h8M{:.1},{hi:.1}h8" stroke="{c}" stroke-width="1.2" fill="none"/>"#,
+                    px - 4.0,
+                    px - 4.0
+                );
             }
         }
         s.push_str(&self.legend(&sx, &sy));
@@ -200,17 +218,25 @@ mod tests {
         assert_eq!(ticks(0.0, 183.0).0, vec![0.0, 50.0, 100.0, 150.0]);
         let (v, step) = ticks(0.0, 1.05);
         assert_eq!(labels(&v, step), ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"]);
-        let svg = Plot { title: "q <t>".into(), x_label: "x".into(), y_label: "y".into(), log_x: true, series: vec![Series { name: "a".into(), points: cdf_points(&[3.0, 1.0, 100.0]) }] }.svg();
+        let svg = Plot { title: "q <t>".into(), x_label: "x".into(), y_label: "y".into(), log_x: true, series: vec![Series { err: vec![], name: "a".into(), points: cdf_points(&[3.0, 1.0, 100.0]) }] }.svg();
         assert!(svg.contains("q &lt;t&gt;") && svg.contains("<polyline") && svg.ends_with("</svg>\n"));
         assert_eq!(cdf_points(&[3.0, 1.0]), vec![(1.0, 0.5), (3.0, 1.0)]);
+    }
+
+    /// Error bars are drawn for the points that have them and widen the y range.
+    #[test]
+    fn error_bars() {
+        let s = Series { name: "a".into(), points: vec![(1.0, 10.0), (2.0, 20.0)], err: vec![5.0, 0.0] };
+        let svg = Plot { title: "t".into(), x_label: "x".into(), y_label: "y".into(), log_x: false, series: vec![s] }.svg();
+        assert_eq!(svg.matches("h8M").count(), 1, "one bar (the zero one is not drawn)");
     }
 
     /// A sparse series gets markers, a dense one none; the legend is inside the frame; the
     /// figure is written as SVG, PNG and PDF (their magic bytes), the PDF the same bytes twice.
     #[test]
     fn figures_are_written_in_three_formats() {
-        let sparse = Series { name: "sparse".into(), points: (0..10).map(|i| (i as f64, (i * i) as f64)).collect() };
-        let dense = Series { name: "dense".into(), points: (0..500).map(|i| (i as f64 / 50.0, 50.0)).collect() };
+        let sparse = Series { err: vec![], name: "sparse".into(), points: (0..10).map(|i| (i as f64, (i * i) as f64)).collect() };
+        let dense = Series { err: vec![], name: "dense".into(), points: (0..500).map(|i| (i as f64 / 50.0, 50.0)).collect() };
         let p = Plot { title: "t".into(), x_label: "x".into(), y_label: "y".into(), log_x: false, series: vec![sparse, dense] };
         let svg = p.svg();
         assert_eq!(svg.matches("<circle").count(), 10 + 1, "10 points and the legend's sample");

@@ -452,14 +452,14 @@ fn report(net: &Net, phases: &[Phases], short: &[ShortFlows], traces: &[(&'stati
         x_label: "time (ms)".into(),
         y_label: "frames".into(),
         log_x: false,
-        series: traces.iter().map(|(n, r)| Series { name: n.to_string(), points: r.fabric.t_us.iter().zip(&r.fabric.ports[0].queue[0]).step_by(5).map(|(t, q)| (t / 1000.0, *q as f64)).collect() }).collect(),
+        series: traces.iter().map(|(n, r)| Series { err: vec![], name: n.to_string(), points: r.fabric.t_us.iter().zip(&r.fabric.ports[0].queue[0]).step_by(5).map(|(t, q)| (t / 1000.0, *q as f64)).collect() }).collect(),
     };
     let goodput = Plot {
         title: "Delivered goodput, 3 bursty flows".into(),
         x_label: "time (ms)".into(),
         y_label: "Gb/s (50 µs means)".into(),
         log_x: false,
-        series: traces.iter().map(|(n, r)| Series { name: n.to_string(), points: r.fabric.t_us.chunks(5).zip(r.goodput.chunks(5)).map(|(t, g)| (t[t.len() - 1] / 1000.0, mean(g))).collect() }).collect(),
+        series: traces.iter().map(|(n, r)| Series { err: vec![], name: n.to_string(), points: r.fabric.t_us.chunks(5).zip(r.goodput.chunks(5)).map(|(t, g)| (t[t.len() - 1] / 1000.0, mean(g))).collect() }).collect(),
     };
     let last = short.iter().map(|s| s.total_kb).max().unwrap_or(0);
     let fct = Plot {
@@ -467,7 +467,7 @@ fn report(net: &Net, phases: &[Phases], short: &[ShortFlows], traces: &[(&'stati
         x_label: "FCT (µs)".into(),
         y_label: "CDF".into(),
         log_x: true,
-        series: short.iter().filter(|s| s.total_kb == last).map(|s| Series { name: s.scheme.to_string(), points: cdf_points(&s.fct_us) }).collect(),
+        series: short.iter().filter(|s| s.total_kb == last).map(|s| Series { err: vec![], name: s.scheme.to_string(), points: cdf_points(&s.fct_us) }).collect(),
     };
     Report { name: "ren", markdown: md, plots: vec![("queue.svg", queue), ("goodput.svg", goodput), ("fct_cdf.svg", fct)] }
 }

@@ -346,11 +346,11 @@ pub fn rtt_variation(o: Opts) -> Result<RttVariation> {
     let _ = writeln!(md, "\n{}", RTT_VARIATION_NOTES);
 
     let start = standing[0].run.t_us.first().copied().unwrap_or(0.0);
-    let series = |f: &dyn Fn(&Standing) -> Vec<(f64, f64)>| standing.iter().map(|s| Series { name: s.scheme.clone(), points: f(s) }).collect();
+    let series = |f: &dyn Fn(&Standing) -> Vec<(f64, f64)>| standing.iter().map(|s| Series { err: vec![], name: s.scheme.clone(), points: f(s) }).collect();
     let plots = vec![
         ("queue.svg", Plot { title: "8 long flows, 70–210 µs RTTs: port queue (10 ms after warm-up)".into(), x_label: "time (ms)".into(), y_label: "queue (packets)".into(), log_x: false, series: series(&|s| s.run.t_us.iter().zip(&s.run.queue).filter(|(t, _)| **t >= warm && **t < warm + 10_000.0).map(|(t, q)| ((t - start) / 1000.0, *q as f64)).collect()) }),
         ("throughput.svg", Plot { title: "8 long flows: bottleneck throughput (1 ms bins)".into(), x_label: "time (ms)".into(), y_label: "Gb/s".into(), log_x: false, series: series(&|s| bins(&s.run.t_us, &s.run.gbps, 100)) }),
-        ("fct_short_cdf.svg", Plot { title: "Short-flow FCT CDF, web search, 90 % load".into(), x_label: "FCT (µs)".into(), y_label: "CDF".into(), log_x: true, series: f90.iter().map(|f| Series { name: f.scheme.clone(), points: cdf_points(&f.short_fcts) }).collect() }),
+        ("fct_short_cdf.svg", Plot { title: "Short-flow FCT CDF, web search, 90 % load".into(), x_label: "FCT (µs)".into(), y_label: "CDF".into(), log_x: true, series: f90.iter().map(|f| Series { err: vec![], name: f.scheme.clone(), points: cdf_points(&f.short_fcts) }).collect() }),
     ];
     Ok(RttVariation { standing, fct, report: Report { name: "rtt-variation", markdown: md, plots } })
 }
@@ -491,7 +491,7 @@ pub fn incast(o: Opts) -> Result<Incast> {
     let series: Vec<Series> = runs
         .iter()
         .filter(|r| r.senders == shown)
-        .map(|r| Series { name: r.scheme.clone(), points: r.run.t_us.iter().zip(&r.run.queue).filter(|(t, _)| **t >= t0 - 2000.0 && **t <= t0 + 10_000.0).map(|(t, q)| ((t - t0) / 1000.0, *q as f64)).collect() })
+        .map(|r| Series { err: vec![], name: r.scheme.clone(), points: r.run.t_us.iter().zip(&r.run.queue).filter(|(t, _)| **t >= t0 - 2000.0 && **t <= t0 + 10_000.0).map(|(t, q)| ((t - t0) / 1000.0, *q as f64)).collect() })
         .collect();
     let plots = vec![
         ("queue.svg", Plot { title: format!("Port queue around an incast of N = {shown}"), x_label: "time since the incast (ms)".into(), y_label: "queue (packets)".into(), log_x: false, series }),
@@ -502,7 +502,7 @@ pub fn incast(o: Opts) -> Result<Incast> {
                 x_label: "N".into(),
                 y_label: "timeouts".into(),
                 log_x: false,
-                series: schemes.iter().map(|s| Series { name: s.name.clone(), points: runs.iter().filter(|r| r.scheme == s.name).map(|r| (r.senders as f64, r.timeouts as f64)).collect() }).collect(),
+                series: schemes.iter().map(|s| Series { err: vec![], name: s.name.clone(), points: runs.iter().filter(|r| r.scheme == s.name).map(|r| (r.senders as f64, r.timeouts as f64)).collect() }).collect(),
             },
         ),
     ];
@@ -624,12 +624,12 @@ pub fn gemini(o: Opts) -> Result<GeminiResult> {
             .map(|(i, f)| {
                 let name = format!("{} flow {}", if i < 4 { "intra" } else { "inter" }, i % 4);
                 let pts = f.delivered.windows(20).zip(r.run.t_us.windows(20)).step_by(20).map(|(d, t)| (t[19] / 1e6, (d[19] - d[0]) as f64 * 8.0 / ((t[19] - t[0]) * 1e3) * 1e3)).collect();
-                Series { name, points: pts }
+                Series { err: vec![], name, points: pts }
             })
             .collect();
         plots.push((file, Plot { title: format!("{cc}: per-flow throughput, inter-DC RTT {shown}× intra (20 ms bins)"), x_label: "time (s)".into(), y_label: "Mb/s".into(), log_x: false, series }));
     }
-    let q_series = runs.iter().filter(|r| r.ratio_rtt == shown).map(|r| Series { name: r.cc.into(), points: r.run.t_us.iter().zip(&r.run.queue).map(|(t, q)| (t / 1e6, *q as f64)).collect() }).collect();
+    let q_series = runs.iter().filter(|r| r.ratio_rtt == shown).map(|r| Series { err: vec![], name: r.cc.into(), points: r.run.t_us.iter().zip(&r.run.queue).map(|(t, q)| (t / 1e6, *q as f64)).collect() }).collect();
     plots.push(("queue.svg", Plot { title: format!("DC port queue, inter-DC RTT {shown}× intra"), x_label: "time (s)".into(), y_label: "queue (packets)".into(), log_x: false, series: q_series }));
     Ok(GeminiResult { runs, report: Report { name: "gemini", markdown: md, plots } })
 }
