@@ -29,6 +29,7 @@ pub mod device;
 pub mod hostile;
 pub mod mmap;
 pub mod nic;
+pub mod shm;
 pub mod nic_bench;
 pub mod sim;
 pub mod soft;

@@ -1,6 +1,6 @@
-//! The `sim` backend: a shared-memory mailbox file (`hdl::nic::shm`) mapped with `memmap2` and
+//! The `sim` backend: a shared-memory mailbox file (`crate::shm`) mapped with `memmap2` and
 //! served by a simulator process that runs the Verilated NIC top, one bus word per clock
-//! (`nic-sim`, the `sim-tests` crate's program around `sim_tests::nic::serve`).
+//! (`nic-sim`, the `rtl-sim` crate's program around `rtl_sim::nic::serve`).
 //!
 //! [`SimDevice::start`] creates the mailbox, starts the server and waits for it (the first run
 //! verilates the NIC, which takes a minute; later runs reuse the build). [`SimDevice::attach`]
@@ -8,7 +8,7 @@
 //! driver checks that the server process is still there.
 
 use crate::device::{check_access, Device, NicError, Result};
-use hdl::nic::shm::{self, op, state, status, word, Mailbox};
+use crate::shm::{self, op, state, status, word, Mailbox};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -31,7 +31,7 @@ pub struct SimDevice {
     owned: bool,
 }
 
-/// The simulator program's name (`sim-tests/src/bin/nic-sim.rs`).
+/// The simulator program's name (`sim-tests/rtl-sim/src/bin/nic-sim.rs`).
 pub const SERVER: &str = "nic-sim";
 
 /// The program that serves the mailbox: `$CBNIC_SIM_SERVER`, else `nic-sim` beside this
@@ -49,7 +49,7 @@ pub fn server_program() -> Result<PathBuf> {
         }
     }
     Err(NicError::NoDevice(format!(
-        "cannot find the simulator program `{SERVER}` beside {}: build it with `cargo build --release -p sim-tests --bin {SERVER}` \
+        "cannot find the simulator program `{SERVER}` beside {}: build it with `cargo build --release -p rtl-sim --bin {SERVER}` \
          (it lands beside cbnic in target/release), or set CBNIC_SIM_SERVER to its path",
         me.display()
     )))

@@ -6,7 +6,7 @@ use hdl::cblt::vectors::msg_b;
 use host_driver::cloudburst::{encoder, receiver, Receiver, SendOptions, Sender, SoftEncoder, SoftReceiver};
 use host_driver::device::NicError;
 use host_driver::stream::RxConfig;
-use sim_tests::nic::NicBuild;
+use rtl_sim::nic::NicBuild;
 use std::process::Command;
 use std::time::Duration;
 

@@ -14,7 +14,7 @@ use host_driver::device::Result;
 use host_driver::hostile;
 use host_driver::nic::FecNic;
 use host_driver::stream::{decode_stream, Receive, RxConfig, SoftReceiver, StreamReport};
-use sim_tests::nic::NicBuild;
+use rtl_sim::nic::NicBuild;
 
 mod common;
 use common::sim;

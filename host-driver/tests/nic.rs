@@ -12,7 +12,7 @@ use host_driver::sim::SimDevice;
 use host_driver::soft::{self, EncodeParams};
 use host_driver::stream::RxConfig;
 use host_driver::vfio::{preflight, VfioDevice};
-use sim_tests::nic::{NicBuild, NicBus, RustHdlNic, VerilatorNic};
+use rtl_sim::nic::{NicBuild, NicBus, RustHdlNic, VerilatorNic};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;

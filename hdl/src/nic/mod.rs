@@ -2,7 +2,6 @@
 
 #[cfg(feature = "rtl")]
 pub mod rtl;
-pub mod shm;
 
 pub use crate::regmap::{Access, Field, Register};
 

@@ -11,7 +11,7 @@
 //! ```
 //!
 //! Engines: `soft` is the software codec; `sim` starts a simulator process running the
-//! Verilated NIC (`sim-small`: the S = 64 build; the program `nic-sim` from the `sim-tests`
+//! Verilated NIC (`sim-small`: the S = 64 build; the program `nic-sim` from the `rtl-sim`
 //! crate, found beside `cbnic`), `sim:MAILBOX` attaches to a running `nic-sim`, `vfio:ADDR`
 //! opens a PCIe function bound to vfio-pci, `mmap:PATH` maps a
 //! BAR's sysfs `resourceN` file.

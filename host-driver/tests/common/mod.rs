@@ -3,7 +3,7 @@
 
 use host_driver::nic::FecNic;
 use host_driver::sim::SimDevice;
-use sim_tests::nic::{NicBuild, VerilatorNic};
+use rtl_sim::nic::{NicBuild, VerilatorNic};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
@@ -28,7 +28,7 @@ pub fn server() -> PathBuf {
         let exe = std::env::current_exe().unwrap();
         let profile_dir = exe.parent().and_then(|d| d.parent()).expect("target/<profile>/deps/<test>").to_path_buf();
         let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        c.args(["build", "-q", "-p", "sim-tests", "--bin", host_driver::sim::SERVER]).current_dir(env!("CARGO_MANIFEST_DIR"));
+        c.args(["build", "-q", "-p", "rtl-sim", "--bin", host_driver::sim::SERVER]).current_dir(env!("CARGO_MANIFEST_DIR"));
         if profile_dir.file_name().is_some_and(|n| n == "release") {
             c.arg("--release");
         }

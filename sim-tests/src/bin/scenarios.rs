@@ -1,4 +1,4 @@
-//! The closed-loop scenarios (sim-tests/src/netsim/scenarios.rs):
+//! The closed-loop scenarios (sim-tests/netsim/src/scenarios.rs):
 //! `cargo run --release -p sim-tests --bin scenarios -- NAME [--engine verilator] [--short]`
 //! (closed loop I in `netsim/scenarios.rs`; REN, fastconv, FlashPass and CloudBurst in their
 //! own `netsim/` modules).

@@ -12,23 +12,37 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Word offsets (u32) in the file.
 pub mod word {
+    /// [`MAGIC`](super::MAGIC), written last by the creator.
     pub const MAGIC: usize = 0;
+    /// The layout's [`VERSION`](super::VERSION).
     pub const VERSION: usize = 1;
+    /// The serving process.
     pub const SERVER_PID: usize = 2;
+    /// The server's [`state`](super::state).
     pub const STATE: usize = 3;
+    /// Bumped by the driver to post a request.
     pub const REQ_SEQ: usize = 4;
+    /// Set to `REQ_SEQ` by the server when the request is done.
     pub const RESP_SEQ: usize = 5;
+    /// The request's [`op`](super::op).
     pub const OP: usize = 6;
+    /// The first BAR0 byte address.
     pub const ADDR: usize = 7;
+    /// Words to move.
     pub const COUNT: usize = 8;
+    /// The response's [`status`](super::status).
     pub const STATUS: usize = 9;
+    /// NIC clock cycles since reset, low word.
     pub const CYCLES_LO: usize = 10;
+    /// High word.
     pub const CYCLES_HI: usize = 11;
     /// The data area starts here.
     pub const DATA: usize = 16;
 }
 
-pub const MAGIC: u32 = 0x4D53_4243; // "CBSM"
+/// `word::MAGIC`'s value: "CBSM".
+pub const MAGIC: u32 = 0x4D53_4243;
+/// The layout version.
 pub const VERSION: u32 = 1;
 /// Most words one request moves.
 pub const MAX_WORDS: usize = 16384;
@@ -37,13 +51,19 @@ pub const ERROR_BYTES: usize = 1024;
 /// The file's size.
 pub const FILE_BYTES: usize = 4 * (word::DATA + MAX_WORDS) + ERROR_BYTES;
 
+/// The server's states (`word::STATE`).
 pub mod state {
+    /// Created, the server not yet serving.
     pub const STARTING: u32 = 0;
+    /// Serving requests.
     pub const READY: u32 = 1;
+    /// The server could not start (the reason is in the error text).
     pub const FAILED: u32 = 2;
+    /// The server has exited.
     pub const EXITED: u32 = 3;
 }
 
+/// Request operations (`word::OP`).
 pub mod op {
     /// `COUNT` words from `ADDR`, `ADDR + 4`, …
     pub const READ: u32 = 1;
@@ -55,10 +75,13 @@ pub mod op {
     pub const SHUTDOWN: u32 = 4;
 }
 
+/// Response statuses (`word::STATUS`).
 pub mod status {
+    /// Done.
     pub const OK: u32 = 0;
     /// An address outside BAR0, an unaligned one, or too many words.
     pub const BAD_ADDRESS: u32 = 1;
+    /// An unknown operation.
     pub const BAD_OP: u32 = 2;
 }
 
@@ -94,14 +117,17 @@ impl Mailbox {
         unsafe { AtomicU32::from_ptr(self.base.add(w)) }
     }
 
+    /// Word `w` of the header (acquire).
     pub fn get(&self, w: usize) -> u32 {
         self.atom(w).load(Ordering::Acquire)
     }
 
+    /// Store word `w` of the header (release).
     pub fn set(&self, w: usize, v: u32) {
         self.atom(w).store(v, Ordering::Release)
     }
 
+    /// Add one to word `w` of the header; returns the new value.
     pub fn bump(&self, w: usize) -> u32 {
         self.atom(w).fetch_add(1, Ordering::AcqRel).wrapping_add(1)
     }
@@ -124,10 +150,12 @@ impl Mailbox {
         }
     }
 
+    /// The NIC's cycle count as the server last wrote it.
     pub fn cycles(&self) -> u64 {
         self.get(word::CYCLES_LO) as u64 | (self.get(word::CYCLES_HI) as u64) << 32
     }
 
+    /// Publish the NIC's cycle count.
     pub fn set_cycles(&self, c: u64) {
         self.set(word::CYCLES_LO, c as u32);
         self.set(word::CYCLES_HI, (c >> 32) as u32);
@@ -147,6 +175,7 @@ impl Mailbox {
         String::from_utf8_lossy(&b[..n]).into_owned()
     }
 
+    /// Write the error text (truncated, NUL-terminated).
     pub fn set_error_text(&self, t: &str) {
         let b = t.as_bytes();
         let n = b.len().min(ERROR_BYTES - 1);

@@ -183,7 +183,7 @@ pub struct FuzzStats {
 impl BlockDef {
     /// The committed vector files of this block, sorted.
     pub fn vector_files(&self) -> Vec<PathBuf> {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testbench-vectors").join(self.name);
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testbench-vectors").join(self.name);
         let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
             .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "jsonl")).collect())
             .unwrap_or_default();

@@ -2,7 +2,7 @@
 //! configuration that fits the HX8K) on the golden model or the Verilated RTL. One call of
 //! [`Bottleneck::clock`] is one clock edge: inputs applied, outputs read, state advanced.
 
-use crate::blocks::VerilatorDut;
+use rtl_sim::blocks::VerilatorDut;
 use anyhow::Result;
 use hdl::aqm;
 use hdl::cycle::Dut;

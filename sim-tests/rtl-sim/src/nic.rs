@@ -1,6 +1,6 @@
 //! The FEC NIC top (`hdl::nic::rtl::NicTop`) on rust-hdl and Verilator behind one bus
 //! interface, and the simulated device: the process that serves the shared-memory mailbox of
-//! `hdl::nic::shm` with the Verilated NIC, cycle by cycle (`cbnic sim-serve` runs [`serve`]).
+//! `host_driver::shm` with the Verilated NIC, cycle by cycle (`cbnic sim-serve` runs [`serve`]).
 //!
 //! Builds: [`NicBuild::FULL`] is the default CloudBurst size (S = 1460, k_max = 64) the `sim`
 //! backend serves; [`NicBuild::SMALL`] (S = 64, k_max = 16) is small enough for rust-hdl's
@@ -8,7 +8,7 @@
 
 use anyhow::{bail, Context, Result};
 use hdl::nic::rtl::NicTop;
-use hdl::nic::shm::{self, op, state, status, word, Mailbox};
+use host_driver::shm::{self, op, state, status, word, Mailbox};
 use hdl::nic::BAR_SIZE;
 use rust_hdl::prelude::*;
 use std::path::Path;

@@ -1,5 +1,5 @@
 //! `nic-sim`: the simulated FEC NIC, a process serving a shared-memory mailbox with the Verilated
-//! NIC top one bus word per clock (`sim_tests::nic::serve`). The host driver's `sim` backend
+//! NIC top one bus word per clock (`rtl_sim::nic::serve`). The host driver's `sim` backend
 //! starts it (it looks beside its own program, or at `$CBNIC_SIM_SERVER`). Started by hand with
 //! a path that does not exist, it creates the mailbox (and removes it when it exits, Ctrl-C and
 //! SIGTERM included); attach
@@ -11,8 +11,8 @@
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use hdl::nic::shm::{self, Mailbox};
-use sim_tests::nic::{serve, NicBuild, ServeOptions};
+use host_driver::shm::{self, Mailbox};
+use rtl_sim::nic::{serve, NicBuild, ServeOptions};
 use std::path::PathBuf;
 
 #[derive(Parser)]

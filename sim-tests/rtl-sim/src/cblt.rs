@@ -23,7 +23,7 @@ use crate::verilator::{PortId, VerilatedTop};
 
 /// A file of `testbench-vectors/cblt/`.
 pub fn vector_file(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testbench-vectors/cblt").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testbench-vectors/cblt").join(name)
 }
 
 /// Inputs of one clock.
