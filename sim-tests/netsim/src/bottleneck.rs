@@ -2,7 +2,7 @@
 //! configuration that fits the HX8K) on the golden model or the Verilated RTL. One call of
 //! [`Bottleneck::clock`] is one clock edge: inputs applied, outputs read, state advanced.
 
-use rtl_sim::blocks::VerilatorDut;
+use rtl_sim::blocks::{RustHdlDut, VerilatorDut};
 use anyhow::Result;
 use hdl::aqm;
 use hdl::cycle::Dut;
@@ -48,20 +48,27 @@ impl Bottleneck for RtlPort {
     }
 }
 
-/// Which engine decides the marks and drops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum PortEngine {
-    Model,
-    Verilator,
+/// `SwitchPort2x256` on rust-hdl's simulator (slow: for short runs and cross-checks).
+pub struct RustHdlPort(RustHdlDut<SwitchPort2x256>);
+
+impl Bottleneck for RustHdlPort {
+    fn clock(&mut self, i: &PortIn) -> PortOut {
+        let o = self.0.eval(&i.to_vec());
+        self.0.edge();
+        PortOut::from_slice(&o)
+    }
 }
 
-impl PortEngine {
-    pub fn build(self) -> Result<Box<dyn Bottleneck>> {
-        Ok(match self {
-            PortEngine::Model => Box::new(ModelPort::default()),
-            PortEngine::Verilator => Box::new(RtlPort::new()?),
-        })
-    }
+/// Which engine decides the marks and drops ([`rtl_sim::Engine`]).
+pub use rtl_sim::Engine as PortEngine;
+
+/// The port on `engine`.
+pub fn build(engine: PortEngine) -> Result<Box<dyn Bottleneck>> {
+    Ok(match engine {
+        PortEngine::Model => Box::new(ModelPort::default()),
+        PortEngine::Rusthdl => Box::new(RustHdlPort(RustHdlDut::new()?)),
+        PortEngine::Verilator => Box::new(RtlPort::new()?),
+    })
 }
 
 /// What the host programs before traffic starts.

@@ -450,7 +450,7 @@ pub fn simulate(scheme: Scheme, fault: Fault, msgs: &[Message], engine: PortEngi
             (sel(hdl::seldrop::csr::K), 4),
             (sel(hdl::seldrop::csr::CAP), 4),
         ];
-        ports.push(PortSpec { engine: engine.build()?, bytes_per_tick: rate, writes });
+        ports.push(PortSpec { engine: super::bottleneck::build(engine)?, bytes_per_tick: rate, writes });
     }
     let mut app = CbApp {
         scheme,

@@ -484,7 +484,7 @@ pub fn simulate(variant: Variant, flows: &[FlowSpec], engine: PortEngine, sample
     let cfg = FabricConfig { tick_ns: TICK_NS, nic_bytes_per_tick: LINE_BYTES_PER_TICK, hosts, overhead: 0, to_port: 125, from_port: 125, host_delay: vec![], sample: (sample_us * 1000.0 / TICK_NS).round() as Tick };
     let int = |a: u8| csr::BLOCK_INT | a as u16;
     let writes = vec![(csr::QCAP, QCAP), (int(hdl::intstamp::csr::BYTE_SHIFT), INT_SHIFT), (int(hdl::intstamp::csr::QLEN_SHIFT), INT_SHIFT)];
-    let port = PortSpec { engine: engine.build()?, bytes_per_tick: LINE_BYTES_PER_TICK, writes };
+    let port = PortSpec { engine: super::bottleneck::build(engine)?, bytes_per_tick: LINE_BYTES_PER_TICK, writes };
     let mut app = StarApp {
         flows: flows
             .iter()

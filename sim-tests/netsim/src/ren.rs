@@ -124,7 +124,7 @@ impl Net {
             (ren(r::PERIOD), self.ticks(self.rtt_prop_us())),
             (ren(r::STATE_CLEAR), 1),
         ];
-        Ok(PortSpec { engine: engine.build()?, bytes_per_tick: self.bytes_per_tick(), writes })
+        Ok(PortSpec { engine: super::bottleneck::build(engine)?, bytes_per_tick: self.bytes_per_tick(), writes })
     }
 }
 

@@ -172,7 +172,7 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
 pub fn simulate(cfg: &NetConfig, scheme: &Scheme, flows: Vec<FlowSpec>, engine: PortEngine, until_us: f64) -> Result<RunResult> {
     let cfg = NetConfig { aqm: scheme.aqm, ..cfg.clone() };
     cfg.aqm.validate().map_err(anyhow::Error::msg)?;
-    let mut port = engine.build()?;
+    let mut port = super::bottleneck::build(engine)?;
     net::run(&cfg, flows, port.as_mut(), until_us).with_context(|| format!("scheme {}", scheme.name))
 }
 

@@ -180,13 +180,7 @@ impl AqmDut for VerilatorAqm {
     }
 }
 
-/// The engines a vector or fuzz run can use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Engine {
-    Model,
-    Rusthdl,
-    Verilator,
-}
+pub use crate::Engine;
 
 /// Build an engine running the AQM top.
 pub fn aqm_engine(e: Engine) -> Result<Box<dyn AqmDut>> {

@@ -12,3 +12,12 @@ pub mod fuzz;
 pub mod nic;
 pub mod progress;
 pub mod verilator;
+
+/// What runs a block: its golden model, rust-hdl's simulator or the Verilated RTL. One type for
+/// every vector replay, fuzz run, benchmark and closed loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    Model,
+    Rusthdl,
+    Verilator,
+}

@@ -79,19 +79,14 @@ struct PlanArgs {
     /// The suite's short version (two points, shorter runs).
     #[arg(long)]
     short: bool,
-    /// The port's golden model or the Verilated RTL.
+    /// The port's golden model, the Verilated RTL, or rust-hdl's simulator (slow).
     #[arg(long, value_enum, default_value = "model")]
-    engine: SweepEngine,
+    engine: PortEngine,
     /// The results folder (default sim-tests/results/sweep-SWEEP): job files in jobs/, the report beside.
     #[arg(long)]
     out: Option<PathBuf>,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum SweepEngine {
-    Model,
-    Verilator,
-}
 
 #[derive(clap::Subcommand)]
 enum SweepCmd {
@@ -127,12 +122,6 @@ fn sweep_out(p: &PlanArgs) -> PathBuf {
     p.out.clone().unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("results").join(format!("sweep-{}", p.sweep)))
 }
 
-fn port_engine(e: SweepEngine) -> PortEngine {
-    match e {
-        SweepEngine::Model => PortEngine::Model,
-        SweepEngine::Verilator => PortEngine::Verilator,
-    }
-}
 
 /// Merge the job files in `out` into its README.md and figures.
 fn merge_into(out: &std::path::Path) -> Result<()> {
@@ -163,7 +152,7 @@ fn sweep_main(argv: Vec<String>) -> Result<()> {
             let jobs = shard.unwrap_or(sweep::Shard::ALL).of(&spec.plan());
             let t0 = Instant::now();
             let spin = sim_tests::progress::spinner(format!("sweep {}: {} jobs", plan.sweep, jobs.len()));
-            let ran = sweep::run_local(&jobs, port_engine(plan.engine), &out)?;
+            let ran = sweep::run_local(&jobs, plan.engine, &out)?;
             sim_tests::progress::done(spin);
             eprintln!("sweep {}: {ran} jobs run ({} already done) in {:.1} s", plan.sweep, jobs.len() - ran, t0.elapsed().as_secs_f64());
             if shard.is_none() {
