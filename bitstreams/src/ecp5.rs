@@ -59,24 +59,13 @@ pub struct Ecp5Report {
 }
 
 impl Ecp5Report {
-    fn sorted(&self) -> Vec<f64> {
-        let mut v = self.fmax_by_seed.clone();
-        v.sort_by(|a, b| a.total_cmp(b));
-        v
-    }
     /// The median Fmax over the seeds.
     pub fn median_mhz(&self) -> f64 {
-        let v = self.sorted();
-        match v.len() {
-            0 => 0.0,
-            n if n % 2 == 1 => v[n / 2],
-            n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-        }
+        crate::median(&self.fmax_by_seed)
     }
     /// The lowest and highest Fmax over the seeds.
     pub fn spread_mhz(&self) -> (f64, f64) {
-        let v = self.sorted();
-        (v.first().copied().unwrap_or(0.0), v.last().copied().unwrap_or(0.0))
+        crate::spread(&self.fmax_by_seed)
     }
 }
 

@@ -33,6 +33,26 @@ set_io leds[4] L12\nset_io leds[5] L14\nset_io leds[6] M12\nset_io leds[7] N14\n
 /// The Cu's oscillator and the timing target, MHz.
 pub const TARGET_MHZ: f64 = 100.0;
 
+/// nextpnr seeds of a full run: Fmax is their median, with the spread beside it (one seed is
+/// noise). The smoke tests place one.
+pub const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];
+
+/// The median of `v` (0 when empty).
+pub fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// The lowest and highest of `v`.
+pub fn spread(v: &[f64]) -> (f64, f64) {
+    (v.iter().copied().fold(f64::INFINITY, f64::min), v.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+}
+
 /// Fractions of the pass-1 Fmax tried, in order, for the PLL clock of pass 2.
 const PLL_MARGINS: [f64; 3] = [0.9, 0.8, 0.7];
 
@@ -47,7 +67,11 @@ pub struct Report {
     pub logic_cells: u32,
     pub logic_cells_avail: u32,
     pub ram_blocks: u32,
+    /// The median of `fmax_by_seed`.
     pub fmax_mhz: f64,
+    /// Post-route Fmax of each seed placed (pass 1), in seed order.
+    pub fmax_by_seed: Vec<f64>,
+    /// The critical path of the first seed.
     pub critical: Option<CriticalPath>,
     /// Pass 2: PLLs in the bitstream (0 when the block meets 100 MHz), the clock the bitstream
     /// runs the block at, and the Fmax nextpnr reported for that build.
@@ -101,10 +125,8 @@ pub(crate) fn tool(cmd: &mut Command, what: &str, log: &Path, progress: Progress
     Ok(text)
 }
 
-/// One synthesis and place-and-route of `verilog` (module `top`, ports `clock`, `leds[7:0]`) in
-/// `dir` as `<stem>.*`, for `freq` MHz. Returns the nextpnr log, or an error when a tool fails
-/// (with `allow_fail`, a missed clock is not a failure).
-fn place_and_route(stem: &str, verilog: &str, dir: &Path, freq: f64, allow_fail: bool, progress: Progress) -> Result<String> {
+/// Synthesize `verilog` (module `top`, ports `clock`, `leds[7:0]`) in `dir` as `<stem>.json`.
+fn synth(stem: &str, verilog: &str, dir: &Path, progress: Progress) -> Result<PathBuf> {
     let v = dir.join(format!("{stem}.v"));
     std::fs::write(&v, verilog)?;
     let json = dir.join(format!("{stem}.json"));
@@ -118,33 +140,42 @@ fn place_and_route(stem: &str, verilog: &str, dir: &Path, freq: f64, allow_fail:
         &dir.join(format!("{stem}.yosys.log")),
         progress,
     )?;
+    Ok(json)
+}
+
+/// Place and route `json` for `freq` MHz with `seed`, the placement in `<stem>.seed<seed>.asc`.
+/// Returns the nextpnr log, or an error when it fails (with `allow_fail`, a missed clock is not
+/// a failure).
+fn pnr(stem: &str, json: &Path, dir: &Path, freq: f64, seed: u64, allow_fail: bool, progress: Progress) -> Result<String> {
     let mut pnr = Command::new("nextpnr-ice40");
-    pnr.args(["--hx8k", "--package", "cb132", "--seed", "1"])
+    pnr.args(["--hx8k", "--package", "cb132", "--seed", &seed.to_string()])
         .arg("--freq")
         .arg(format!("{freq}"))
         .arg("--json")
-        .arg(&json)
+        .arg(json)
         .arg("--pcf")
         .arg(dir.join("alchitry_cu.pcf"))
         .arg("--asc")
-        .arg(dir.join(format!("{stem}.asc")));
+        .arg(dir.join(format!("{stem}.seed{seed}.asc")));
     if allow_fail {
         pnr.arg("--timing-allow-fail");
     }
-    tool(&mut pnr, &format!("nextpnr-ice40 --freq {freq:.3}"), &dir.join(format!("{stem}.nextpnr.log")), progress)
+    tool(&mut pnr, &format!("nextpnr-ice40 --freq {freq:.3} --seed {seed}"), &dir.join(format!("{stem}.seed{seed}.nextpnr.log")), progress)
 }
 
-/// Build `name` from `verilog` in `dir`: pass 1 always; with `pack`, pass 2 and `icepack` to
-/// `dir/<name>.bin`.
-pub fn build(name: &str, verilog: &str, dir: &Path, pack: bool, progress: Progress) -> Result<Report> {
+/// Build `name` from `verilog` in `dir`: pass 1 for each of `seeds` (two at a time); with
+/// `pack`, pass 2 and `icepack` to `dir/<name>.bin`.
+pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, progress: Progress) -> Result<Report> {
+    anyhow::ensure!(!seeds.is_empty(), "no seeds to place");
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join("alchitry_cu.pcf"), ALCHITRY_CU_PCF)?;
-    let log = match place_and_route(name, verilog, dir, TARGET_MHZ, true, progress) {
+    let json = synth(name, verilog, dir, progress)?;
+    let log = match pnr(name, &json, dir, TARGET_MHZ, seeds[0], true, progress) {
         Ok(log) => log,
         Err(e) => {
             // nextpnr prints the utilisation before it gives up placing: a top that needs more
             // cells than the part has is a result, not a tool failure.
-            let log = std::fs::read_to_string(dir.join(format!("{name}.nextpnr.log"))).unwrap_or_default();
+            let log = std::fs::read_to_string(dir.join(format!("{name}.seed{}.nextpnr.log", seeds[0]))).unwrap_or_default();
             let (lc, lc_avail) = nextpnr_log::utilisation(&log, "ICESTORM_LC");
             if lc_avail == 0 || lc <= lc_avail || !log.contains("no BELs remaining") {
                 return Err(e);
@@ -156,7 +187,19 @@ pub fn build(name: &str, verilog: &str, dir: &Path, pack: bool, progress: Progre
     };
     let (lc, lc_avail) = nextpnr_log::utilisation(&log, "ICESTORM_LC");
     let (ram, _) = nextpnr_log::utilisation(&log, "ICESTORM_RAM");
-    let fmax = nextpnr_log::fmax(&log).context("nextpnr reported no Fmax")?;
+    let mut fmax_by_seed = vec![nextpnr_log::fmax(&log).context("nextpnr reported no Fmax")?];
+    // the other seeds, two placements at a time (nextpnr-ice40 is single-threaded)
+    for pair in seeds[1..].chunks(2) {
+        let logs: Vec<Result<String>> = std::thread::scope(|s| {
+            let json = &json;
+            let hs: Vec<_> = pair.iter().map(|&seed| s.spawn(move || pnr(name, json, dir, TARGET_MHZ, seed, true, progress))).collect();
+            hs.into_iter().map(|h| h.join().expect("nextpnr thread")).collect()
+        });
+        for (seed, l) in pair.iter().zip(logs) {
+            fmax_by_seed.push(nextpnr_log::fmax(&l?).with_context(|| format!("nextpnr seed {seed} reported no Fmax"))?);
+        }
+    }
+    let fmax = median(&fmax_by_seed);
     let mut r = Report {
         top: name.into(),
         fits: true,
@@ -164,16 +207,17 @@ pub fn build(name: &str, verilog: &str, dir: &Path, pack: bool, progress: Progre
         logic_cells_avail: lc_avail,
         ram_blocks: ram,
         fmax_mhz: fmax,
+        fmax_by_seed,
         critical: nextpnr_log::critical_path(&log),
         ..Default::default()
     };
     if !pack {
         return Ok(r);
     }
-    let mut asc = dir.join(format!("{name}.asc"));
-    if r.meets_target() {
+    let mut asc = dir.join(format!("{name}.seed{}.asc", seeds[0]));
+    if r.fmax_by_seed[0] >= TARGET_MHZ {
         r.board_clock_mhz = TARGET_MHZ;
-        r.board_fmax_mhz = fmax;
+        r.board_fmax_mhz = r.fmax_by_seed[0];
     } else {
         let stem = format!("{name}-pll");
         let mut last_err = None;
@@ -182,7 +226,8 @@ pub fn build(name: &str, verilog: &str, dir: &Path, pack: bool, progress: Progre
                 bail!("{name}: Fmax {fmax:.2} MHz is below what the PLL can make ({} MHz)", pll::F_OUT_MIN_MHZ);
             };
             progress(&format!("Fmax {fmax:.2} MHz misses {TARGET_MHZ} MHz: board build behind the PLL at {:.3} MHz", pll.f_out_mhz));
-            match place_and_route(&stem, &pll::wrap(verilog, &pll), dir, pll.f_out_mhz, false, progress) {
+            let placed = synth(&stem, &pll::wrap(verilog, &pll), dir, progress).and_then(|j| pnr(&stem, &j, dir, pll.f_out_mhz, seeds[0], false, progress));
+            match placed {
                 Ok(log) => {
                     r.plls = nextpnr_log::utilisation(&log, "ICESTORM_PLL").0;
                     r.board_clock_mhz = pll.f_out_mhz;
@@ -197,7 +242,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, pack: bool, progress: Progre
         if let Some(e) = last_err {
             return Err(e.context(format!("{name}: no PLL clock down to {:.0} % of Fmax passes timing", 100.0 * PLL_MARGINS[2])));
         }
-        asc = dir.join(format!("{stem}.asc"));
+        asc = dir.join(format!("{stem}.seed{}.asc", seeds[0]));
     }
     let bin = dir.join(format!("{name}.bin"));
     tool(Command::new("icepack").arg(&asc).arg(&bin), "icepack", &dir.join(format!("{name}.icepack.log")), progress)?;

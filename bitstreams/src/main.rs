@@ -63,7 +63,7 @@ fn main() -> ExitCode {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(top) = chosen.get(i) else { break };
-                match report::build_top(top, &out.join(top.name), &|m: &str| eprintln!("[{}] {m}", top.name)) {
+                match report::build_top(top, &out.join(top.name), &bitstreams::SEEDS, &|m: &str| eprintln!("[{}] {m}", top.name)) {
                     Ok(row) => {
                         println!("{}", row.summary());
                         results.lock().unwrap()[i] = Some(row);

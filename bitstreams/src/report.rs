@@ -20,11 +20,11 @@ pub struct Row {
     pub luts_by_part: Vec<(String, u32)>,
 }
 
-/// Build one top in `dir`: both passes and `icepack`; for one that does not fit, the LUTs per
-/// part instead. A top expected to fit that does not is an error.
-pub fn build_top(top: &Top, dir: &Path, progress: Progress) -> Result<Row> {
+/// Build one top in `dir`: pass 1 on each of `seeds`, pass 2 and `icepack`; for one that does
+/// not fit, the LUTs per part instead. A top expected to fit that does not is an error.
+pub fn build_top(top: &Top, dir: &Path, seeds: &[u64], progress: Progress) -> Result<Row> {
     let board = (top.board)();
-    let report = build(top.name, &board.verilog, dir, true, progress)?;
+    let report = build(top.name, &board.verilog, dir, seeds, true, progress)?;
     let mut luts = Vec::new();
     if !report.fits {
         if top.fits {
@@ -66,12 +66,13 @@ impl Row {
             return format!("{}: does not fit: {} / {} logic cells", self.name, r.logic_cells, r.logic_cells_avail);
         }
         format!(
-            "{}: {} / {} logic cells, {} RAM, Fmax {:.2} MHz ({} 100 MHz); bitstream at {:.3} MHz{}",
+            "{}: {} / {} logic cells, {} RAM, Fmax {:.2} MHz (median of {} seeds; {} 100 MHz); bitstream at {:.3} MHz{}",
             self.name,
             r.logic_cells,
             r.logic_cells_avail,
             r.ram_blocks,
             r.fmax_mhz,
+            r.fmax_by_seed.len(),
             if r.meets_target() { "meets" } else { "misses" },
             r.board_clock_mhz,
             if r.plls > 0 { " behind the PLL" } else { "" }
@@ -95,7 +96,7 @@ impl Row {
         }
         let period = 1000.0 / r.fmax_mhz;
         let mut s = if r.meets_target() {
-            format!("Meets 100 MHz: {period:.2} ns of the 10 ns period.")
+            format!("Meets 100 MHz (median of the seeds): {period:.2} ns of the 10 ns period.")
         } else {
             format!(
                 "Misses 100 MHz by {:.2} ns: its slowest path takes {period:.2} ns of a 10 ns period, so the clock must \
@@ -160,15 +161,19 @@ pub fn markdown(rows: &[Row], tools: &[String], date: &str) -> String {
     let _ = writeln!(s, "Toolchain: {}.\n", tools.join("; "));
     let _ = writeln!(
         s,
-        "Flow: `yosys synth_ice40 -abc9`, `nextpnr-ice40 --hx8k --package cb132 --freq 100 --seed 1`, `icepack`. \
-         Cells, RAM, Fmax and the critical path are from that 100 MHz pass, on the Cu's 100 MHz clock. \
+        "Flow: `yosys synth_ice40 -abc9`, `nextpnr-ice40 --hx8k --package cb132 --freq 100 --seed N` for N = {}, `icepack`. \
+         Cells, RAM and the critical path are from seed {}'s 100 MHz pass, on the Cu's 100 MHz clock; Fmax is the median \
+         over the seeds with the lowest and highest beside it (one seed is noise). \
          A top that misses 100 MHz is built a second time behind the iCE40 PLL, at the fastest clock the PLL \
          makes at or below 90 % of its Fmax, and that build must pass timing: the bitstream runs the block \
          within its timing on a Cu (`board clock`). Blocks with more ports than pins sit in a harness: LFSR-fed \
          registers drive every input, every output is folded into registers that reach the eight LEDs \
-         (`bitstreams/src/harness.rs`); its flip-flops are in the parameters table.\n"
+         (`bitstreams/src/harness.rs`); its flip-flops are in the parameters table. The ECP5 report is \
+         [`REPORT-ECP5.md`](REPORT-ECP5.md).\n",
+        crate::SEEDS.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "),
+        crate::SEEDS[0]
     );
-    let _ = writeln!(s, "| top | logic cells | RAM (4 kbit) | PLLs | Fmax, 100 MHz target | 100 MHz | board clock | bitstream |");
+    let _ = writeln!(s, "| top | logic cells | RAM (4 kbit) | PLLs | Fmax median (min–max), 100 MHz target | 100 MHz | board clock | bitstream |");
     let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
     for row in rows {
         let r = &row.report;
@@ -186,7 +191,7 @@ pub fn markdown(rows: &[Row], tools: &[String], date: &str) -> String {
         }
         let _ = writeln!(
             s,
-            "| `{}` | {} / {} ({:.0} %) | {} / 32 | {} | {:.2} MHz | {} | {:.3} MHz (Fmax {:.2}) | [`bin/{}.bin`](bin/{}.bin) |",
+            "| `{}` | {} / {} ({:.0} %) | {} / 32 | {} | {:.2} MHz ({:.2}–{:.2}) | {} | {:.3} MHz (Fmax {:.2}) | [`bin/{}.bin`](bin/{}.bin) |",
             row.name,
             thousands(r.logic_cells),
             thousands(r.logic_cells_avail),
@@ -194,6 +199,8 @@ pub fn markdown(rows: &[Row], tools: &[String], date: &str) -> String {
             r.ram_blocks,
             r.plls,
             r.fmax_mhz,
+            crate::spread(&r.fmax_by_seed).0,
+            crate::spread(&r.fmax_by_seed).1,
             if r.meets_target() { "meets" } else { "misses" },
             r.board_clock_mhz,
             r.board_fmax_mhz,

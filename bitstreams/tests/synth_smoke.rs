@@ -13,7 +13,7 @@ use std::path::Path;
 fn synthesizes(name: &str, min_cells: u32, min_ram: u32) {
     let top = bitstreams::tops::all().into_iter().find(|t| t.name == name).unwrap();
     let dir = std::env::temp_dir().join(format!("synth-smoke-{name}-{}", std::process::id()));
-    let r = bitstreams::build(name, &(top.board)().verilog, &dir, false, &|_: &str| {}).unwrap();
+    let r = bitstreams::build(name, &(top.board)().verilog, &dir, &[1], false, &|_: &str| {}).unwrap();
     println!("{name}: {} / {} logic cells, {} RAM blocks, Fmax {:.2} MHz at --freq 100", r.logic_cells, r.logic_cells_avail, r.ram_blocks, r.fmax_mhz);
     assert!(r.fits && r.logic_cells >= min_cells && r.logic_cells <= r.logic_cells_avail, "{r:?}");
     assert!(r.ram_blocks >= min_ram, "{r:?}");
@@ -62,7 +62,7 @@ fn cblt_decoder_synthesizes_for_the_hx8k() {
 fn int_stamper_goes_through_the_whole_flow_to_a_bitstream() {
     let top = bitstreams::tops::all().into_iter().find(|t| t.name == "intstamp").unwrap();
     let dir = std::env::temp_dir().join(format!("synth-flow-intstamp-{}", std::process::id()));
-    let row = bitstreams::report::build_top(&top, &dir, &|m: &str| eprintln!("[intstamp] {m}")).unwrap();
+    let row = bitstreams::report::build_top(&top, &dir, &[1], &|m: &str| eprintln!("[intstamp] {m}")).unwrap();
     let r = &row.report;
     println!("{}", row.summary());
     assert!(r.fits && r.fmax_mhz > 0.0 && r.critical.as_ref().is_some_and(|p| p.cells > 1), "{r:?}");

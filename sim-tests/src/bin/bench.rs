@@ -15,10 +15,10 @@ use std::time::Instant;
 #[derive(Parser)]
 struct Args {
     /// Dequeues per engine (about 1.46 cycles each).
-    #[arg(long, default_value_t = 200_000)]
+    #[arg(long, default_value_t = 1_000_000)]
     dequeues: u64,
     /// Simulated milliseconds of the closed-loop run.
-    #[arg(long, default_value_t = 20.0)]
+    #[arg(long, default_value_t = 100.0)]
     loop_ms: f64,
 }
 
