@@ -181,18 +181,33 @@ pub fn cblt_decoder_board() -> Board {
 pub const NIC_S: usize = 64;
 pub const NIC_K_MAX: usize = 16;
 
+/// The NIC top's bus, as the harness drives it.
+const NIC_IN: &[Pin] = &[
+    Pin { name: "bus_addr", width: 20 },
+    Pin { name: "bus_we", width: 1 },
+    Pin { name: "bus_re", width: 1 },
+    Pin { name: "bus_wdata", width: 32 },
+];
+const NIC_OUT: &[Pin] = &[Pin { name: "bus_rdata", width: 32 }, Pin { name: "active", width: 1 }];
+
 /// The FEC NIC top (register map, encoder, decoder, TX queue, RX staging and message buffers,
 /// completion queue) for the board, its 32-bit bus driven by the harness.
 pub fn nic_board() -> Board {
     use hdl::nic::rtl::NicTop;
-    const IN: &[Pin] = &[
-        Pin { name: "bus_addr", width: 20 },
-        Pin { name: "bus_we", width: 1 },
-        Pin { name: "bus_re", width: 1 },
-        Pin { name: "bus_wdata", width: 32 },
-    ];
-    const OUT: &[Pin] = &[Pin { name: "bus_rdata", width: 32 }, Pin { name: "active", width: 1 }];
     let mut uut = NicTop::<8, 4, 6>::new(NIC_S, NIC_K_MAX);
     uut.connect_all();
-    Board { verilog: wrap(&generate_verilog(&uut), IN, OUT), harness_flops: harness_flops(IN) }
+    Board { verilog: wrap(&generate_verilog(&uut), NIC_IN, NIC_OUT), harness_flops: harness_flops(NIC_IN) }
+}
+
+/// Geometry of the full NIC (the ECP5 board): CloudBurst's S = 1460 bytes, k_max = 64, W = 32
+/// (the `sim` build the driver runs by default): 512-word symbol slots, 2^15-word messages.
+pub const NIC_FULL_S: usize = 1460;
+pub const NIC_FULL_K_MAX: usize = 64;
+
+/// The full-size FEC NIC top in the harness.
+pub fn nic_full_board() -> Board {
+    use hdl::nic::rtl::NicTop;
+    let mut uut = NicTop::<15, 9, 11>::new(NIC_FULL_S, NIC_FULL_K_MAX);
+    uut.connect_all();
+    Board { verilog: wrap(&generate_verilog(&uut), NIC_IN, NIC_OUT), harness_flops: harness_flops(NIC_IN) }
 }
