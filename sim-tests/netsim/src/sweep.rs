@@ -439,14 +439,19 @@ pub fn merge(results: &[JobResult], command: &str) -> Result<scenarios::Report> 
         _ => {}
     }
     let _ = writeln!(md, "Figures: {}.", fig.iter().map(|(f, _, _)| format!("[`{f}`]({f})")).collect::<Vec<_>>().join(", "));
+    // Each scheme's points are shifted a little along x (a dodge of at most ±10 % of the
+    // narrowest step), so error bars at the same x do not hide one another.
+    let step = xs.windows(2).map(|w| plot_x(w[1]) - plot_x(w[0])).fold(f64::INFINITY, f64::min);
+    let dodge = |i: usize| if step.is_finite() && schemes.len() > 1 { 0.2 * step * (i as f64 / (schemes.len() - 1) as f64 - 0.5) } else { 0.0 };
     let plots = fig
         .iter()
         .map(|&(file, metric, title)| {
             let series = schemes
                 .iter()
-                .map(|s| {
+                .enumerate()
+                .map(|(i, s)| {
                     let pts: Vec<(u64, (f64, f64, usize))> = xs.iter().map(|&x| (x, cell(s, metric, x))).filter(|(_, c)| c.2 > 0).collect();
-                    Series { name: s.clone(), points: pts.iter().map(|(x, c)| (plot_x(*x), c.0)).collect(), err: pts.iter().map(|(_, c)| c.1).collect() }
+                    Series { name: s.clone(), points: pts.iter().map(|(x, c)| (plot_x(*x) + dodge(i), c.0)).collect(), err: pts.iter().map(|(_, c)| c.1).collect() }
                 })
                 .collect();
             let y_label = metrics.iter().find(|(m, _)| *m == metric).map_or(metric, |(_, t)| t);
