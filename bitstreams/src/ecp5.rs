@@ -42,6 +42,9 @@ IOBUF PORT \"leds[6]\" IO_TYPE=LVCMOS25;\nIOBUF PORT \"leds[7]\" IO_TYPE=LVCMOS2
 #[derive(Clone, Debug, Default)]
 pub struct Ecp5Report {
     pub top: String,
+    /// Whether the top fits the part. When it does not, the first seed stops at placement: the
+    /// utilisation is what it needed, and there is no Fmax or bitstream.
+    pub fits: bool,
     /// LUT4s (`TRELLIS_COMB`), flip-flops (`TRELLIS_FF`), block RAMs (`DP16KD`): used, available.
     pub luts: (u32, u32),
     pub ffs: (u32, u32),
@@ -110,10 +113,26 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
             logs[i] = Some(r);
         }
     }
-    let logs: Vec<String> = logs.into_iter().map(|l| l.expect("every seed ran")).collect::<Result<_>>()?;
+    let logs: Vec<Result<String>> = logs.into_iter().map(|l| l.expect("every seed ran")).collect();
+    // nextpnr prints the utilisation before it gives up placing: a top that needs more of a
+    // resource than the part has is a result, not a tool failure
+    let first_log = std::fs::read_to_string(dir.join(format!("{name}.seed{}.nextpnr.log", seeds[0]))).unwrap_or_default();
+    if logs[0].is_err() && first_log.contains("no BELs remaining") {
+        progress("does not fit the part");
+        return Ok(Ecp5Report {
+            top: name.into(),
+            fits: false,
+            luts: nextpnr_log::utilisation(&first_log, "TRELLIS_COMB"),
+            ffs: nextpnr_log::utilisation(&first_log, "TRELLIS_FF"),
+            ram: nextpnr_log::utilisation(&first_log, "DP16KD"),
+            ..Default::default()
+        });
+    }
+    let logs: Vec<String> = logs.into_iter().collect::<Result<_>>()?;
     let first = &logs[0];
     let mut r = Ecp5Report {
         top: name.into(),
+        fits: true,
         luts: nextpnr_log::utilisation(first, "TRELLIS_COMB"),
         ffs: nextpnr_log::utilisation(first, "TRELLIS_FF"),
         ram: nextpnr_log::utilisation(first, "DP16KD"),

@@ -21,6 +21,9 @@ pub struct Ecp5Row {
 pub fn build_top(top: &Top, dir: &Path, progress: Progress) -> Result<Ecp5Row> {
     let board = (top.board)();
     let report = ecp5::build(top.name, &board.verilog, dir, &ecp5::SEEDS, true, progress)?;
+    if report.fits != top.fits {
+        anyhow::bail!("{}: expected to {}fit the ECP5 part, and it {}", top.name, if top.fits { "" } else { "not " }, if report.fits { "fits" } else { "does not" });
+    }
     Ok(Ecp5Row { name: top.name, block: top.block, params: top.params.clone(), design_note: top.design_note, report })
 }
 
@@ -28,6 +31,9 @@ impl Ecp5Row {
     /// One line for the terminal.
     pub fn summary(&self) -> String {
         let r = &self.report;
+        if !r.fits {
+            return format!("{}: does not fit: {} / {} LUT4, {} / {} DP16KD", self.name, r.luts.0, r.luts.1, r.ram.0, r.ram.1);
+        }
         let (lo, hi) = r.spread_mhz();
         format!(
             "{}: {} LUT4, {} FF, {} DP16KD; Fmax median {:.2} MHz ({lo:.2}–{hi:.2} over {} seeds); bitstream at {:.3} MHz{}",
@@ -75,6 +81,11 @@ pub fn markdown(rows: &[Ecp5Row], tools: &[String], date: &str) -> String {
     let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
     for row in rows {
         let r = &row.report;
+        if !r.fits {
+            let over = |(u, a): (u32, u32)| if u > a { format!("**{u} / {a} ({:.0} %, does not fit)**", 100.0 * u as f64 / a as f64) } else { format!("{u} / {a}") };
+            let _ = writeln!(s, "| `{}` | {} | {} | {} | – | no | – | – |", row.name, over(r.luts), r.ffs.0, over(r.ram));
+            continue;
+        }
         let (lo, hi) = r.spread_mhz();
         let _ = writeln!(
             s,
@@ -101,6 +112,9 @@ pub fn markdown(rows: &[Ecp5Row], tools: &[String], date: &str) -> String {
     for row in rows {
         let r = &row.report;
         let _ = write!(s, "### `{}`\n\n", row.name);
+        if !r.fits {
+            let _ = write!(s, "Does not fit the {}: it needs {} of the {} block RAMs (DP16KD) and {} of the {} LUT4s. ", ecp5::PART, r.ram.0, r.ram.1, r.luts.0, r.luts.1);
+        }
         if let Some(p) = &r.critical {
             let _ = write!(
                 s,
