@@ -75,7 +75,7 @@ impl Ecp5Report {
 /// Synthesize `verilog` (module `top`, ports `clock`, `leds[7:0]`) in `dir` for the ECP5, place
 /// and route it once per seed (two at a time), and with `pack` write `dir/<name>.bit`: the first
 /// seed's placement when it meets the board's 100 MHz, else a build behind an EHXPLLL
-/// ([`behind_pll`]). A top that does not fit the part is reported with `fits: false`.
+/// (made by `ecppll`). A top that does not fit the part is reported with `fits: false`.
 pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, progress: Progress) -> Result<Ecp5Report> {
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join("versa.lpf"), VERSA_LPF)?;
