@@ -13,6 +13,9 @@
 //!   p99 FCT, overall mean, large-flow mean, timeouts.
 //! * `incast` (ECN♯ §4.6): N synchronous query flows over four long flows, the three deep-dive
 //!   schemes; query-flow timeouts and p99 FCT against N.
+//! * `rtt-spread` (ECN♯ §4.4, the paper's premise): the same web-search flows at 80 % load with
+//!   the base-RTT spread scaled from none (every flow 70 µs) to 5× (70–350 µs), the five testbed
+//!   schemes with their thresholds for the 3× network; short-flow FCT against the spread.
 //! * `cloudburst` (CB-LT §4): messages of 5–93 KB at a request rate, CloudBurst's four-path
 //!   spraying against single-path DCTCP, with four healthy paths, one degraded and one cut;
 //!   p99 and mean message completion time against the rate.
@@ -32,7 +35,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 /// The sweeps there are.
-pub const SWEEPS: [&str; 3] = ["fct-load", "incast", "cloudburst"];
+pub const SWEEPS: [&str; 4] = ["fct-load", "incast", "rtt-spread", "cloudburst"];
 
 /// One run of a sweep: a point on its axis and a seed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -76,6 +79,8 @@ impl Spec {
             ("fct-load", true) => vec![0.5, 0.8],
             ("incast", false) => vec![25.0, 50.0, 100.0, 150.0, 200.0, 250.0, 300.0],
             ("incast", true) => vec![50.0, 100.0],
+            ("rtt-spread", false) => vec![1.0, 2.0, 3.0, 4.0, 5.0],
+            ("rtt-spread", true) => vec![1.0, 3.0],
             ("cloudburst", false) => vec![1000.0, 2000.0, 3000.0, 4000.0],
             ("cloudburst", true) => vec![1000.0, 2000.0],
             _ => bail!("unknown sweep `{sweep}`; known: {}", SWEEPS.join(", ")),
@@ -142,6 +147,32 @@ pub fn run_job(job: &Job, engine: PortEngine) -> Result<JobResult> {
                 })
                 .collect()
         }
+        "rtt-spread" => {
+            let cfg = net_10g();
+            let (arrivals_us, drain_us) = if job.short { (100_000.0, 200_000.0) } else { (1_000_000.0, 500_000.0) };
+            // the 3× distribution (70–210 µs) stretched about its 70 µs floor to a spread of x×
+            let stretch = (job.x - 1.0) / 2.0;
+            let flows: Vec<_> = web_search_flows(job.seed, 0.8, cfg.gbps, arrivals_us, cfg.init_cwnd)
+                .into_iter()
+                .map(|mut f| {
+                    f.rtt_us = (RTT_FLOOR_US + (f.rtt_us - RTT_FLOOR_US) * stretch).round();
+                    f
+                })
+                .collect();
+            fct_run(&cfg, &testbed_schemes(&cfg), &flows, arrivals_us + drain_us, engine)?
+                .into_iter()
+                .map(|f| {
+                    let m = BTreeMap::from([
+                        ("short_avg_us".to_string(), f.short_avg),
+                        ("short_p99_us".to_string(), f.short_p99),
+                        ("short_flows".to_string(), f.short_fcts.len() as f64),
+                        ("overall_avg_us".to_string(), f.overall_avg),
+                        ("timeouts".to_string(), f.timeouts as f64),
+                    ]);
+                    (f.scheme, m)
+                })
+                .collect()
+        }
         "incast" => {
             let cfg = NetConfig { min_rto_us: 1000.0, ..net_10g() };
             let (t0, tail, background) = (20_000.0, 60_000.0, 4);
@@ -189,6 +220,9 @@ pub fn run_job(job: &Job, engine: PortEngine) -> Result<JobResult> {
     let rows = rows.into_iter().map(|(s, m)| (s, m.into_iter().filter(|(_, v)| v.is_finite()).collect())).collect();
     Ok(JobResult { job: job.clone(), rows })
 }
+
+/// The base-RTT floor of the 3× distribution (`sim-tests/data/rtt_3x.cdf`), µs.
+const RTT_FLOOR_US: f64 = 70.0;
 
 /// The folder of a sweep's job files.
 pub fn jobs_dir(out: &Path) -> PathBuf {
@@ -302,6 +336,15 @@ pub fn merge(results: &[JobResult], command: &str) -> Result<scenarios::Report> 
             vec![("timeouts", "query-flow timeouts"), ("query_p99_us", "query-flow p99 FCT (µs)")],
             vec![("timeouts_vs_senders.svg", "timeouts", "Query-flow timeouts against incast degree"), ("query_p99_vs_senders.svg", "query_p99_us", "Query-flow p99 FCT against incast degree")],
         ),
+        "rtt-spread" => (
+            "spread",
+            "base-RTT spread (max/min)",
+            vec![("short_avg_us", "short-flow mean FCT (µs)"), ("short_p99_us", "short-flow p99 FCT (µs)"), ("overall_avg_us", "overall mean FCT (µs)"), ("timeouts", "timeouts")],
+            vec![
+                ("fct_short_avg_vs_spread.svg", "short_avg_us", "Short-flow mean FCT against RTT spread, 80 % load"),
+                ("fct_short_p99_vs_spread.svg", "short_p99_us", "Short-flow p99 FCT against RTT spread, 80 % load"),
+            ],
+        ),
         "cloudburst" => (
             "rate",
             "requests per second",
@@ -310,7 +353,11 @@ pub fn merge(results: &[JobResult], command: &str) -> Result<scenarios::Report> 
         ),
         other => bail!("unknown sweep `{other}`"),
     };
-    let show_x = |x: u64| if axis == "load" { format!("{:.0} %", x as f64 / 10.0) } else { format!("{}", x / 1000) };
+    let show_x = |x: u64| match axis {
+        "load" => format!("{:.0} %", x as f64 / 10.0),
+        "spread" => format!("{}×", x / 1000),
+        _ => format!("{}", x / 1000),
+    };
     let plot_x = |x: u64| if axis == "load" { x as f64 / 10.0 } else { x as f64 / 1000.0 };
     let fmt = |(m, ci, n): (f64, f64, usize)| {
         if n == 0 {
@@ -328,9 +375,9 @@ pub fn merge(results: &[JobResult], command: &str) -> Result<scenarios::Report> 
     match sweep.as_str() {
         "fct-load" => {
             let _ = writeln!(md, "Setup (ECN♯ §4.4): web-search flows with Poisson arrivals over {} s on 7 senders into one 10 Gb/s port (`SwitchPort2x256` on the port's golden model), base RTTs 70–210 µs, DCTCP; short flows < 100 KB, large > 10 MB. The paper plots FCT against load (its Figs. 9–11); its testbed has one seed per point.\n", if first.job.short { "0.1" } else { "1" });
-            let counts: Vec<f64> = table.iter().filter(|((_, k), _)| k == "short_flows").flat_map(|(_, m)| m.values().flatten().copied()).collect();
-            let least = counts.iter().copied().fold(f64::INFINITY, f64::min);
-            let _ = writeln!(md, "Short flows per run: at least {least:.0}{}.\n", if least < 100.0 { ", fewer than 100, so the p99 is the largest or second-largest short FCT of a run: read it as a tail, not a percentile" } else { ", so the p99 is not the maximum" });
+        }
+        "rtt-spread" => {
+            let _ = writeln!(md, "Setup (ECN♯ §4.4): the fct-load sweep's network at 80 % load, every flow's base RTT from `rtt_3x.cdf` (70–210 µs) stretched about its 70 µs floor, so a spread of 1× gives every flow 70 µs and 5× gives 70–350 µs; the schemes keep the thresholds set for the 3× network (TCN and ECN♯ at its p90 RTT). ECN♯'s premise: a fixed queue-length or instantaneous threshold fits one RTT, so its cost grows with the spread.\n");
         }
         "cloudburst" => {
             let _ = writeln!(md, "Setup (CB-LT §4): Poisson requests at the rate over {} s between racks, sizes uniform over 5, 10, 20, 50 and 93 KB, four 1 Gb/s paths of switch ports (golden model) with long-lived DCTCP background flows; CloudBurst sprays CB-LT symbols over the four paths into a 4-frame queue, DCTCP takes one ECMP path. Faults: path 3 at 100 Mb/s (degraded) or removed (cut). The paper reports the p99 MCT 63.69 % lower than DCTCP at 2000 r/s on its testbed. Messages per run: about the rate × the duration, so the p99 is a tail of hundreds to thousands of messages.\n", if first.job.short { "0.1" } else { "0.5" });
@@ -338,6 +385,11 @@ pub fn merge(results: &[JobResult], command: &str) -> Result<scenarios::Report> 
         _ => {
             let _ = writeln!(md, "Setup (ECN♯ §4.6): N query flows of 3–60 KB start together at 20 ms over four long-lived DCTCP flows on one 10 Gb/s port (buffer 256 packets), initial window 1, min RTO 1 ms. The paper reports the largest N each scheme absorbs without timeouts.\n");
         }
+    }
+    let counts: Vec<f64> = table.iter().filter(|((_, k), _)| k == "short_flows").flat_map(|(_, m)| m.values().flatten().copied()).collect();
+    if !counts.is_empty() {
+        let least = counts.iter().copied().fold(f64::INFINITY, f64::min);
+        let _ = writeln!(md, "Short flows per run: at least {least:.0}{}.\n", if least < 100.0 { ", fewer than 100, so the p99 is the largest or second-largest short FCT of a run: read it as a tail, not a percentile" } else { ", so the p99 is not the maximum" });
     }
     for (metric, title) in &metrics {
         let _ = writeln!(md, "## {title}\n");
@@ -358,7 +410,7 @@ pub fn merge(results: &[JobResult], command: &str) -> Result<scenarios::Report> 
     // Paired figures: per seed, computed within one seed's runs (same flows for every scheme),
     // then the mean and interval over seeds.
     match sweep.as_str() {
-        "fct-load" if schemes.len() > 1 => {
+        "fct-load" | "rtt-spread" if schemes.len() > 1 => {
             let base = &schemes[0];
             for (metric, title) in [("short_avg_us", "short-flow mean FCT"), ("short_p99_us", "short-flow p99 FCT")] {
                 let _ = writeln!(md, "## {title}: change against {base}, paired by seed (%)\n");
@@ -460,6 +512,7 @@ pub fn merge(results: &[JobResult], command: &str) -> Result<scenarios::Report> 
         .collect();
     let name: &'static str = match sweep.as_str() {
         "fct-load" => "sweep-fct-load",
+        "rtt-spread" => "sweep-rtt-spread",
         "incast" => "sweep-incast",
         _ => "sweep-cloudburst",
     };

@@ -70,8 +70,9 @@ struct SweepArgs {
 
 #[derive(clap::Args, Clone)]
 struct PlanArgs {
-    /// The sweep: fct-load (ECN♯ FCT against load), incast (timeouts against senders) or
-    /// cloudburst (message completion time against request rate, with path faults).
+    /// The sweep: fct-load (ECN♯ FCT against load), incast (timeouts against senders),
+    /// rtt-spread (FCT against the base-RTT spread) or cloudburst (message completion time
+    /// against request rate, with path faults).
     sweep: String,
     /// Seeds per point (1..=N).
     #[arg(long, default_value_t = 10)]
