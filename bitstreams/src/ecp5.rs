@@ -103,18 +103,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
             .args(["--textcfg", &format!("{name}.seed{seed}.config")]);
         tool(&mut pnr, &format!("nextpnr-ecp5 seed {seed}"), &dir.join(format!("{name}.seed{seed}.nextpnr.log")), progress)
     };
-    // two placements at a time (each nextpnr is single-threaded here)
-    let mut logs: Vec<Option<Result<String>>> = (0..seeds.len()).map(|_| None).collect();
-    for chunk in (0..seeds.len()).collect::<Vec<_>>().chunks(2) {
-        let done: Vec<(usize, Result<String>)> = std::thread::scope(|s| {
-            let hs: Vec<_> = chunk.iter().map(|&i| (i, s.spawn(move || run(seeds[i])))).collect();
-            hs.into_iter().map(|(i, h)| (i, h.join().expect("nextpnr thread"))).collect()
-        });
-        for (i, r) in done {
-            logs[i] = Some(r);
-        }
-    }
-    let logs: Vec<Result<String>> = logs.into_iter().map(|l| l.expect("every seed ran")).collect();
+    let logs: Vec<Result<String>> = crate::two_at_a_time(seeds, run);
     // nextpnr prints the utilisation before it gives up placing: a top that needs more of a
     // resource than the part has is a result, not a tool failure
     let first_log = std::fs::read_to_string(dir.join(format!("{name}.seed{}.nextpnr.log", seeds[0]))).unwrap_or_default();

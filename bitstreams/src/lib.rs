@@ -37,6 +37,19 @@ pub const TARGET_MHZ: f64 = 100.0;
 /// noise). The smoke tests place one.
 pub const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];
 
+/// `f` on every seed, two at a time (nextpnr places on one core), results in seed order.
+pub(crate) fn two_at_a_time<R: Send>(seeds: &[u64], f: impl Fn(u64) -> R + Sync) -> Vec<R> {
+    let mut out = Vec::with_capacity(seeds.len());
+    for pair in seeds.chunks(2) {
+        std::thread::scope(|s| {
+            let f = &f;
+            let hs: Vec<_> = pair.iter().map(|&seed| s.spawn(move || f(seed))).collect();
+            out.extend(hs.into_iter().map(|h| h.join().expect("a placement thread")));
+        });
+    }
+    out
+}
+
 /// The median of `v` (0 when empty).
 pub fn median(v: &[f64]) -> f64 {
     let mut v = v.to_vec();
@@ -188,16 +201,8 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
     let (lc, lc_avail) = nextpnr_log::utilisation(&log, "ICESTORM_LC");
     let (ram, _) = nextpnr_log::utilisation(&log, "ICESTORM_RAM");
     let mut fmax_by_seed = vec![nextpnr_log::fmax(&log).context("nextpnr reported no Fmax")?];
-    // the other seeds, two placements at a time (nextpnr-ice40 is single-threaded)
-    for pair in seeds[1..].chunks(2) {
-        let logs: Vec<Result<String>> = std::thread::scope(|s| {
-            let json = &json;
-            let hs: Vec<_> = pair.iter().map(|&seed| s.spawn(move || pnr(name, json, dir, TARGET_MHZ, seed, true, progress))).collect();
-            hs.into_iter().map(|h| h.join().expect("nextpnr thread")).collect()
-        });
-        for (seed, l) in pair.iter().zip(logs) {
-            fmax_by_seed.push(nextpnr_log::fmax(&l?).with_context(|| format!("nextpnr seed {seed} reported no Fmax"))?);
-        }
+    for (seed, l) in seeds[1..].iter().zip(two_at_a_time(&seeds[1..], |seed| pnr(name, &json, dir, TARGET_MHZ, seed, true, progress))) {
+        fmax_by_seed.push(nextpnr_log::fmax(&l?).with_context(|| format!("nextpnr seed {seed} reported no Fmax"))?);
     }
     let fmax = median(&fmax_by_seed);
     let mut r = Report {

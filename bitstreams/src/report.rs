@@ -235,22 +235,28 @@ pub fn publish(rows: &[Row], crate_dir: &Path) -> Result<usize> {
         version("nextpnr-ice40", &["--version"]),
         format!("fpga-icestorm {}", version("dpkg-query", &["-W", "-f", "${Version}", "fpga-icestorm"])),
     ];
-    let bin_dir = crate_dir.join("bin");
-    std::fs::create_dir_all(&bin_dir)?;
-    for e in std::fs::read_dir(&bin_dir)? {
+    let n = replace_bitstreams(&crate_dir.join("bin"), "bin", rows.iter().map(|r| (r.name, r.report.bitstream.as_deref())))?;
+    std::fs::write(crate_dir.join("REPORT.md"), markdown(rows, &tools, &today()))?;
+    Ok(n)
+}
+
+/// Empty `dir` of its `*.ext` files and copy each top's bitstream there as `<top>.ext`. Returns
+/// how many were copied.
+pub fn replace_bitstreams<'a>(dir: &Path, ext: &str, bits: impl Iterator<Item = (&'a str, Option<&'a Path>)>) -> Result<usize> {
+    std::fs::create_dir_all(dir)?;
+    for e in std::fs::read_dir(dir)? {
         let p = e?.path();
-        if p.extension().is_some_and(|x| x == "bin") {
+        if p.extension().is_some_and(|x| x == ext) {
             std::fs::remove_file(&p)?;
         }
     }
     let mut n = 0;
-    for row in rows {
-        if let Some(b) = &row.report.bitstream {
-            std::fs::copy(b, bin_dir.join(format!("{}.bin", row.name))).with_context(|| format!("copying {}", b.display()))?;
+    for (name, bit) in bits {
+        if let Some(b) = bit {
+            std::fs::copy(b, dir.join(format!("{name}.{ext}"))).with_context(|| format!("copying {}", b.display()))?;
             n += 1;
         }
     }
-    std::fs::write(crate_dir.join("REPORT.md"), markdown(rows, &tools, &today()))?;
     Ok(n)
 }
 

@@ -4,7 +4,7 @@
 use crate::ecp5::{self, Ecp5Report};
 use crate::tops::Top;
 use crate::Progress;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -136,21 +136,7 @@ pub fn markdown(rows: &[Ecp5Row], tools: &[String], date: &str) -> String {
 
 /// Write `REPORT-ECP5.md` in `crate_dir` and the bitstreams to `crate_dir/bin/ecp5/`.
 pub fn publish(rows: &[Ecp5Row], crate_dir: &Path, tools: &[String], date: &str) -> Result<usize> {
-    let bin_dir = crate_dir.join("bin/ecp5");
-    std::fs::create_dir_all(&bin_dir)?;
-    for e in std::fs::read_dir(&bin_dir)? {
-        let p = e?.path();
-        if p.extension().is_some_and(|x| x == "bit") {
-            std::fs::remove_file(&p)?;
-        }
-    }
-    let mut n = 0;
-    for row in rows {
-        if let Some(b) = &row.report.bitstream {
-            std::fs::copy(b, bin_dir.join(format!("{}.bit", row.name))).with_context(|| format!("copying {}", b.display()))?;
-            n += 1;
-        }
-    }
+    let n = crate::report::replace_bitstreams(&crate_dir.join("bin/ecp5"), "bit", rows.iter().map(|r| (r.name, r.report.bitstream.as_deref())))?;
     std::fs::write(crate_dir.join("REPORT-ECP5.md"), markdown(rows, tools, date))?;
     Ok(n)
 }
