@@ -124,55 +124,38 @@ impl Shard {
     }
 }
 
+/// Web-search flows at `load` on the 10 Gb/s port, their base RTTs stretched by `stretch` about
+/// the 70 µs floor (1 keeps the 3× distribution), through the five testbed schemes.
+fn fct_job(job: &Job, load: f64, stretch: f64, engine: PortEngine) -> Result<Vec<(String, BTreeMap<String, f64>)>> {
+    let cfg = net_10g();
+    let (arrivals_us, drain_us) = if job.short { (100_000.0, 200_000.0) } else { (1_000_000.0, 500_000.0) };
+    let mut flows = web_search_flows(job.seed, load, cfg.gbps, arrivals_us, cfg.init_cwnd);
+    for f in &mut flows {
+        f.rtt_us = (RTT_FLOOR_US + (f.rtt_us - RTT_FLOOR_US) * stretch).round();
+    }
+    Ok(fct_run(&cfg, &testbed_schemes(&cfg), &flows, arrivals_us + drain_us, engine)?
+        .into_iter()
+        .map(|f| {
+            let m = BTreeMap::from([
+                ("short_avg_us".to_string(), f.short_avg),
+                ("short_p99_us".to_string(), f.short_p99),
+                ("short_flows".to_string(), f.short_fcts.len() as f64),
+                ("overall_avg_us".to_string(), f.overall_avg),
+                ("large_avg_us".to_string(), f.large_avg),
+                ("timeouts".to_string(), f.timeouts as f64),
+                ("unfinished".to_string(), f.unfinished as f64),
+            ]);
+            (f.scheme, m)
+        })
+        .collect())
+}
+
 /// Run one job on `engine`.
 pub fn run_job(job: &Job, engine: PortEngine) -> Result<JobResult> {
     let rows: Vec<(String, BTreeMap<String, f64>)> = match job.sweep.as_str() {
-        "fct-load" => {
-            let cfg = net_10g();
-            let (arrivals_us, drain_us) = if job.short { (100_000.0, 200_000.0) } else { (1_000_000.0, 500_000.0) };
-            let flows = web_search_flows(job.seed, job.x, cfg.gbps, arrivals_us, cfg.init_cwnd);
-            fct_run(&cfg, &testbed_schemes(&cfg), &flows, arrivals_us + drain_us, engine)?
-                .into_iter()
-                .map(|f| {
-                    let m = BTreeMap::from([
-                        ("short_avg_us".to_string(), f.short_avg),
-                        ("short_p99_us".to_string(), f.short_p99),
-                        ("short_flows".to_string(), f.short_fcts.len() as f64),
-                        ("overall_avg_us".to_string(), f.overall_avg),
-                        ("large_avg_us".to_string(), f.large_avg),
-                        ("timeouts".to_string(), f.timeouts as f64),
-                        ("unfinished".to_string(), f.unfinished as f64),
-                    ]);
-                    (f.scheme, m)
-                })
-                .collect()
-        }
-        "rtt-spread" => {
-            let cfg = net_10g();
-            let (arrivals_us, drain_us) = if job.short { (100_000.0, 200_000.0) } else { (1_000_000.0, 500_000.0) };
-            // the 3× distribution (70–210 µs) stretched about its 70 µs floor to a spread of x×
-            let stretch = (job.x - 1.0) / 2.0;
-            let flows: Vec<_> = web_search_flows(job.seed, 0.8, cfg.gbps, arrivals_us, cfg.init_cwnd)
-                .into_iter()
-                .map(|mut f| {
-                    f.rtt_us = (RTT_FLOOR_US + (f.rtt_us - RTT_FLOOR_US) * stretch).round();
-                    f
-                })
-                .collect();
-            fct_run(&cfg, &testbed_schemes(&cfg), &flows, arrivals_us + drain_us, engine)?
-                .into_iter()
-                .map(|f| {
-                    let m = BTreeMap::from([
-                        ("short_avg_us".to_string(), f.short_avg),
-                        ("short_p99_us".to_string(), f.short_p99),
-                        ("short_flows".to_string(), f.short_fcts.len() as f64),
-                        ("overall_avg_us".to_string(), f.overall_avg),
-                        ("timeouts".to_string(), f.timeouts as f64),
-                    ]);
-                    (f.scheme, m)
-                })
-                .collect()
-        }
+        "fct-load" => fct_job(job, job.x, 1.0, engine)?,
+        // the 3× distribution (70–210 µs) stretched about its 70 µs floor to a spread of x×
+        "rtt-spread" => fct_job(job, 0.8, (job.x - 1.0) / 2.0, engine)?,
         "incast" => {
             let cfg = NetConfig { min_rto_us: 1000.0, ..net_10g() };
             let (t0, tail, background) = (20_000.0, 60_000.0, 4);
@@ -287,6 +270,24 @@ pub fn mean_ci(v: &[f64]) -> (f64, f64, usize) {
     }
     let var = v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1) as f64;
     (m, t95(n - 1) * (var / n as f64).sqrt(), n)
+}
+
+/// `scheme`'s `metric` against `base`'s at axis point `x`, in %, computed within each seed's runs
+/// (the same flows for both) and then as mean ± 95 % interval over the seeds.
+fn paired_change(results: &[JobResult], x: u64, metric: &str, scheme: &str, base: &str) -> String {
+    let v: Vec<f64> = results
+        .iter()
+        .filter(|r| x_key(r.job.x) == x)
+        .filter_map(|r| {
+            let get = |n: &str| r.rows.iter().find(|(s, _)| s == n).and_then(|(_, m)| m.get(metric).copied());
+            Some(100.0 * (get(scheme)? / get(base)? - 1.0))
+        })
+        .collect();
+    match mean_ci(&v) {
+        (_, _, 0) => "–".into(),
+        (m, ci, _) if ci.is_finite() => format!("{m:+.1} ± {ci:.1}"),
+        (m, _, _) => format!("{m:+.1}"),
+    }
 }
 
 /// The merged figures: per (scheme, x, metric), the values over seeds.
@@ -422,16 +423,7 @@ pub fn merge(results: &[JobResult], command: &str) -> Result<scenarios::Report> 
                 for sc in &schemes[1..] {
                     let _ = write!(md, "| {sc} |");
                     for &x in &xs {
-                        let v: Vec<f64> = results
-                            .iter()
-                            .filter(|r| x_key(r.job.x) == x)
-                            .filter_map(|r| {
-                                let get = |n: &str| r.rows.iter().find(|(s, _)| s == n).and_then(|(_, m)| m.get(metric).copied());
-                                Some(100.0 * (get(sc)? / get(base)? - 1.0))
-                            })
-                            .collect();
-                        let (m, ci, n) = mean_ci(&v);
-                        let _ = write!(md, " {} |", if n == 0 { "–".into() } else if ci.is_finite() { format!("{m:+.1} ± {ci:.1}") } else { format!("{m:+.1}") });
+                        let _ = write!(md, " {} |", paired_change(results, x, metric, sc, base));
                     }
                     let _ = writeln!(md);
                 }
@@ -452,16 +444,7 @@ pub fn merge(results: &[JobResult], command: &str) -> Result<scenarios::Report> 
                 );
                 let _ = write!(md, "| {} |", fault.name());
                 for &x in &xs {
-                    let v: Vec<f64> = results
-                        .iter()
-                        .filter(|r| x_key(r.job.x) == x)
-                        .filter_map(|r| {
-                            let get = |n: &str| r.rows.iter().find(|(s, _)| s == n).and_then(|(_, m)| m.get("mct_p99_us").copied());
-                            Some(100.0 * (get(&cb)? / get(&tcp)? - 1.0))
-                        })
-                        .collect();
-                    let (m, ci, n) = mean_ci(&v);
-                    let _ = write!(md, " {} |", if n == 0 { "–".into() } else if ci.is_finite() { format!("{m:+.1} ± {ci:.1}") } else { format!("{m:+.1}") });
+                    let _ = write!(md, " {} |", paired_change(results, x, "mct_p99_us", &cb, &tcp));
                 }
                 let _ = writeln!(md);
             }
