@@ -70,6 +70,9 @@ pub trait CycleModel: Clone {
     const OUTPUTS: &'static [Pin];
     /// Outputs for this cycle's inputs; `self` becomes the state after the clock edge.
     fn step(&mut self, inputs: &[u64]) -> Vec<u64>;
+    /// Clocks between presenting a register write and the clock it is in force in, beyond the
+    /// one of the write itself (1 for a block whose write port has a [`CsrStage`]).
+    const WRITE_DELAY: usize = 0;
 }
 
 /// A golden model as a [`Dut`]: `eval` computes on a copy, `edge` commits it.
@@ -218,6 +221,11 @@ impl<M: CycleModel> Script<M> {
             v[i] = val;
         }
         self.cycle(v, 1);
+        // idle until the write is in force, so a script's next line sees it (fuzz runs write
+        // mid-flight instead)
+        if M::WRITE_DELAY > 0 {
+            self.cycle(vec![0u64; M::INPUTS.len()], M::WRITE_DELAY as u32);
+        }
     }
 
     /// The model state now (after the last clock).
@@ -230,6 +238,62 @@ impl<M: CycleModel> Script<M> {
 pub fn inc32(x: &mut u64) {
     if *x < 0xFFFF_FFFF {
         *x += 1;
+    }
+}
+
+/// A block's saturating 32-bit statistics as the RTL's `rtl_util::LateCounter`s hold them: an
+/// event is counted at the clock edge after the one it happens in, a host preset takes effect at
+/// its own edge and drops the event still waiting (a preset wins over an event in its clock).
+/// Outputs read `value`, the count at the start of the clock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LateCounters<const N: usize> {
+    pub value: [u64; N],
+    /// Events of the last clock, counted at this clock's edge.
+    waiting: [bool; N],
+}
+
+impl<const N: usize> Default for LateCounters<N> {
+    fn default() -> Self {
+        LateCounters { value: [0; N], waiting: [false; N] }
+    }
+}
+
+impl<const N: usize> LateCounters<N> {
+    /// The clock edge: count the waiting events, apply this clock's preset (`load`: counter and
+    /// value) and let this clock's `events` wait for the next edge.
+    pub fn edge(&mut self, events: [bool; N], load: Option<(usize, u64)>) {
+        for (v, w) in self.value.iter_mut().zip(self.waiting) {
+            if w {
+                inc32(v);
+            }
+        }
+        self.waiting = events;
+        if let Some((i, v)) = load {
+            self.value[i] = v & 0xFFFF_FFFF;
+            self.waiting[i] = false;
+        }
+    }
+}
+
+/// The register-write port's pipeline register as the RTL's `rtl_util::CsrStage` holds it: a
+/// write presented in one clock is applied at the edge that ends the next clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CsrStage {
+    /// The write presented last clock: (address, data).
+    pub held: Option<(u64, u64)>,
+}
+
+impl CsrStage {
+    /// The clock edge: returns the write to apply now and holds this clock's (`we`, `addr`, `data`).
+    pub fn edge(&mut self, we: u64, addr: u64, data: u64) -> Option<(u64, u64)> {
+        std::mem::replace(&mut self.held, (we & 1 == 1).then_some((addr, data)))
+    }
+}
+
+impl<const N: usize> std::ops::Index<usize> for LateCounters<N> {
+    type Output = u64;
+    fn index(&self, i: usize) -> &u64 {
+        &self.value[i]
     }
 }
 

@@ -96,3 +96,102 @@ impl Logic for SatCounter {
 
 // pins for the counter's own test (sim-tests/tests/sat_counter.rs)
 crate::pin_io!(SatCounter; in: inc, load, load_val; out: value);
+
+/// A saturating 32-bit counter (as [`SatCounter`]) that counts its event at the edge after the one
+/// it happens in: the event is registered first, so the logic that decides it (often a compare
+/// on the block's inputs) and the counter's carry chain sit in different clocks. Saturation is a
+/// registered all-ones flag kept beside the count, so the clock enable is two flip-flops and an
+/// AND, not the end of the carry chain. A preset (`load`) takes effect at its own edge, as in
+/// `SatCounter`, and drops an event still in the register (the event happened before the preset
+/// or with it, and a preset wins over an event in the same clock). The golden models' side is
+/// [`crate::cycle::LateCounters`].
+#[derive(LogicBlock)]
+pub struct LateCounter {
+    pub clock: Signal<In, Clock>,
+    pub inc: Signal<In, Bit>,
+    pub load: Signal<In, Bit>,
+    pub load_val: Signal<In, Bits<32>>,
+    pub value: Signal<Out, Bits<32>>,
+    /// The event of the last clock (not `event`: a Verilog keyword).
+    waiting: DFF<Bit>,
+    count: DFF<Bits<32>>,
+    /// `count` is all-ones.
+    sat: DFF<Bit>,
+    all_ones: Constant<Bits<32>>,
+    below_all_ones: Constant<Bits<32>>,
+}
+
+impl Default for LateCounter {
+    fn default() -> Self {
+        LateCounter {
+            clock: Default::default(),
+            inc: Default::default(),
+            load: Default::default(),
+            load_val: Default::default(),
+            value: Default::default(),
+            waiting: Default::default(),
+            count: Default::default(),
+            sat: Default::default(),
+            all_ones: Constant::new(0xFFFF_FFFFu64.into()),
+            below_all_ones: Constant::new(0xFFFF_FFFEu64.into()),
+        }
+    }
+}
+
+impl Logic for LateCounter {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, waiting, count, sat);
+        self.waiting.d.next = self.inc.val() & !self.load.val();
+        self.value.next = self.count.q.val();
+        if self.waiting.q.val() & !self.sat.q.val() {
+            self.count.d.next = self.count.q.val() + 1;
+            self.sat.d.next = self.count.q.val() == self.below_all_ones.val();
+        }
+        if self.load.val() {
+            self.count.d.next = self.load_val.val();
+            self.sat.d.next = self.load_val.val() == self.all_ones.val();
+        }
+    }
+}
+
+crate::pin_io!(LateCounter; in: inc, load, load_val; out: value);
+
+/// The register-write port's pipeline register: a write presented on `we`/`addr`/`wdata` is
+/// checked in its clock (the block computes `ok`, usually carry-chain compares on the data) and
+/// comes out on `q_*` a clock later with its verdict, where the block decodes and applies it. The
+/// check and the decode never share a clock with each other or with the datapath; a write takes
+/// effect at the second edge after it is presented. The golden models' side is
+/// [`crate::cycle::CsrStage`].
+#[derive(LogicBlock, Default)]
+pub struct CsrStage<const A: usize> {
+    pub clock: Signal<In, Clock>,
+    pub we: Signal<In, Bit>,
+    pub addr: Signal<In, Bits<A>>,
+    pub wdata: Signal<In, Bits<32>>,
+    /// The block's verdict on this clock's (`addr`, `wdata`).
+    pub ok: Signal<In, Bit>,
+    pub q_we: Signal<Out, Bit>,
+    pub q_addr: Signal<Out, Bits<A>>,
+    pub q_wdata: Signal<Out, Bits<32>>,
+    pub q_ok: Signal<Out, Bit>,
+    r_we: DFF<Bit>,
+    r_addr: DFF<Bits<A>>,
+    r_wdata: DFF<Bits<32>>,
+    r_ok: DFF<Bit>,
+}
+
+impl<const A: usize> Logic for CsrStage<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, r_we, r_addr, r_wdata, r_ok);
+        self.r_we.d.next = self.we.val();
+        self.r_addr.d.next = self.addr.val();
+        self.r_wdata.d.next = self.wdata.val();
+        self.r_ok.d.next = self.ok.val();
+        self.q_we.next = self.r_we.q.val();
+        self.q_addr.next = self.r_addr.q.val();
+        self.q_wdata.next = self.r_wdata.q.val();
+        self.q_ok.next = self.r_ok.q.val();
+    }
+}

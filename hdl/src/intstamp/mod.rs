@@ -87,10 +87,11 @@ crate::switch_block!(
     crate::blocks::BoardInfo {
         title: "INT stamping at dequeue (HPCC hop record)",
         params: "24-bit time, 32-bit byte counter, 32-bit queue length",
-        design_note: "The event a statistic counts (decoded from the inputs) enters that counter's 32-bit increment as \
-                its carry-in, and the enable goes out on a global buffer. Counting the registered event a clock \
-                later, or counting in two 16-bit halves with a registered carry between them, takes the decode and \
-                half the chain out of the clock.",
+        design_note: "Pipelined for 100 MHz: register writes are checked in their clock and applied in the next \
+                (`CsrStage`), counters count their event a clock later with a registered saturation flag \
+                (`LateCounter`), and the qlen field saturates on a mask kept with `QLEN_SHIFT` beside the shifter. \
+                What is left in one clock is the record's own decision: the 16-bit length check against `MAX_LEN` \
+                selecting the 32-bit `tx_bytes` update.",
         min_cells: 100,
         min_ram: 0,
     }

@@ -1,7 +1,7 @@
 //! Golden model of the INT stamper (layout and choices in `mod.rs`).
 
 use super::*;
-use crate::cycle::{inc32, CycleModel, Pin};
+use crate::cycle::{CsrStage, CycleModel, LateCounters, Pin};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IntStamp {
@@ -10,8 +10,10 @@ pub struct IntStamp {
     pub qlen_shift: u64,
     pub max_len: u64,
     pub tx_bytes: u64,
-    /// stamped, malformed, csr_rejected.
-    pub counters: [u64; 3],
+    /// stamped, malformed, csr_rejected (each counts its event a clock later).
+    pub counters: LateCounters<3>,
+    /// The write port's register (a write applies at the edge after its clock's).
+    pub csr: CsrStage,
 }
 
 impl Default for IntStamp {
@@ -22,13 +24,16 @@ impl Default for IntStamp {
             qlen_shift: DEFAULT_QLEN_SHIFT,
             max_len: DEFAULT_MAX_LEN,
             tx_bytes: 0,
-            counters: [0; 3],
+            counters: LateCounters::default(),
+            csr: CsrStage::default(),
         }
     }
 }
 
 impl IntStamp {
-    fn csr_write(&mut self, addr: u64, data: u64) {
+    /// A register write; `Err` when it is rejected, `Ok(Some(..))` when it presets a counter.
+    fn csr_write(&mut self, addr: u64, data: u64) -> Result<Option<(usize, u64)>, ()> {
+        let mut preset = None;
         let ok = match addr as u8 {
             csr::RATE if data <= 4 => {
                 self.rate = data;
@@ -51,20 +56,19 @@ impl IntStamp {
                 true
             }
             a if (csr::CNT_BASE..csr::CNT_BASE + 3).contains(&a) => {
-                self.counters[(a - csr::CNT_BASE) as usize] = data;
+                preset = Some(((a - csr::CNT_BASE) as usize, data));
                 true
             }
             _ => false,
         };
-        if !ok {
-            inc32(&mut self.counters[2]);
-        }
+        if ok { Ok(preset) } else { Err(()) }
     }
 }
 
 impl CycleModel for IntStamp {
     const INPUTS: &'static [Pin] = IntIn::PINS;
     const OUTPUTS: &'static [Pin] = IntOut::PINS;
+    const WRITE_DELAY: usize = 1;
 
     fn step(&mut self, inputs: &[u64]) -> Vec<u64> {
         let i = IntIn::from_slice(inputs);
@@ -90,14 +94,13 @@ impl CycleModel for IntStamp {
         };
         if stamp {
             self.tx_bytes = (self.tx_bytes + i.deq_len) & 0xFFFF_FFFF;
-            inc32(&mut self.counters[0]);
         }
-        if malformed {
-            inc32(&mut self.counters[1]);
-        }
-        if i.csr_we == 1 {
-            self.csr_write(i.csr_addr, i.csr_wdata);
-        }
+        let write = match self.csr.edge(i.csr_we, i.csr_addr, i.csr_wdata) {
+            Some((addr, data)) => self.csr_write(addr, data),
+            None => Ok(None),
+        };
+        let preset = write.unwrap_or(None);
+        self.counters.edge([stamp, malformed, write.is_err()], preset);
         o.to_vec()
     }
 }

@@ -1,7 +1,7 @@
 //! RTL of the INT stamper; the golden model is `model.rs`, layout and choices in `mod.rs`.
 //! Register addresses are the literals of [`super::csr`].
 
-use crate::rtl_util::SatCounter;
+use crate::rtl_util::{CsrStage, LateCounter};
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
@@ -35,17 +35,21 @@ pub struct IntStamper {
     pub cnt_stamped: Signal<Out, Bits<32>>,
     pub cnt_malformed: Signal<Out, Bits<32>>,
     pub cnt_csr_rejected: Signal<Out, Bits<32>>,
+    /// The write port's register: writes are decoded a clock after they are presented.
+    csr: CsrStage<8>,
     rate: DFFWithInit<Bits<3>>,
     byte_shift: DFFWithInit<Bits<4>>,
     qlen_shift: DFFWithInit<Bits<4>>,
+    /// Bits of `qlen_after` that saturate the qlen field: all-ones << (17 + QLEN_SHIFT).
+    sat_mask: DFFWithInit<Bits<32>>,
+    all_ones: Constant<Bits<32>>,
     max_len: DFFWithInit<Bits<16>>,
     txb: DFF<Bits<32>>,
-    c_stamped: SatCounter,
-    c_malformed: SatCounter,
-    c_rejected: SatCounter,
+    c_stamped: LateCounter,
+    c_malformed: LateCounter,
+    c_rejected: LateCounter,
     malformed: Signal<Local, Bit>,
     stamp: Signal<Local, Bit>,
-    qlen_sh: Signal<Local, Bits<32>>,
     bytes_f: Signal<Local, Bits<20>>,
     qlen_f: Signal<Local, Bits<17>>,
     csr_ok: Signal<Local, Bit>,
@@ -74,9 +78,12 @@ impl Default for IntStamper {
             cnt_stamped: Default::default(),
             cnt_malformed: Default::default(),
             cnt_csr_rejected: Default::default(),
+            csr: Default::default(),
             rate: DFFWithInit::new(super::DEFAULT_RATE.into()),
             byte_shift: DFFWithInit::new(super::DEFAULT_BYTE_SHIFT.into()),
             qlen_shift: DFFWithInit::new(super::DEFAULT_QLEN_SHIFT.into()),
+            sat_mask: DFFWithInit::new((0xFFFF_FFFFu64 << (17 + super::DEFAULT_QLEN_SHIFT) & 0xFFFF_FFFF).into()),
+            all_ones: Constant::new(0xFFFF_FFFFu64.into()),
             max_len: DFFWithInit::new(super::DEFAULT_MAX_LEN.into()),
             txb: Default::default(),
             c_stamped: Default::default(),
@@ -84,7 +91,6 @@ impl Default for IntStamper {
             c_rejected: Default::default(),
             malformed: Default::default(),
             stamp: Default::default(),
-            qlen_sh: Default::default(),
             bytes_f: Default::default(),
             qlen_f: Default::default(),
             csr_ok: Default::default(),
@@ -95,8 +101,11 @@ impl Default for IntStamper {
 impl Logic for IntStamper {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, rate, byte_shift, qlen_shift, max_len, txb);
-        clock!(self, clock, c_stamped, c_malformed, c_rejected);
+        dff_setup!(self, clock, rate, byte_shift, qlen_shift, sat_mask, max_len, txb);
+        clock!(self, clock, csr, c_stamped, c_malformed, c_rejected);
+        self.csr.we.next = self.csr_we.val();
+        self.csr.addr.next = self.csr_addr.val();
+        self.csr.wdata.next = self.csr_wdata.val();
         self.malformed.next =
             self.deq_valid.val() & (!self.deq_len.val().any() | (self.deq_len.val() > self.max_len.q.val()));
         self.stamp.next = self.deq_valid.val() & !self.malformed.val();
@@ -105,9 +114,10 @@ impl Logic for IntStamper {
 
         // fields: ts and bytes wrap, qlen saturates
         self.bytes_f.next = bit_cast::<20, 32>(self.txb.q.val() >> self.byte_shift.q.val());
-        self.qlen_sh.next = self.qlen_after.val() >> self.qlen_shift.q.val();
-        self.qlen_f.next = self.qlen_sh.val().get_bits::<17>(0);
-        if self.qlen_sh.val() > 0x1_FFFF {
+        self.qlen_f.next = bit_cast::<17, 32>(self.qlen_after.val() >> self.qlen_shift.q.val());
+        // saturation without a compare after the shifter: `qlen_after` has a bit at or above
+        // 17 + QLEN_SHIFT (`sat_mask`, kept with QLEN_SHIFT), checked beside the shift
+        if (self.qlen_after.val() & self.sat_mask.q.val()).any() {
             self.qlen_f.next = 0x1_FFFF.into();
         }
         self.int_ts.next = self.now.val();
@@ -127,7 +137,7 @@ impl Logic for IntStamper {
         self.c_stamped.inc.next = self.stamp.val();
         self.c_malformed.inc.next = self.malformed.val();
 
-        // register writes (csr module)
+        // register writes (csr module): checked in the clock they are presented, applied in the next
         self.csr_ok.next = false;
         match self.csr_addr.val().index() {
             0 => self.csr_ok.next = self.csr_wdata.val() <= 4,
@@ -137,23 +147,27 @@ impl Logic for IntStamper {
             4 => self.csr_ok.next = true,
             _ => self.csr_ok.next = (self.csr_addr.val() >= 16) & (self.csr_addr.val() < 19),
         }
-        if self.csr_we.val() & self.csr_ok.val() {
-            match self.csr_addr.val().index() {
-                0 => self.rate.d.next = self.csr_wdata.val().get_bits::<3>(0),
-                1 => self.byte_shift.d.next = self.csr_wdata.val().get_bits::<4>(0),
-                2 => self.qlen_shift.d.next = self.csr_wdata.val().get_bits::<4>(0),
-                3 => self.max_len.d.next = self.csr_wdata.val().get_bits::<16>(0),
-                4 => self.txb.d.next = self.csr_wdata.val(),
+        self.csr.ok.next = self.csr_ok.val();
+        if self.csr.q_we.val() & self.csr.q_ok.val() {
+            match self.csr.q_addr.val().index() {
+                0 => self.rate.d.next = self.csr.q_wdata.val().get_bits::<3>(0),
+                1 => self.byte_shift.d.next = self.csr.q_wdata.val().get_bits::<4>(0),
+                2 => {
+                    self.qlen_shift.d.next = self.csr.q_wdata.val().get_bits::<4>(0);
+                    self.sat_mask.d.next = self.all_ones.val() << (bit_cast::<32, 4>(self.csr.q_wdata.val().get_bits::<4>(0)) + 17);
+                }
+                3 => self.max_len.d.next = self.csr.q_wdata.val().get_bits::<16>(0),
+                4 => self.txb.d.next = self.csr.q_wdata.val(),
                 _ => {}
             }
         }
-        self.c_rejected.inc.next = self.csr_we.val() & !self.csr_ok.val();
-        self.c_stamped.load.next = self.csr_we.val() & (self.csr_addr.val() == 16);
-        self.c_malformed.load.next = self.csr_we.val() & (self.csr_addr.val() == 17);
-        self.c_rejected.load.next = self.csr_we.val() & (self.csr_addr.val() == 18);
-        self.c_stamped.load_val.next = self.csr_wdata.val();
-        self.c_malformed.load_val.next = self.csr_wdata.val();
-        self.c_rejected.load_val.next = self.csr_wdata.val();
+        self.c_rejected.inc.next = self.csr.q_we.val() & !self.csr.q_ok.val();
+        self.c_stamped.load.next = self.csr.q_we.val() & (self.csr.q_addr.val() == 16);
+        self.c_malformed.load.next = self.csr.q_we.val() & (self.csr.q_addr.val() == 17);
+        self.c_rejected.load.next = self.csr.q_we.val() & (self.csr.q_addr.val() == 18);
+        self.c_stamped.load_val.next = self.csr.q_wdata.val();
+        self.c_malformed.load_val.next = self.csr.q_wdata.val();
+        self.c_rejected.load_val.next = self.csr.q_wdata.val();
         self.cnt_stamped.next = self.c_stamped.value.val();
         self.cnt_malformed.next = self.c_malformed.value.val();
         self.cnt_csr_rejected.next = self.c_rejected.value.val();
