@@ -93,9 +93,13 @@ crate::switch_block!(
     crate::blocks::BoardInfo {
         title: "priority selective drop (single-threshold RED/ECN)",
         params: "occupancy in packets and bytes, 16-bit lengths, K and CAP registers",
-        design_note: "The unit bit selects the occupancy, then `CAP − occ − size` and the compare write it back. \
-                Keeping the free room `CAP − occ` as its own register, updated by the same admissions and \
-                dequeues, takes one carry chain off the path.",
+        design_note: "Every compare (fit against `CAP` as one three-operand chain `CAP − occ − len`, the byte \
+                count's overflow, `K`, the length check, the dequeue check) is one carry chain side by side, and \
+                the occupancy's next value is computed for each (admitted, dequeued) pair beside them, so the \
+                decision only selects; counters count a clock late (`LateCounter`). What is left: yosys shares \
+                the packet and byte `K` compares into one chain behind the unit select, and the admission then \
+                drives the occupancy registers' clock enable (four LUT levels after the chain, long routes). \
+                100 MHz needs the decision registered: admission a clock later, with the occupancy forwarded.",
         min_cells: 100,
         min_ram: 0,
     }

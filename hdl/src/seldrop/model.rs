@@ -1,7 +1,7 @@
 //! Golden model of the selective-drop admission block (table and choices in `mod.rs`).
 
 use super::{csr, SelDropIn, SelDropOut, DEFAULT_CAP, DEFAULT_K, DEFAULT_MAX_LEN};
-use crate::cycle::{inc32, CycleModel, Pin};
+use crate::cycle::{CycleModel, LateCounters, Pin};
 
 const MAX32: u64 = 0xFFFF_FFFF;
 
@@ -15,7 +15,9 @@ pub struct SelDrop {
     pub occ_pkts: u64,
     pub occ_bytes: u64,
     /// enq, marked, drop_sel, drop_full, malformed, deq, bad_deq, csr_rejected.
-    pub counters: [u64; 8],
+    /// enq, marked, drop_sel, drop_full, malformed, deq, bad_deq, csr_rejected (each counts its
+    /// event a clock later).
+    pub counters: LateCounters<8>,
 }
 
 impl Default for SelDrop {
@@ -28,7 +30,7 @@ impl Default for SelDrop {
             max_len: DEFAULT_MAX_LEN,
             occ_pkts: 0,
             occ_bytes: 0,
-            counters: [0; 8],
+            counters: LateCounters::default(),
         }
     }
 }
@@ -64,7 +66,9 @@ impl SelDrop {
         Decision::Enq
     }
 
-    fn csr_write(&mut self, addr: u64, data: u64) {
+    /// A register write; `Err` when it is rejected, `Ok(Some(..))` when it presets a counter.
+    fn csr_write(&mut self, addr: u64, data: u64) -> Result<Option<(usize, u64)>, ()> {
+        let mut preset = None;
         let ok = match addr as u8 {
             csr::UNIT if data <= 1 => {
                 self.bytes_unit = data == 1;
@@ -87,14 +91,12 @@ impl SelDrop {
                 true
             }
             a if (csr::CNT_BASE..csr::CNT_BASE + 8).contains(&a) => {
-                self.counters[(a - csr::CNT_BASE) as usize] = data;
+                preset = Some(((a - csr::CNT_BASE) as usize, data));
                 true
             }
             _ => false,
         };
-        if !ok {
-            inc32(&mut self.counters[7]);
-        }
+        if ok { Ok(preset) } else { Err(()) }
     }
 }
 
@@ -119,46 +121,47 @@ impl CycleModel for SelDrop {
             cnt_csr_rejected: c[7],
             ..Default::default()
         };
+        let mut ev = [false; 8];
         let (mut add_p, mut add_b) = (0, 0);
         if i.arr_valid == 1 {
             match self.decide(i.arr_len, i.arr_ecn, i.arr_low_prio == 1) {
                 Decision::Enq | Decision::Mark => {
                     o.admit = 1;
                     (add_p, add_b) = (1, i.arr_len);
-                    inc32(&mut self.counters[0]);
+                    ev[0] = true;
                     if self.decide(i.arr_len, i.arr_ecn, i.arr_low_prio == 1) == Decision::Mark {
                         o.ecn_out = 3;
-                        inc32(&mut self.counters[1]);
+                        ev[1] = true;
                     }
                 }
                 Decision::DropSel => {
                     o.drop_sel = 1;
-                    inc32(&mut self.counters[2]);
+                    ev[2] = true;
                 }
                 Decision::DropFull => {
                     o.drop_full = 1;
-                    inc32(&mut self.counters[3]);
+                    ev[3] = true;
                 }
                 Decision::DropBad => {
                     o.drop_bad = 1;
-                    inc32(&mut self.counters[4]);
+                    ev[4] = true;
                 }
             }
         }
         let (mut sub_p, mut sub_b) = (0, 0);
         if i.deq_valid == 1 {
             if self.occ_pkts == 0 || i.deq_len == 0 || i.deq_len > self.occ_bytes {
-                inc32(&mut self.counters[6]);
+                ev[6] = true;
             } else {
                 (sub_p, sub_b) = (1, i.deq_len);
-                inc32(&mut self.counters[5]);
+                ev[5] = true;
             }
         }
         self.occ_pkts = self.occ_pkts + add_p - sub_p;
         self.occ_bytes = self.occ_bytes + add_b - sub_b;
-        if i.csr_we == 1 {
-            self.csr_write(i.csr_addr, i.csr_wdata);
-        }
+        let write = if i.csr_we == 1 { self.csr_write(i.csr_addr, i.csr_wdata) } else { Ok(None) };
+        ev[7] = write.is_err();
+        self.counters.edge(ev, write.unwrap_or(None));
         o.to_vec()
     }
 }

@@ -1,7 +1,7 @@
 //! RTL of the selective-drop admission block; the golden model is `model.rs`, the table and
 //! the choices are in `mod.rs`. Register addresses are the literals of [`super::csr`].
 
-use crate::rtl_util::SatCounter;
+use crate::rtl_util::LateCounter;
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
@@ -49,18 +49,21 @@ pub struct SelectiveDrop {
     // occupancy
     q_pkts: DFF<Bits<32>>,
     q_bytes: DFF<Bits<32>>,
-    c_enq: SatCounter,
-    c_marked: SatCounter,
-    c_sel: SatCounter,
-    c_full: SatCounter,
-    c_bad: SatCounter,
-    c_deq: SatCounter,
-    c_bad_deq: SatCounter,
-    c_rejected: SatCounter,
+    c_enq: LateCounter,
+    c_marked: LateCounter,
+    c_sel: LateCounter,
+    c_full: LateCounter,
+    c_bad: LateCounter,
+    c_deq: LateCounter,
+    c_bad_deq: LateCounter,
+    c_rejected: LateCounter,
     // wires
     len32: Signal<Local, Bits<32>>,
-    occ: Signal<Local, Bits<32>>,
-    size: Signal<Local, Bits<32>>,
+    sum_b: Signal<Local, Bits<33>>,
+    /// CAP − occupancy − length in bytes, 34-bit two's complement: negative when it does not fit.
+    room_b: Signal<Local, Bits<34>>,
+    full_b: Signal<Local, Bit>,
+    room_negative: Constant<Bits<34>>,
     bad: Signal<Local, Bit>,
     full: Signal<Local, Bit>,
     above: Signal<Local, Bit>,
@@ -69,8 +72,10 @@ pub struct SelectiveDrop {
     mark: Signal<Local, Bit>,
     enq: Signal<Local, Bit>,
     deq_ok: Signal<Local, Bit>,
-    add_b: Signal<Local, Bits<32>>,
-    sub_b: Signal<Local, Bits<32>>,
+    bytes_if_enq: Signal<Local, Bits<32>>,
+    bytes_if_not: Signal<Local, Bits<32>>,
+    pkts_if_enq: Signal<Local, Bits<32>>,
+    pkts_if_not: Signal<Local, Bits<32>>,
     csr_ok: Signal<Local, Bit>,
 }
 
@@ -118,8 +123,10 @@ impl Default for SelectiveDrop {
             c_bad_deq: Default::default(),
             c_rejected: Default::default(),
             len32: Default::default(),
-            occ: Default::default(),
-            size: Default::default(),
+            sum_b: Default::default(),
+            room_b: Default::default(),
+            full_b: Default::default(),
+            room_negative: Constant::new((1u64 << 33).into()),
             bad: Default::default(),
             full: Default::default(),
             above: Default::default(),
@@ -128,8 +135,10 @@ impl Default for SelectiveDrop {
             mark: Default::default(),
             enq: Default::default(),
             deq_ok: Default::default(),
-            add_b: Default::default(),
-            sub_b: Default::default(),
+            bytes_if_enq: Default::default(),
+            bytes_if_not: Default::default(),
+            pkts_if_enq: Default::default(),
+            pkts_if_not: Default::default(),
             csr_ok: Default::default(),
         }
     }
@@ -143,31 +152,34 @@ impl Logic for SelectiveDrop {
         self.occ_pkts.next = self.q_pkts.q.val();
         self.occ_bytes.next = self.q_bytes.q.val();
 
-        // --- admission decision, in the table's order
+        // --- admission decision, in the table's order. Every compare is one carry chain on the
+        // registers and this clock's inputs, side by side; the occupancy updates are computed for
+        // every outcome beside them and the decision only selects (the critical path is one chain,
+        // the mode select, and the final select).
         self.len32.next = bit_cast::<32, 16>(self.arr_len.val());
-        self.occ.next = self.q_pkts.q.val();
-        self.size.next = 1.into();
-        if self.bytes_unit.q.val() {
-            self.occ.next = self.q_bytes.q.val();
-            self.size.next = self.len32.val();
-        }
         self.bad.next = !self.arr_len.val().any() | (self.arr_len.val() > self.max_len.q.val());
-        self.full.next = (self.occ.val() > self.cap.q.val())
-            | (self.size.val() > (self.cap.q.val() - self.occ.val()))
-            | (self.len32.val() > !self.q_bytes.q.val());
-        self.above.next = self.occ.val() > self.k.q.val();
-        self.droppable.next = !self.arr_ecn.val().any() | self.arr_low_prio.val();
-        self.sel.next = false;
-        self.mark.next = false;
-        self.enq.next = false;
-        if self.arr_valid.val() & !self.bad.val() & !self.full.val() {
-            if self.above.val() & self.droppable.val() & self.drop_non_ect.q.val() {
-                self.sel.next = true;
-            } else {
-                self.enq.next = true;
-                self.mark.next = self.above.val() & self.arr_ecn.val().any();
-            }
+        // full: occ + size > CAP, or the byte count would pass 2^32 - 1 (`sum_b`'s carry)
+        self.sum_b.next = bit_cast::<33, 32>(self.q_bytes.q.val()) + bit_cast::<33, 32>(self.len32.val());
+        self.room_b.next = bit_cast::<34, 32>(self.cap.q.val()) - bit_cast::<34, 32>(self.q_bytes.q.val())
+            - bit_cast::<34, 32>(self.len32.val());
+        // negative: bit 33 (written as a compare with 2^33 so the whole word is used; yosys
+        // reduces it to the bit)
+        self.full_b.next = self.room_b.val() >= self.room_negative.val();
+        self.full.next = self.q_pkts.q.val() >= self.cap.q.val();
+        if self.bytes_unit.q.val() {
+            self.full.next = self.full_b.val();
         }
+        self.full.next = self.full.val() | self.sum_b.val().get_bit(32);
+        self.above.next = self.q_pkts.q.val() > self.k.q.val();
+        if self.bytes_unit.q.val() {
+            self.above.next = self.q_bytes.q.val() > self.k.q.val();
+        }
+        self.droppable.next = !self.arr_ecn.val().any() | self.arr_low_prio.val();
+        self.sel.next = self.arr_valid.val() & !self.bad.val() & !self.full.val()
+            & self.above.val() & self.droppable.val() & self.drop_non_ect.q.val();
+        self.enq.next = self.arr_valid.val() & !self.bad.val() & !self.full.val()
+            & !(self.above.val() & self.droppable.val() & self.drop_non_ect.q.val());
+        self.mark.next = self.enq.val() & self.above.val() & self.arr_ecn.val().any();
         self.admit.next = self.enq.val();
         self.ecn_out.next = self.arr_ecn.val();
         if self.mark.val() {
@@ -177,25 +189,27 @@ impl Logic for SelectiveDrop {
         self.drop_full.next = self.arr_valid.val() & !self.bad.val() & self.full.val();
         self.drop_bad.next = self.arr_valid.val() & self.bad.val();
 
-        // --- occupancy: admissions in, dequeues out (a bad dequeue is ignored)
+        // --- occupancy: admissions in, dequeues out (a bad dequeue is ignored). The next value
+        // for each (admitted, dequeued) pair is ready before the decision; `enq` picks.
         self.deq_ok.next = self.deq_valid.val()
             & self.q_pkts.q.val().any()
             & self.deq_len.val().any()
             & (bit_cast::<32, 16>(self.deq_len.val()) <= self.q_bytes.q.val());
-        self.add_b.next = 0.into();
-        if self.enq.val() {
-            self.add_b.next = self.len32.val();
-        }
-        self.sub_b.next = 0.into();
+        self.bytes_if_enq.next = self.sum_b.val().get_bits::<32>(0);
+        self.bytes_if_not.next = self.q_bytes.q.val();
+        self.pkts_if_enq.next = self.q_pkts.q.val() + 1;
+        self.pkts_if_not.next = self.q_pkts.q.val();
         if self.deq_ok.val() {
-            self.sub_b.next = bit_cast::<32, 16>(self.deq_len.val());
+            self.bytes_if_enq.next = self.q_bytes.q.val() + self.len32.val() - bit_cast::<32, 16>(self.deq_len.val());
+            self.bytes_if_not.next = self.q_bytes.q.val() - bit_cast::<32, 16>(self.deq_len.val());
+            self.pkts_if_enq.next = self.q_pkts.q.val();
+            self.pkts_if_not.next = self.q_pkts.q.val() - 1;
         }
-        self.q_bytes.d.next = self.q_bytes.q.val() + self.add_b.val() - self.sub_b.val();
-        if self.enq.val() & !self.deq_ok.val() {
-            self.q_pkts.d.next = self.q_pkts.q.val() + 1;
-        }
-        if !self.enq.val() & self.deq_ok.val() {
-            self.q_pkts.d.next = self.q_pkts.q.val() - 1;
+        self.q_bytes.d.next = self.bytes_if_not.val();
+        self.q_pkts.d.next = self.pkts_if_not.val();
+        if self.enq.val() {
+            self.q_bytes.d.next = self.bytes_if_enq.val();
+            self.q_pkts.d.next = self.pkts_if_enq.val();
         }
 
         // --- counters
