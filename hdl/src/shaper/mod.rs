@@ -91,9 +91,12 @@ crate::switch_block!(
     crate::blocks::BoardInfo {
         title: "token-bucket shaper of the emulation queue",
         params: "mixed-radix bucket (bytes + 1/SCALE remainder), 16-bit lengths",
-        design_note: "Remainder carry, refill add, cap compare and the bucket update run in one clock. The refill \
-                is the same every clock between register writes, so precomputing it into a register leaves \
-                one add and one compare.",
+        design_note: "The remainder's carry is one compare against `SCALE − FILL_FRAC` (kept with the registers) \
+                and counters count a clock late, but the bucket path is still four carry chains in series: the wire \
+                length `len + OVERHEAD`, the eligibility compare, the charge and refill `bucket − wire + FILL + \
+                carry`, and the cap compare against `DEPTH`. Thresholds kept with the registers (`DEPTH − FILL`, \
+                `DEPTH − FILL − 1`) turn the cap compare into compares on the bucket side by side with the refill, \
+                and the eligible departure's charge into one three-operand chain.",
         min_cells: 100,
         min_ram: 0,
     }

@@ -1,7 +1,7 @@
 //! Golden model of the token-bucket shaper (semantics and choices in `mod.rs`).
 
 use super::*;
-use crate::cycle::{inc32, CycleModel, Pin};
+use crate::cycle::{CycleModel, LateCounters, Pin};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shaper {
@@ -15,7 +15,8 @@ pub struct Shaper {
     pub tokens: u64,
     pub frac: u64,
     /// sent, bad, violation, csr_rejected.
-    pub counters: [u64; 4],
+    /// sent, bad, violation, csr_rejected (each counts its event a clock later).
+    pub counters: LateCounters<4>,
 }
 
 impl Default for Shaper {
@@ -29,7 +30,7 @@ impl Default for Shaper {
             max_len: DEFAULT_MAX_LEN,
             tokens: DEFAULT_DEPTH,
             frac: 0,
-            counters: [0; 4],
+            counters: LateCounters::default(),
         }
     }
 }
@@ -56,7 +57,9 @@ impl Shaper {
         self.frac = 0;
     }
 
-    fn csr_write(&mut self, addr: u64, data: u64) {
+    /// A register write; `Err` when it is rejected, `Ok(Some(..))` when it presets a counter.
+    fn csr_write(&mut self, addr: u64, data: u64) -> Result<Option<(usize, u64)>, ()> {
+        let mut preset = None;
         let ok = match addr as u8 {
             csr::FILL => {
                 self.fill = data;
@@ -85,14 +88,12 @@ impl Shaper {
                 true
             }
             a if (csr::CNT_BASE..csr::CNT_BASE + 4).contains(&a) => {
-                self.counters[(a - csr::CNT_BASE) as usize] = data;
+                preset = Some(((a - csr::CNT_BASE) as usize, data));
                 true
             }
             _ => false,
         };
-        if !ok {
-            inc32(&mut self.counters[3]);
-        }
+        if ok { Ok(preset) } else { Err(()) }
     }
 }
 
@@ -115,15 +116,16 @@ impl CycleModel for Shaper {
             cnt_violation: self.counters[2],
             cnt_csr_rejected: self.counters[3],
         };
+        let mut ev = [false; 4];
         let mut after = self.tokens;
         if i.deq == 1 {
             if eligible {
                 after -= o.wire_len;
-                inc32(&mut self.counters[0]);
+                ev[0] = true;
             } else if bad {
-                inc32(&mut self.counters[1]);
+                ev[1] = true;
             } else {
-                inc32(&mut self.counters[2]);
+                ev[2] = true;
             }
         }
         // refill after the departure decision, then cap (SH): the remainders carry into a byte
@@ -136,9 +138,9 @@ impl CycleModel for Shaper {
             self.tokens = sum;
             self.frac = if carry { frac - self.scale } else { frac };
         }
-        if i.csr_we == 1 {
-            self.csr_write(i.csr_addr, i.csr_wdata);
-        }
+        let write = if i.csr_we == 1 { self.csr_write(i.csr_addr, i.csr_wdata) } else { Ok(None) };
+        ev[3] = write.is_err();
+        self.counters.edge(ev, write.unwrap_or(None));
         o.to_vec()
     }
 }

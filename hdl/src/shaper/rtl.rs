@@ -1,7 +1,7 @@
 //! RTL of the token-bucket shaper; the golden model is `model.rs`, semantics in `mod.rs`.
 //! Register addresses are the literals of [`super::csr`].
 
-use crate::rtl_util::SatCounter;
+use crate::rtl_util::LateCounter;
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
@@ -34,18 +34,19 @@ pub struct TokenShaper {
     fill: DFFWithInit<Bits<32>>,
     fill_frac: DFFWithInit<Bits<16>>,
     scale: DFFWithInit<Bits<16>>,
+    /// SCALE − FILL_FRAC (positive: the register checks keep FILL_FRAC < SCALE).
+    frac_gap: DFFWithInit<Bits<16>>,
     depth: DFFWithInit<Bits<32>>,
     overhead: DFFWithInit<Bits<8>>,
     max_len: DFFWithInit<Bits<16>>,
     /// The bucket in mixed radix (mod.rs): whole wire bytes and the remainder below `scale`.
     bucket: DFFWithInit<Bits<32>>,
     bucket_frac: DFF<Bits<16>>,
-    c_sent: SatCounter,
-    c_bad: SatCounter,
-    c_violation: SatCounter,
-    c_rejected: SatCounter,
+    c_sent: LateCounter,
+    c_bad: LateCounter,
+    c_violation: LateCounter,
+    c_rejected: LateCounter,
     wlen: Signal<Local, Bits<16>>,
-    frac_sum: Signal<Local, Bits<17>>,
     carry: Signal<Local, Bit>,
     refill: Signal<Local, Bits<33>>,
     bad: Signal<Local, Bit>,
@@ -76,6 +77,7 @@ impl Default for TokenShaper {
             fill: DFFWithInit::new(super::DEFAULT_FILL.into()),
             fill_frac: DFFWithInit::new(super::DEFAULT_FILL_FRAC.into()),
             scale: DFFWithInit::new(super::DEFAULT_SCALE.into()),
+            frac_gap: DFFWithInit::new((super::DEFAULT_SCALE - super::DEFAULT_FILL_FRAC).into()),
             depth: DFFWithInit::new(super::DEFAULT_DEPTH.into()),
             overhead: DFFWithInit::new(super::DEFAULT_OVERHEAD.into()),
             max_len: DFFWithInit::new(super::DEFAULT_MAX_LEN.into()),
@@ -86,7 +88,6 @@ impl Default for TokenShaper {
             c_violation: Default::default(),
             c_rejected: Default::default(),
             wlen: Default::default(),
-            frac_sum: Default::default(),
             carry: Default::default(),
             refill: Default::default(),
             bad: Default::default(),
@@ -100,7 +101,7 @@ impl Default for TokenShaper {
 impl Logic for TokenShaper {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fill, fill_frac, scale, depth, overhead, max_len, bucket, bucket_frac);
+        dff_setup!(self, clock, fill, fill_frac, scale, frac_gap, depth, overhead, max_len, bucket, bucket_frac);
         clock!(self, clock, c_sent, c_bad, c_violation, c_rejected);
         self.wlen.next = self.head_len.val() + bit_cast::<16, 8>(self.overhead.q.val());
         self.bad.next = self.head_valid.val() & (!self.head_len.val().any() | (self.head_len.val() > self.max_len.q.val()));
@@ -116,11 +117,12 @@ impl Logic for TokenShaper {
         if self.deq.val() & self.elig.val() {
             self.after.next = self.bucket.q.val() - bit_cast::<32, 16>(self.wlen.val());
         }
-        self.frac_sum.next = bit_cast::<17, 16>(self.bucket_frac.q.val()) + bit_cast::<17, 16>(self.fill_frac.q.val());
-        self.carry.next = self.frac_sum.val() >= bit_cast::<17, 16>(self.scale.q.val());
-        self.bucket_frac.d.next = self.frac_sum.val().get_bits::<16>(0);
+        // the remainder carries a byte when frac + FILL_FRAC ≥ SCALE, i.e. frac ≥ SCALE − FILL_FRAC
+        // (`frac_gap`, kept with the two registers): one compare and two subtractions side by side
+        self.carry.next = self.bucket_frac.q.val() >= self.frac_gap.q.val();
+        self.bucket_frac.d.next = self.bucket_frac.q.val() + self.fill_frac.q.val();
         if self.carry.val() {
-            self.bucket_frac.d.next = self.frac_sum.val().get_bits::<16>(0) - self.scale.q.val();
+            self.bucket_frac.d.next = self.bucket_frac.q.val() - self.frac_gap.q.val();
         }
         self.refill.next = bit_cast::<33, 32>(self.after.val())
             + bit_cast::<33, 32>(self.fill.q.val())
@@ -151,6 +153,7 @@ impl Logic for TokenShaper {
                 0 => self.fill.d.next = self.csr_wdata.val(),
                 1 => {
                     self.scale.d.next = self.csr_wdata.val().get_bits::<16>(0);
+                    self.frac_gap.d.next = self.csr_wdata.val().get_bits::<16>(0) - self.fill_frac.q.val();
                     self.bucket.d.next = self.depth.q.val();
                     self.bucket_frac.d.next = 0.into();
                 }
@@ -161,7 +164,10 @@ impl Logic for TokenShaper {
                 }
                 3 => self.overhead.d.next = self.csr_wdata.val().get_bits::<8>(0),
                 4 => self.max_len.d.next = self.csr_wdata.val().get_bits::<16>(0),
-                5 => self.fill_frac.d.next = self.csr_wdata.val().get_bits::<16>(0),
+                5 => {
+                    self.fill_frac.d.next = self.csr_wdata.val().get_bits::<16>(0);
+                    self.frac_gap.d.next = self.scale.q.val() - self.csr_wdata.val().get_bits::<16>(0);
+                }
                 _ => {}
             }
         }
