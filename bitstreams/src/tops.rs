@@ -157,9 +157,10 @@ pub fn all() -> Vec<Top> {
             params: format!("S = {s} bytes, k_max = {k}, W = 32 bits; message buffer {} words in block RAM", s * k / 4),
             board: harness::cblt_encoder_board,
             fits: true,
-            design_note: "The mask generator draws one index per clock: PRNG state → xorshift → 63 table compares → \
-                first hit (a 64-bit `x & −x`) → FIFO push. Splitting the draw into two stages (xorshift and \
-                compares, then the first-hit encode), with the PRNG loop through xorshift alone, halves it.",
+            design_note: "The degree table is in block RAM, scanned one entry per clock (no comparator per \
+                entry). The index draw is one clock: `k` → the index shift → a 64-bit one-hot → the duplicate \
+                test against the 64-bit mask → the mask and the FIFO push. The shift is constant while encoding \
+                (a register set at start), and a mask as wide as `k_max` instead of 64 bits shortens the test.",
         },
         Top {
             name: "cblt-decoder",
@@ -181,13 +182,11 @@ pub fn all() -> Vec<Top> {
             ),
             board: harness::nic_board,
             fits: false,
-            design_note: "What takes the room: the encoder's degree table is 64 registers of 17 bits, each with its \
-                comparator (one draw per clock), whatever k_max; the register read is a priority chain over 58 \
-                registers; the completion queue is four entries of flip-flops read through multiplexers; every \
-                statistic is a 32-bit counter. To fit the HX8K: the table in block RAM, searched over six clocks \
-                per draw (the payload XOR takes ⌈d·S/W⌉ = 16d clocks per symbol, so draws are not the \
-                bottleneck); the read as a one-hot AND-OR; the completion queue in block RAM. 100 MHz then \
-                takes the encoder's and the decoder's fixes.",
+            design_note: "What takes the room: the encoder's 64-bit masks and mask FIFO whatever k_max; the register \
+                read is a priority chain over 58 registers; the completion queue is four entries of flip-flops \
+                read through multiplexers; every statistic is a 32-bit counter. To fit the HX8K: masks as wide \
+                as k_max; the read as a one-hot AND-OR; the completion queue in block RAM. 100 MHz then takes \
+                the encoder's and the decoder's fixes.",
         },
     ]);
     tops

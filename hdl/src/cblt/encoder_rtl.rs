@@ -5,9 +5,10 @@
 //! (symbol i at word `i·2^SA`), S and K_MAX given to [`LtEncoder::new`]. Two engines joined by
 //! a two-entry mask FIFO (§6.4: decouple mask generation from the payload XOR):
 //!
-//! * **Mask generator**, one xorshift32 draw per clock: the degree draw compares `u` against
-//!   all `T[1..k−1]` in parallel and takes the first hit (else `d = k`, all-ones, no more
-//!   draws); then top-`w`-bit index draws, rejecting `≥ k` and duplicates, until `d` bits are set.
+//! * **Mask generator**, at most one xorshift32 draw per clock: the degree draw latches `u` and
+//!   scans `T[1..k−1]` in the table RAM, one entry per clock, to the first `u < T[j]` (else
+//!   `d = k`, all-ones, no more draws); then top-`w`-bit index draws, one per clock, rejecting
+//!   `≥ k` and duplicates, until `d` bits are set.
 //! * **Payload engine**, one buffer word per clock, two stages. Stage A walks the mask's
 //!   sources lowest first and word by word and reads the buffer and the accumulator RAM; stage
 //!   B XORs and writes the accumulator back, or, in the pass over the last source, sends the
@@ -22,7 +23,7 @@
 
 use crate::rtl_util::{c, SatCounter};
 use rust_hdl::prelude::*;
-use rust_hdl::widgets::prelude::DFFWithInit;
+use rust_hdl::widgets::prelude::{DFFWithInit, RAM};
 
 use super::encoder_csr::csr;
 use super::table::DegreeTable;
@@ -71,17 +72,16 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize> {
     sa: Constant<Bits<MA>>,
     one64: Constant<Bits<64>>,
     ones64: Constant<Bits<64>>,
-    jid: [Constant<Bits<7>>; 64],
     qid: [Constant<Bits<6>>; 64],
-    onehot: [Constant<Bits<64>>; 64],
-    taddr: [Constant<Bits<8>>; 64],
     // configuration
     k_reg: DFFWithInit<Bits<7>>,
     msg_size: DFFWithInit<Bits<19>>,
     msg_id: DFF<Bits<8>>,
     seed: DFFWithInit<Bits<32>>,
     limit: DFF<Bits<32>>,
-    table: [DFFWithInit<Bits<17>>; 64],
+    /// The degree table in block RAM: `T[j]` at address j (entry 0 unused), read one entry per
+    /// clock by the degree scan.
+    deg_table: RAM<Bits<17>, 6>,
     // start check: k·S by repeated addition
     setup: DFF<Bit>,
     setup_n: DFF<Bits<7>>,
@@ -89,6 +89,11 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize> {
     // mask generator
     mg_on: DFF<Bit>,
     mg_index: DFF<Bit>,
+    /// Degree scan: `u` of this symbol's degree draw, and the entry whose `T[j]` the table
+    /// RAM returns this clock.
+    mg_scan: DFF<Bit>,
+    mg_u: DFF<Bits<17>>,
+    mg_j: DFF<Bits<7>>,
     prng: DFF<Bits<32>>,
     mg_mask: DFF<Bits<64>>,
     mg_need: DFF<Bits<7>>,
@@ -136,9 +141,8 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize> {
     x2: Signal<Local, Bits<32>>,
     x3: Signal<Local, Bits<32>>,
     u17: Signal<Local, Bits<17>>,
-    hv: [Signal<Local, Bits<64>>; 64],
-    hit_low: Signal<Local, Bits<64>>,
-    deg: Signal<Local, Bits<7>>,
+    scan_hit: Signal<Local, Bit>,
+    j1: Signal<Local, Bits<7>>,
     top6: Signal<Local, Bits<6>>,
     idx: Signal<Local, Bits<6>>,
     idx_oh: Signal<Local, Bits<64>>,
@@ -202,21 +206,21 @@ impl<const W: usize, const MA: usize, const SA: usize> LtEncoder<W, MA, SA> {
             sa: c(SA as u64),
             one64: c(1),
             ones64: c(u64::MAX),
-            jid: std::array::from_fn(|j| c(j as u64)),
             qid: std::array::from_fn(|j| c(j as u64)),
-            onehot: std::array::from_fn(|j| c(1u64 << j)),
-            taddr: std::array::from_fn(|j| c(csr::TABLE as u64 + j as u64)),
             k_reg: DFFWithInit::new((k_max as u64).into()),
             msg_size: DFFWithInit::new(((s * k_max) as u64).into()),
             msg_id: Default::default(),
             seed: DFFWithInit::new(1u64.into()),
             limit: Default::default(),
-            table: std::array::from_fn(|j| DFFWithInit::new((if j == 0 { 0 } else { table.entry(j) } as u64).into())),
+            deg_table: (0..64).map(|j| Bits::<17>::from(if j == 0 { 0 } else { table.entry(j) } as u64)).into(),
             setup: Default::default(),
             setup_n: Default::default(),
             setup_acc: Default::default(),
             mg_on: Default::default(),
             mg_index: Default::default(),
+            mg_scan: Default::default(),
+            mg_u: Default::default(),
+            mg_j: Default::default(),
             prng: Default::default(),
             mg_mask: Default::default(),
             mg_need: Default::default(),
@@ -261,9 +265,8 @@ impl<const W: usize, const MA: usize, const SA: usize> LtEncoder<W, MA, SA> {
             x2: Default::default(),
             x3: Default::default(),
             u17: Default::default(),
-            hv: std::array::from_fn(|_| Default::default()),
-            hit_low: Default::default(),
-            deg: Default::default(),
+            scan_hit: Default::default(),
+            j1: Default::default(),
             top6: Default::default(),
             idx: Default::default(),
             idx_oh: Default::default(),
@@ -294,14 +297,13 @@ impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, mg_on, mg_index, prng, mg_mask,
+            self, clock, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, mg_on, mg_index, mg_scan, mg_u,
+            mg_j, prng, mg_mask,
             mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_d0, f_d1, a_on, a_i, a_w, a_rem, a_first,
             a_bitset, a_draws, b_on, b_first, b_last, b_i, b_w, b_bitset, b_draws, b_fwd, b_fwd_data
         );
-        for j in 0..64 {
-            self.table[j].clock.next = self.clock.val();
-            self.table[j].d.next = self.table[j].q.val();
-        }
+        self.deg_table.read_clock.next = self.clock.val();
+        self.deg_table.write_clock.next = self.clock.val();
         self.msg_ram.read_clock.next = self.clock.val();
         self.msg_ram.write_clock.next = self.clock.val();
         self.acc_ram.read_clock.next = self.clock.val();
@@ -357,25 +359,12 @@ impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA
         self.x2.next = self.x1.val() ^ (self.x1.val() >> 17);
         self.x3.next = self.x2.val() ^ (self.x2.val() << 5);
         self.u17.next = bit_cast::<17, 16>(self.x3.val().get_bits::<16>(16));
-        // degree: the first j in 1..k−1 with u < T[j], else k
-        // (entry 0 is a constant 0 that never hits: every index of the arrays is used)
-        self.hv[0].next = 0.into();
-        if (self.u17.val() < self.table[0].q.val()) & (self.jid[0].val() < self.k_reg.q.val()) {
-            self.hv[0].next = self.onehot[0].val();
-        }
-        for j in 1..64 {
-            self.hv[j].next = self.hv[j - 1].val();
-            if (self.u17.val() < self.table[j].q.val()) & (self.jid[j].val() < self.k_reg.q.val()) {
-                self.hv[j].next = self.hv[j - 1].val() | self.onehot[j].val();
-            }
-        }
-        self.hit_low.next = self.hv[63].val() & (Bits::<64>::from(0) - self.hv[63].val());
-        self.deg.next = self.k_reg.q.val();
-        for j in 0..64 {
-            if self.hit_low.val().get_bit(j) {
-                self.deg.next = self.jid[j].val();
-            }
-        }
+        // degree: the first j in 1..k−1 with u < T[j], else k. The draw clock latches u and asks
+        // the table RAM for T[1]; the scan then compares one entry per clock as the RAM returns
+        // it (the payload XOR of a symbol takes ⌈d·S/W⌉ clocks, so the scan hides behind it).
+        self.scan_hit.next = self.mg_u.q.val() < self.deg_table.read_data.val();
+        self.j1.next = self.mg_j.q.val() + 1;
+        self.deg_table.read_address.next = self.mg_j.q.val().get_bits::<6>(0);
         self.top6.next = self.x3.val().get_bits::<6>(26);
         self.idx.next = self.top6.val() >> self.idx_sh.val();
         self.idx_oh.next = self.one64.val() << self.idx.val();
@@ -390,17 +379,38 @@ impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA
         self.push.next = false;
         self.push_mask.next = self.full.val();
         self.push_draws.next = self.mg_draws.q.val() + 1;
-        if self.mg_go.val() {
+        if self.mg_scan.q.val() {
+            // a full mask from the scan: the degree draw was the last
+            self.push_draws.next = self.mg_draws.q.val();
+        }
+        if self.mg_go.val() & self.mg_scan.q.val() {
+            // scanning: T[mg_j] is on the RAM's output
+            if self.scan_hit.val() {
+                self.mg_scan.d.next = false;
+                self.mg_index.d.next = true;
+                self.mg_mask.d.next = 0.into();
+                self.mg_need.d.next = self.mg_j.q.val();
+                self.mg_have.d.next = 0.into();
+            } else if self.j1.val() == self.k_reg.q.val() {
+                self.mg_scan.d.next = false;
+                self.push.next = true;
+            } else {
+                self.mg_j.d.next = self.j1.val();
+                self.deg_table.read_address.next = self.j1.val().get_bits::<6>(0);
+            }
+        }
+        if self.mg_go.val() & !self.mg_scan.q.val() {
             self.prng.d.next = self.x3.val();
             self.mg_draws.d.next = self.mg_draws.q.val() + 1;
             if !self.mg_index.q.val() {
-                if self.deg.val() == self.k_reg.q.val() {
+                // the degree draw: k = 1 has no entries to scan (degree k)
+                if self.k_reg.q.val() == 1 {
                     self.push.next = true;
                 } else {
-                    self.mg_index.d.next = true;
-                    self.mg_mask.d.next = 0.into();
-                    self.mg_need.d.next = self.deg.val();
-                    self.mg_have.d.next = 0.into();
+                    self.mg_scan.d.next = true;
+                    self.mg_u.d.next = self.u17.val();
+                    self.mg_j.d.next = 1.into();
+                    self.deg_table.read_address.next = 1.into();
                 }
             } else if self.accept.val() {
                 self.mg_mask.d.next = self.mg_mask.q.val() | self.idx_oh.val();
@@ -532,6 +542,7 @@ impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA
                 {
                     self.mg_on.d.next = true;
                     self.mg_index.d.next = false;
+                    self.mg_scan.d.next = false;
                     self.prng.d.next = self.seed.q.val();
                     self.mg_draws.d.next = 0.into();
                     self.mg_count.d.next = 0.into();
@@ -600,15 +611,14 @@ impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA
                 self.cfg_rej.inc.next = true;
             }
         }
-        for j in 0..64 {
-            if self.cfg_we.val() & self.tbl_ok.val() & (self.cfg_addr.val() == self.taddr[j].val()) {
-                self.table[j].d.next = self.cfg_wdata.val().get_bits::<17>(0);
-            }
-        }
+        self.deg_table.write_address.next = self.cfg_addr.val().get_bits::<6>(0);
+        self.deg_table.write_data.next = self.cfg_wdata.val().get_bits::<17>(0);
+        self.deg_table.write_enable.next = self.cfg_we.val() & self.tbl_ok.val();
         if self.stop.val() {
             self.setup.d.next = false;
             self.mg_on.d.next = false;
             self.mg_index.d.next = false;
+            self.mg_scan.d.next = false;
             self.f_v0.d.next = false;
             self.f_v1.d.next = false;
         }
