@@ -115,7 +115,7 @@ pub fn cblt_encoder_board() -> Board {
         Pin { name: "buf_rejected", width: 32 },
         Pin { name: "starts_refused", width: 32 },
     ];
-    let mut uut = LtEncoder::<32, 10, 4>::new(CBLT_S, CBLT_K_MAX);
+    let mut uut = LtEncoder::<32, 10, 4, CBLT_K_MAX>::new(CBLT_S, CBLT_K_MAX);
     uut.connect_all();
     Board { verilog: wrap(&generate_verilog(&uut), IN, OUT), harness_flops: harness_flops(IN) }
 }
@@ -194,7 +194,7 @@ const NIC_OUT: &[Pin] = &[Pin { name: "bus_rdata", width: 32 }, Pin { name: "act
 /// completion queue) for the board, its 32-bit bus driven by the harness.
 pub fn nic_board() -> Board {
     use hdl::nic::rtl::NicTop;
-    let mut uut = NicTop::<8, 4, 6>::new(NIC_S, NIC_K_MAX);
+    let mut uut = NicTop::<8, 4, 6, NIC_K_MAX>::new(NIC_S, NIC_K_MAX);
     uut.connect_all();
     Board { verilog: wrap(&generate_verilog(&uut), NIC_IN, NIC_OUT), harness_flops: harness_flops(NIC_IN) }
 }
@@ -207,7 +207,7 @@ pub const NIC_FULL_K_MAX: usize = 64;
 /// The full-size FEC NIC top in the harness.
 pub fn nic_full_board() -> Board {
     use hdl::nic::rtl::NicTop;
-    let mut uut = NicTop::<15, 9, 11>::new(NIC_FULL_S, NIC_FULL_K_MAX);
+    let mut uut = NicTop::<15, 9, 11, NIC_FULL_K_MAX>::new(NIC_FULL_S, NIC_FULL_K_MAX);
     uut.connect_all();
     Board { verilog: wrap(&generate_verilog(&uut), NIC_IN, NIC_OUT), harness_flops: harness_flops(NIC_IN) }
 }

@@ -1,8 +1,9 @@
 //! RTL of the CB-LT encoder (CB-LT §6.4, §6.5, §7.2); the golden model is
 //! `encoder.rs`, the host interface `encoder_csr.rs`.
 //!
-//! `LtEncoder<W, MA, SA>`: a W-bit data path, a message buffer of 2^MA words in block RAM
-//! (symbol i at word `i·2^SA`), S and K_MAX given to [`LtEncoder::new`]. Two engines joined by
+//! `LtEncoder<W, MA, SA, KM>`: a W-bit data path, a message buffer of 2^MA words in block RAM
+//! (symbol i at word `i·2^SA`), source masks of KM ≥ K_MAX bits, S and K_MAX given to
+//! [`LtEncoder::new`]. Two engines joined by
 //! a two-entry mask FIFO (§6.4: decouple mask generation from the payload XOR):
 //!
 //! * **Mask generator**, at most one xorshift32 draw per clock: the degree draw latches `u` and
@@ -43,7 +44,7 @@ const _: () = assert!(
 );
 
 #[derive(LogicBlock)]
-pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize> {
+pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM: usize> {
     pub clock: Signal<In, Clock>,
     pub cfg_we: Signal<In, Bit>,
     pub cfg_addr: Signal<In, Bits<8>>,
@@ -70,9 +71,11 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize> {
     k_max: Constant<Bits<7>>,
     last_word: Constant<Bits<SA>>,
     sa: Constant<Bits<MA>>,
-    one64: Constant<Bits<64>>,
-    ones64: Constant<Bits<64>>,
-    qid: [Constant<Bits<6>>; 64],
+    /// KM as a 7-bit value (masks are KM bits wide: source j is bit j).
+    km: Constant<Bits<7>>,
+    one_m: Constant<Bits<KM>>,
+    ones_m: Constant<Bits<KM>>,
+    qid: [Constant<Bits<6>>; KM],
     // configuration
     k_reg: DFFWithInit<Bits<7>>,
     msg_size: DFFWithInit<Bits<19>>,
@@ -95,7 +98,7 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize> {
     mg_u: DFF<Bits<17>>,
     mg_j: DFF<Bits<7>>,
     prng: DFF<Bits<32>>,
-    mg_mask: DFF<Bits<64>>,
+    mg_mask: DFF<Bits<KM>>,
     mg_need: DFF<Bits<7>>,
     mg_have: DFF<Bits<7>>,
     mg_draws: DFF<Bits<32>>,
@@ -103,24 +106,24 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize> {
     // mask FIFO (two entries, slot 0 is the head)
     f_v0: DFF<Bit>,
     f_v1: DFF<Bit>,
-    f_m0: DFF<Bits<64>>,
-    f_m1: DFF<Bits<64>>,
+    f_m0: DFF<Bits<KM>>,
+    f_m1: DFF<Bits<KM>>,
     f_d0: DFF<Bits<32>>,
     f_d1: DFF<Bits<32>>,
     // payload stage A (read) and B (XOR / write back / send)
     a_on: DFF<Bit>,
     a_i: DFF<Bits<6>>,
     a_w: DFF<Bits<SA>>,
-    a_rem: DFF<Bits<64>>,
+    a_rem: DFF<Bits<KM>>,
     a_first: DFF<Bit>,
-    a_bitset: DFF<Bits<64>>,
+    a_bitset: DFF<Bits<KM>>,
     a_draws: DFF<Bits<32>>,
     b_on: DFF<Bit>,
     b_first: DFF<Bit>,
     b_last: DFF<Bit>,
     b_i: DFF<Bits<6>>,
     b_w: DFF<Bits<SA>>,
-    b_bitset: DFF<Bits<64>>,
+    b_bitset: DFF<Bits<KM>>,
     b_draws: DFF<Bits<32>>,
     b_fwd: DFF<Bit>,
     b_fwd_data: DFF<Bits<W>>,
@@ -145,19 +148,19 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize> {
     j1: Signal<Local, Bits<7>>,
     top6: Signal<Local, Bits<6>>,
     idx: Signal<Local, Bits<6>>,
-    idx_oh: Signal<Local, Bits<64>>,
+    idx_oh: Signal<Local, Bits<KM>>,
     accept: Signal<Local, Bit>,
     have1: Signal<Local, Bits<7>>,
-    full: Signal<Local, Bits<64>>,
+    full: Signal<Local, Bits<KM>>,
     mg_go: Signal<Local, Bit>,
     push: Signal<Local, Bit>,
-    push_mask: Signal<Local, Bits<64>>,
+    push_mask: Signal<Local, Bits<KM>>,
     push_draws: Signal<Local, Bits<32>>,
     pop: Signal<Local, Bit>,
     hold: Signal<Local, Bit>,
-    rem_low: Signal<Local, Bits<64>>,
+    rem_low: Signal<Local, Bits<KM>>,
     rem_idx: Signal<Local, Bits<6>>,
-    head_low: Signal<Local, Bits<64>>,
+    head_low: Signal<Local, Bits<KM>>,
     head_idx: Signal<Local, Bits<6>>,
     rd_i: Signal<Local, Bits<6>>,
     rd_w: Signal<Local, Bits<SA>>,
@@ -167,13 +170,14 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize> {
     x: Signal<Local, Bits<W>>,
 }
 
-impl<const W: usize, const MA: usize, const SA: usize> LtEncoder<W, MA, SA> {
+impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncoder<W, MA, SA, KM> {
     /// An encoder for symbols of `s` bytes and messages of up to `k_max` (≤ 64) symbols.
     /// Panics when the buffer cannot hold them: `⌈S/(W/8)⌉ ≤ 2^SA` and `k_max·2^SA ≤ 2^MA`.
     pub fn new(s: usize, k_max: usize) -> Self {
         let wb = W / 8;
         assert!(W.is_multiple_of(8) && W >= 8, "W = {W} must be a whole number of bytes");
         assert!((1..=super::S_MAX).contains(&s) && (1..=super::K_MAX).contains(&k_max));
+        assert!(k_max <= KM && KM <= super::K_MAX, "k_max = {k_max} needs masks of KM ≥ k_max bits (KM = {KM}, at most 64)");
         let wps = super::encoder_csr::words_per_symbol(s, wb);
         assert!(SA >= 1 && wps <= 1 << SA, "S = {s} at W = {W} needs {wps} words per symbol: SA = {SA} is too small");
         assert!(k_max << SA <= 1 << MA, "{k_max} symbols of 2^{SA} words do not fit 2^{MA} words (MA)");
@@ -204,8 +208,9 @@ impl<const W: usize, const MA: usize, const SA: usize> LtEncoder<W, MA, SA> {
             k_max: c(k_max as u64),
             last_word: c(wps as u64 - 1),
             sa: c(SA as u64),
-            one64: c(1),
-            ones64: c(u64::MAX),
+            km: c(KM as u64),
+            one_m: c(1),
+            ones_m: c(crate::cycle::mask(KM as u32)),
             qid: std::array::from_fn(|j| c(j as u64)),
             k_reg: DFFWithInit::new((k_max as u64).into()),
             msg_size: DFFWithInit::new(((s * k_max) as u64).into()),
@@ -293,7 +298,7 @@ impl<const W: usize, const MA: usize, const SA: usize> LtEncoder<W, MA, SA> {
     }
 }
 
-impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA, SA> {
+impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic for LtEncoder<W, MA, SA, KM> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -367,13 +372,13 @@ impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA
         self.deg_table.read_address.next = self.mg_j.q.val().get_bits::<6>(0);
         self.top6.next = self.x3.val().get_bits::<6>(26);
         self.idx.next = self.top6.val() >> self.idx_sh.val();
-        self.idx_oh.next = self.one64.val() << self.idx.val();
+        self.idx_oh.next = self.one_m.val() << self.idx.val();
         self.accept.next =
             (bit_cast::<7, 6>(self.idx.val()) < self.k_reg.q.val()) & !(self.mg_mask.q.val() & self.idx_oh.val()).any();
         self.have1.next = self.mg_have.q.val() + 1;
-        self.full.next = self.ones64.val();
-        if self.k_reg.q.val() != 64 {
-            self.full.next = (self.one64.val() << self.k_reg.q.val().get_bits::<6>(0)) - self.one64.val();
+        self.full.next = self.ones_m.val();
+        if self.k_reg.q.val() != self.km.val() {
+            self.full.next = (self.one_m.val() << self.k_reg.q.val().get_bits::<6>(0)) - self.one_m.val();
         }
         self.mg_go.next = self.mg_on.q.val() & !(self.f_v0.q.val() & self.f_v1.q.val());
         self.push.next = false;
@@ -431,11 +436,11 @@ impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA
 
         // ---- payload engine ----
         self.hold.next = self.b_on.q.val() & self.b_last.q.val() & !self.out_ready.val();
-        self.rem_low.next = self.a_rem.q.val() & (Bits::<64>::from(0) - self.a_rem.q.val());
-        self.head_low.next = self.f_m0.q.val() & (Bits::<64>::from(0) - self.f_m0.q.val());
+        self.rem_low.next = self.a_rem.q.val() & (Bits::<KM>::from(0) - self.a_rem.q.val());
+        self.head_low.next = self.f_m0.q.val() & (Bits::<KM>::from(0) - self.f_m0.q.val());
         self.rem_idx.next = 0.into();
         self.head_idx.next = 0.into();
-        for j in 0..64 {
+        for j in 0..KM {
             if self.rem_low.val().get_bit(j) {
                 self.rem_idx.next = self.qid[j].val();
             }
@@ -461,7 +466,7 @@ impl<const W: usize, const MA: usize, const SA: usize> Logic for LtEncoder<W, MA
         self.beat_last.next = self.b_on.q.val() & self.b_last.q.val() & (self.b_w.q.val() == self.last_word.val());
         self.out_last.next = self.beat_last.val();
         self.out_data.next = self.x.val();
-        self.out_bitset.next = self.b_bitset.q.val();
+        self.out_bitset.next = bit_cast::<64, KM>(self.b_bitset.q.val());
         self.out_draws.next = self.b_draws.q.val();
         self.sym_cnt.inc.next = self.beat_last.val() & self.out_ready.val();
         // stage A: issue the next word unless the output holds stage B

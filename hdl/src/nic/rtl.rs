@@ -2,7 +2,7 @@
 //! BAR0 bridge drives), the CB-LT encoder and decoder, a TX symbol queue, an RX staging buffer
 //! and feeder, an RX message buffer and a completion queue.
 //!
-//! `NicTop<MA, SA, TA>` with `TA = SA + 2`: symbols of S bytes in slots of 2^SA words, messages
+//! `NicTop<MA, SA, TA, KM>` with `TA = SA + 2` and the encoder's masks KM ≥ k_max bits wide: symbols of S bytes in slots of 2^SA words, messages
 //! of up to k_max symbols in 2^MA words, all with a 32-bit data path (one bus word per beat).
 //!
 //! Bus: `bus_addr` is a byte address (bits 1..0 ignored). A write (`bus_we`) takes effect at the
@@ -61,7 +61,7 @@ const _: () = assert!(
 );
 
 #[derive(LogicBlock)]
-pub struct NicTop<const MA: usize, const SA: usize, const TA: usize> {
+pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: usize> {
     pub clock: Signal<In, Clock>,
     pub bus_addr: Signal<In, Bits<20>>,
     pub bus_we: Signal<In, Bit>,
@@ -70,7 +70,7 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize> {
     pub bus_rdata: Signal<Out, Bits<32>>,
     /// The core has work it can make progress on (the simulator clocks it while this is high).
     pub active: Signal<Out, Bit>,
-    enc: LtEncoder<32, MA, SA>,
+    enc: LtEncoder<32, MA, SA, KM>,
     dec: LtDecoder<32, MA, SA>,
     tx_ram: RAM<Bits<32>, TA>,
     stage_ram: RAM<Bits<32>, SA>,
@@ -180,7 +180,7 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize> {
     f_cfail: Signal<Local, Bits<32>>,
 }
 
-impl<const MA: usize, const SA: usize, const TA: usize> NicTop<MA, SA, TA> {
+impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<MA, SA, TA, KM> {
     /// A NIC for symbols of `s` bytes and messages of up to `k_max` symbols. Panics when the
     /// geometry does not fit: `⌈S/4⌉ ≤ 2^SA`, `k_max·2^SA ≤ 2^MA ≤ 2^15`, `TA = SA + 2`.
     pub fn new(s: usize, k_max: usize) -> Self {
@@ -303,7 +303,7 @@ impl<const MA: usize, const SA: usize, const TA: usize> NicTop<MA, SA, TA> {
     }
 }
 
-impl<const MA: usize, const SA: usize, const TA: usize> Logic for NicTop<MA, SA, TA> {
+impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic for NicTop<MA, SA, TA, KM> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(

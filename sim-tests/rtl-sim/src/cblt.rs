@@ -78,20 +78,20 @@ pub fn encoder(engine: Engine, s: usize, w: usize) -> Result<Box<dyn EncoderIo>>
 
 /// The Verilog of an encoder build.
 pub fn encoder_verilog<const W: usize, const MA: usize, const SA: usize>(s: usize) -> String {
-    let mut uut = LtEncoder::<W, MA, SA>::new(s, 64);
+    let mut uut = LtEncoder::<W, MA, SA, 64>::new(s, 64);
     uut.connect_all();
     generate_verilog(&uut)
 }
 
 pub struct RustHdlEncoder<const W: usize, const MA: usize, const SA: usize> {
-    uut: LtEncoder<W, MA, SA>,
+    uut: LtEncoder<W, MA, SA, 64>,
     s: usize,
 }
 
 impl<const W: usize, const MA: usize, const SA: usize> RustHdlEncoder<W, MA, SA> {
     pub fn new(s: usize) -> Result<Self> {
         assert!(W <= 64, "the rust-hdl driver moves words as u64");
-        let mut uut = LtEncoder::<W, MA, SA>::new(s, 64);
+        let mut uut = LtEncoder::<W, MA, SA, 64>::new(s, 64);
         uut.connect_all();
         uut.clock.next = Clock { clk: false };
         if !simulate(&mut uut, 1000) {

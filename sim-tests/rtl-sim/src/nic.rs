@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use crate::verilator::{PortId, VerilatedTop};
 
-/// A NIC geometry with its generics (`NicTop<MA, SA, TA>`).
+/// A NIC geometry with its generics (`NicTop<MA, SA, TA, KM>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NicBuild {
     pub s: usize,
@@ -46,15 +46,15 @@ impl NicBuild {
     /// The Verilog of this build's top.
     pub fn verilog(&self) -> String {
         match *self {
-            NicBuild::FULL => gen::<15, 9, 11>(*self),
-            NicBuild::SMALL => gen::<8, 4, 6>(*self),
+            NicBuild::FULL => gen::<15, 9, 11, 64>(*self),
+            NicBuild::SMALL => gen::<8, 4, 6, 16>(*self),
             b => panic!("no generics for {b:?}"),
         }
     }
 }
 
-fn gen<const MA: usize, const SA: usize, const TA: usize>(b: NicBuild) -> String {
-    let mut uut = NicTop::<MA, SA, TA>::new(b.s, b.k_max);
+fn gen<const MA: usize, const SA: usize, const TA: usize, const KM: usize>(b: NicBuild) -> String {
+    let mut uut = NicTop::<MA, SA, TA, KM>::new(b.s, b.k_max);
     uut.connect_all();
     generate_verilog(&uut)
 }
@@ -135,14 +135,14 @@ impl NicBus for VerilatorNic {
 
 /// The small build on rust-hdl's simulator.
 pub struct RustHdlNic {
-    uut: NicTop<8, 4, 6>,
+    uut: NicTop<8, 4, 6, 16>,
     cycles: u64,
 }
 
 impl RustHdlNic {
     pub fn new() -> Result<RustHdlNic> {
         let b = NicBuild::SMALL;
-        let mut uut = NicTop::<8, 4, 6>::new(b.s, b.k_max);
+        let mut uut = NicTop::<8, 4, 6, 16>::new(b.s, b.k_max);
         uut.connect_all();
         uut.clock.next = Clock { clk: false };
         if !simulate(&mut uut, 1000) {
