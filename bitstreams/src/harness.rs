@@ -171,7 +171,7 @@ pub fn cblt_decoder_board() -> Board {
         Pin { name: "cnt_complete", width: 32 },
         Pin { name: "cnt_failed", width: 32 },
     ];
-    let mut uut = LtDecoder::<32, 10, 4>::new(CBLT_S, CBLT_K_MAX);
+    let mut uut = LtDecoder::<32, 10, 4, CBLT_K_MAX>::new(CBLT_S, CBLT_K_MAX);
     uut.connect_all();
     Board { verilog: wrap(&generate_verilog(&uut), IN, OUT), harness_flops: harness_flops(IN) }
 }

@@ -1,5 +1,5 @@
 //! Synthesis smoke: every board top that fits (the AQM, the switch blocks, the 2 × 256 switch
-//! port, the CB-LT encoder and decoder) goes through yosys and nextpnr-ice40 for the HX8K, fits,
+//! port, the CB-LT encoder and decoder, the small NIC) goes through yosys and nextpnr-ice40 for the HX8K, fits,
 //! and reports a clock, so CI catches a block that stops synthesizing; one small top goes
 //! through the whole flow to a bitstream; the committed report covers every top. The full flow
 //! is `cargo run --release -p bitstreams`. Two tops go through the ECP5 flow on one seed (one on
@@ -54,6 +54,12 @@ fn cblt_encoder_synthesizes_for_the_hx8k() {
 #[test]
 fn cblt_decoder_synthesizes_for_the_hx8k() {
     synthesizes("cblt-decoder", 1000, 8);
+}
+
+/// The small NIC (S = 64, k_max = 16) keeps fitting the HX8K, its buffers in block RAM.
+#[test]
+fn nic_synthesizes_for_the_hx8k() {
+    synthesizes("nic", 5000, 12);
 }
 
 /// The whole flow on a small top: pass 1, the PLL build when it misses 100 MHz (which must pass

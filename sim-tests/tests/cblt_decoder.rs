@@ -152,9 +152,9 @@ fn hostile_streams_are_counted_and_harmless() {
 
 #[test]
 fn decoder_verilog_is_lint_clean() {
-    lint(&decoder_verilog::<32, 8, 2>(16, 64)).unwrap();
-    lint(&decoder_verilog::<64, 10, 4>(100, 64)).unwrap();
-    lint(&decoder_verilog::<32, 5, 2>(16, 8)).unwrap();
+    lint(&decoder_verilog::<32, 8, 2, 64>(16, 64)).unwrap();
+    lint(&decoder_verilog::<64, 10, 4, 64>(100, 64)).unwrap();
+    lint(&decoder_verilog::<32, 5, 2, 8>(16, 8)).unwrap();
 }
 
 /// §10.5 loopback: the RTL encoder's symbols, a third lost and the rest shuffled, into the RTL

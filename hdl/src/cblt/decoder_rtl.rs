@@ -64,23 +64,23 @@ const _: () = assert!(
 pub const COUNTERS: [&str; 8] =
     ["symbols", "invalid", "framing", "redundant", "innovative", "after_complete", "complete", "failed"];
 
-/// The lowest set bit of a 64-bit word: one-hot, its index and the word without it.
+/// The lowest set bit of an N-bit word (N ≤ 64): one-hot, its index and the word without it.
 #[derive(LogicBlock)]
-pub struct LowestOne {
-    pub x: Signal<In, Bits<64>>,
-    pub oh: Signal<Out, Bits<64>>,
+pub struct LowestOne<const N: usize> {
+    pub x: Signal<In, Bits<N>>,
+    pub oh: Signal<Out, Bits<N>>,
     pub idx: Signal<Out, Bits<6>>,
-    pub rest: Signal<Out, Bits<64>>,
-    sel: [Constant<Bits<64>>; 6],
+    pub rest: Signal<Out, Bits<N>>,
+    sel: [Constant<Bits<N>>; 6],
     pw: [Constant<Bits<6>>; 6],
-    low: Signal<Local, Bits<64>>,
+    low: Signal<Local, Bits<N>>,
     part: [Signal<Local, Bits<6>>; 6],
 }
 
-impl Default for LowestOne {
+impl<const N: usize> Default for LowestOne<N> {
     fn default() -> Self {
         // index bit b is set for the positions whose bit b is set
-        let sel = |b: usize| (0..64).filter(|i| i >> b & 1 == 1).fold(0u64, |m, i| m | 1 << i);
+        let sel = |b: usize| (0..N).filter(|i| i >> b & 1 == 1).fold(0u64, |m, i| m | 1 << i);
         LowestOne {
             x: Default::default(),
             oh: Default::default(),
@@ -94,10 +94,10 @@ impl Default for LowestOne {
     }
 }
 
-impl Logic for LowestOne {
+impl<const N: usize> Logic for LowestOne<N> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.low.next = self.x.val() & (Bits::<64>::from(0) - self.x.val());
+        self.low.next = self.x.val() & (Bits::<N>::from(0) - self.x.val());
         self.oh.next = self.low.val();
         self.rest.next = self.x.val() & !self.low.val();
         for b in 0..6 {
@@ -116,7 +116,7 @@ impl Logic for LowestOne {
 }
 
 #[derive(LogicBlock)]
-pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize> {
+pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM: usize> {
     pub clock: Signal<In, Clock>,
     /// RX symbols: one beat per payload word (little-endian bytes), `in_last` on the last;
     /// the UDP payload length, W0 and the bitset beside the first beat. A packet of 12 bytes or
@@ -191,8 +191,8 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize> {
     bound: DFF<Bit>,
     ctx_hdr: DFF<Bits<32>>,
     rank: DFF<Bits<7>>,
-    valid: DFF<Bits<64>>,
-    known: DFF<Bits<64>>,
+    valid: DFF<Bits<KM>>,
+    known: DFF<Bits<KM>>,
     ctx_seen: DFF<Bits<32>>,
     ctx_red: DFF<Bits<32>>,
     ctx_inv: DFF<Bits<32>>,
@@ -200,16 +200,16 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize> {
     tomb_v: DFF<Bit>,
     tomb_hdr: DFF<Bits<32>>,
     tomb_rank: DFF<Bits<7>>,
-    tomb_known: DFF<Bits<64>>,
+    tomb_known: DFF<Bits<KM>>,
     tomb_idle: DFF<Bits<16>>,
     tick_pend: DFF<Bit>,
     rec_fail: DFF<Bit>,
     // mask reduction
-    t_set: DFF<Bits<64>>,
-    red_rem: DFF<Bits<64>>,
+    t_set: DFF<Bits<KM>>,
+    red_rem: DFF<Bits<KM>>,
     red_pend: DFF<Bit>,
-    m: DFF<Bits<64>>,
-    q_oh: DFF<Bits<64>>,
+    m: DFF<Bits<KM>>,
+    q_oh: DFF<Bits<KM>>,
     q_idx: DFF<Bits<6>>,
     // payload passes: issue stage (pe_*) and XOR/write stage (b_*)
     pe_on: DFF<Bit>,
@@ -218,7 +218,7 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize> {
     pe_has: DFF<Bit>,
     pe_rowq: DFF<Bit>,
     pe_w: DFF<Bits<SA>>,
-    p_rem: DFF<Bits<64>>,
+    p_rem: DFF<Bits<KM>>,
     b_on: DFF<Bit>,
     b_kind: DFF<Bits<2>>,
     b_w: DFF<Bits<SA>>,
@@ -228,11 +228,11 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize> {
     b_in: DFF<Bits<W>>,
     // back-elimination scanner
     s_on: DFF<Bit>,
-    s_rem: DFF<Bits<64>>,
+    s_rem: DFF<Bits<KM>>,
     s_pend: DFF<Bit>,
-    s_poh: DFF<Bits<64>>,
+    s_poh: DFF<Bits<KM>>,
     s_pidx: DFF<Bits<6>>,
-    elim: DFF<Bits<64>>,
+    elim: DFF<Bits<KM>>,
     // readout: issue stage (ra_*) and output stage (ob_*)
     ra_on: DFF<Bit>,
     ra_slot: DFF<Bits<6>>,
@@ -245,9 +245,9 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize> {
     ob_last: DFF<Bit>,
     row_ram: RAM<Bits<W>, RA>,
     acc_ram: RAM<Bits<W>, SA>,
-    coef_ram: RAM<Bits<64>, 6>,
-    lo_a: LowestOne,
-    lo_s: LowestOne,
+    coef_ram: RAM<Bits<KM>, 6>,
+    lo_a: LowestOne<KM>,
+    lo_s: LowestOne<KM>,
     cnt: [SatCounter; 8],
     // combinational
     npkt: Signal<Local, Bits<6>>,
@@ -261,14 +261,14 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize> {
     ck_reason: Signal<Local, Bits<4>>,
     ctx_k: Signal<Local, Bits<7>>,
     live_rank: Signal<Local, Bits<7>>,
-    live_known: Signal<Local, Bits<64>>,
+    live_known: Signal<Local, Bits<KM>>,
     stall: Signal<Local, Bit>,
     issue: Signal<Local, Bit>,
     fr_bad: Signal<Local, Bit>,
     av: Signal<Local, Bits<W>>,
     bv: Signal<Local, Bits<W>>,
     x: Signal<Local, Bits<W>>,
-    sc_new: Signal<Local, Bits<64>>,
+    sc_new: Signal<Local, Bits<KM>>,
     hold: Signal<Local, Bit>,
     row_left: Signal<Local, Bits<16>>,
     nb: Signal<Local, Bits<19>>,
@@ -276,7 +276,7 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize> {
     rd_w: Signal<Local, Bits<SA>>,
 }
 
-impl<const W: usize, const RA: usize, const SA: usize> LtDecoder<W, RA, SA> {
+impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecoder<W, RA, SA, KM> {
     /// A decoder for symbols of `s` bytes and messages of up to `k_max` (≤ 64) symbols.
     /// Panics when the rows do not fit: `⌈S/(W/8)⌉ ≤ 2^SA` and `k_max·2^SA ≤ 2^RA`; W/8 must
     /// be a power of two.
@@ -284,6 +284,7 @@ impl<const W: usize, const RA: usize, const SA: usize> LtDecoder<W, RA, SA> {
         let wb = W / 8;
         assert!(W.is_multiple_of(8) && wb.is_power_of_two() && wb <= 128, "W = {W}: W/8 must be a power of two up to 128");
         assert!((1..=super::S_MAX).contains(&s) && (1..=K_MAX).contains(&k_max));
+        assert!(k_max <= KM && KM <= K_MAX, "k_max = {k_max} needs masks of KM ≥ k_max bits (KM = {KM}, at most 64)");
         let wps = s.div_ceil(wb);
         assert!(SA >= 1 && wps <= 1 << SA, "S = {s} at W = {W} needs {wps} words per row: SA = {SA} is too small");
         assert!(k_max << SA <= 1 << RA, "{k_max} rows of 2^{SA} words do not fit 2^{RA} words (RA)");
@@ -454,7 +455,7 @@ impl<const W: usize, const RA: usize, const SA: usize> LtDecoder<W, RA, SA> {
 // 0 IDLE, 1 CHECK, 2 REDUCE, 3 DECIDE, 4 PASS, 5 ELIM, 6 INSTALL, 7 DRAIN, 8 RESULT, 9 READ,
 // 10 RECORD, 11 TICK.
 
-impl<const W: usize, const RA: usize, const SA: usize> Logic for LtDecoder<W, RA, SA> {
+impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic for LtDecoder<W, RA, SA, KM> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -541,7 +542,7 @@ impl<const W: usize, const RA: usize, const SA: usize> Logic for LtDecoder<W, RA
         }
         self.ctx_open.next = self.bound.q.val();
         self.ctx_rank.next = self.live_rank.val();
-        self.ctx_known.next = self.live_known.val();
+        self.ctx_known.next = bit_cast::<64, KM>(self.live_known.val());
         self.busy.next = (self.state.q.val() != 0) | self.tick_pend.q.val();
 
         // ---- result, message and record outputs ----
@@ -549,11 +550,11 @@ impl<const W: usize, const RA: usize, const SA: usize> Logic for LtDecoder<W, RA
         self.res_status.next = self.st_code.q.val();
         self.res_reason.next = self.st_reason.q.val();
         self.res_rank.next = self.live_rank.val();
-        self.res_known.next = self.live_known.val();
+        self.res_known.next = bit_cast::<64, KM>(self.live_known.val());
         self.res_hdr.next = self.h_hdr.q.val();
         if self.st_code.q.val() == 4 {
             self.res_rank.next = self.tomb_rank.q.val();
-            self.res_known.next = self.tomb_known.q.val();
+            self.res_known.next = bit_cast::<64, KM>(self.tomb_known.q.val());
             self.res_hdr.next = self.tomb_hdr.q.val();
         }
         self.msg_valid.next = self.ob_on.q.val();
@@ -564,7 +565,7 @@ impl<const W: usize, const RA: usize, const SA: usize> Logic for LtDecoder<W, RA
         self.rec_failed.next = self.rec_fail.q.val();
         self.rec_hdr.next = self.ctx_hdr.q.val();
         self.rec_rank.next = self.rank.q.val();
-        self.rec_known.next = self.known.q.val();
+        self.rec_known.next = bit_cast::<64, KM>(self.known.q.val());
         self.rec_seen.next = self.ctx_seen.q.val();
         self.rec_redundant.next = self.ctx_red.q.val();
         self.rec_invalid.next = self.ctx_inv.q.val();
@@ -700,9 +701,10 @@ impl<const W: usize, const RA: usize, const SA: usize> Logic for LtDecoder<W, RA
                 self.st_code.d.next = 0.into();
                 self.st_reason.d.next = self.ck_reason.val();
             } else {
-                self.t_set.d.next = self.h_bits.q.val() & self.valid.q.val();
-                self.red_rem.d.next = self.h_bits.q.val() & self.valid.q.val();
-                self.m.d.next = self.h_bits.q.val();
+                // the header check has passed: no bit at or above k ≤ k_max ≤ KM is set
+                self.t_set.d.next = bit_cast::<KM, 64>(self.h_bits.q.val()) & self.valid.q.val();
+                self.red_rem.d.next = bit_cast::<KM, 64>(self.h_bits.q.val()) & self.valid.q.val();
+                self.m.d.next = bit_cast::<KM, 64>(self.h_bits.q.val());
                 self.red_pend.d.next = false;
                 self.state.d.next = 2.into();
             }

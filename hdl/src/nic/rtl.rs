@@ -71,7 +71,7 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     /// The core has work it can make progress on (the simulator clocks it while this is high).
     pub active: Signal<Out, Bit>,
     enc: LtEncoder<32, MA, SA, KM>,
-    dec: LtDecoder<32, MA, SA>,
+    dec: LtDecoder<32, MA, SA, KM>,
     tx_ram: RAM<Bits<32>, TA>,
     stage_ram: RAM<Bits<32>, SA>,
     msg_ram: RAM<Bits<32>, MA>,

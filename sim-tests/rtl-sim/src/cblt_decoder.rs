@@ -80,22 +80,22 @@ pub const BUILDS: [(usize, usize, usize); 4] = [(16, 32, 64), (1460, 32, 64), (1
 /// A decoder build on `engine`.
 pub fn decoder(engine: Engine, s: usize, w: usize, k_max: usize) -> Result<Box<dyn DecoderIo>> {
     match (engine, s, w, k_max) {
-        (Engine::Rusthdl, 16, 32, 64) => Ok(Box::new(RustHdlDecoder::<32, 8, 2>::new(16, 64)?)),
-        (Engine::Verilator, 16, 32, 64) => Ok(Box::new(VerilatorDecoder::new::<32, 8, 2>(16, 64)?)),
-        (Engine::Verilator, 16, 32, 8) => Ok(Box::new(VerilatorDecoder::new::<32, 5, 2>(16, 8)?)),
-        (Engine::Verilator, 1460, 32, 64) => Ok(Box::new(VerilatorDecoder::new::<32, 15, 9>(1460, 64)?)),
-        (Engine::Verilator, 100, 64, 64) => Ok(Box::new(VerilatorDecoder::new::<64, 10, 4>(100, 64)?)),
-        (Engine::Verilator, 1460, 64, 64) => Ok(Box::new(VerilatorDecoder::new::<64, 14, 8>(1460, 64)?)),
-        (Engine::Verilator, 1460, 128, 64) => Ok(Box::new(VerilatorDecoder::new::<128, 13, 7>(1460, 64)?)),
+        (Engine::Rusthdl, 16, 32, 64) => Ok(Box::new(RustHdlDecoder::<32, 8, 2, 64>::new(16, 64)?)),
+        (Engine::Verilator, 16, 32, 64) => Ok(Box::new(VerilatorDecoder::new::<32, 8, 2, 64>(16, 64)?)),
+        (Engine::Verilator, 16, 32, 8) => Ok(Box::new(VerilatorDecoder::new::<32, 5, 2, 8>(16, 8)?)),
+        (Engine::Verilator, 1460, 32, 64) => Ok(Box::new(VerilatorDecoder::new::<32, 15, 9, 64>(1460, 64)?)),
+        (Engine::Verilator, 100, 64, 64) => Ok(Box::new(VerilatorDecoder::new::<64, 10, 4, 64>(100, 64)?)),
+        (Engine::Verilator, 1460, 64, 64) => Ok(Box::new(VerilatorDecoder::new::<64, 14, 8, 64>(1460, 64)?)),
+        (Engine::Verilator, 1460, 128, 64) => Ok(Box::new(VerilatorDecoder::new::<128, 13, 7, 64>(1460, 64)?)),
         _ => bail!(
             "no {engine:?} build of the decoder for S = {s}, W = {w}, k_max = {k_max} (builds: {BUILDS:?} and S = 1460 at W = 64, 128 on Verilator; rust-hdl: S = 16 only)"
         ),
     }
 }
 
-/// The Verilog of a decoder build.
-pub fn decoder_verilog<const W: usize, const RA: usize, const SA: usize>(s: usize, k_max: usize) -> String {
-    let mut uut = LtDecoder::<W, RA, SA>::new(s, k_max);
+/// The Verilog of a decoder build (masks of KM ≥ k_max bits).
+pub fn decoder_verilog<const W: usize, const RA: usize, const SA: usize, const KM: usize>(s: usize, k_max: usize) -> String {
+    let mut uut = LtDecoder::<W, RA, SA, KM>::new(s, k_max);
     uut.connect_all();
     generate_verilog(&uut)
 }
@@ -104,16 +104,16 @@ fn words_u128(w: &[u32]) -> u128 {
     w.iter().enumerate().fold(0u128, |a, (i, x)| a | (*x as u128) << (32 * i))
 }
 
-pub struct RustHdlDecoder<const W: usize, const RA: usize, const SA: usize> {
-    uut: LtDecoder<W, RA, SA>,
+pub struct RustHdlDecoder<const W: usize, const RA: usize, const SA: usize, const KM: usize> {
+    uut: LtDecoder<W, RA, SA, KM>,
     s: usize,
     k_max: usize,
 }
 
-impl<const W: usize, const RA: usize, const SA: usize> RustHdlDecoder<W, RA, SA> {
+impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> RustHdlDecoder<W, RA, SA, KM> {
     pub fn new(s: usize, k_max: usize) -> Result<Self> {
         assert!(W <= 64, "the rust-hdl driver moves words as u64");
-        let mut uut = LtDecoder::<W, RA, SA>::new(s, k_max);
+        let mut uut = LtDecoder::<W, RA, SA, KM>::new(s, k_max);
         uut.connect_all();
         uut.clock.next = Clock { clk: false };
         if !simulate(&mut uut, 1000) {
@@ -126,7 +126,7 @@ impl<const W: usize, const RA: usize, const SA: usize> RustHdlDecoder<W, RA, SA>
     }
 }
 
-impl<const W: usize, const RA: usize, const SA: usize> DecoderIo for RustHdlDecoder<W, RA, SA> {
+impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> DecoderIo for RustHdlDecoder<W, RA, SA, KM> {
     fn geometry(&self) -> (usize, usize, usize) {
         (self.s, W / 8, self.k_max)
     }
@@ -204,8 +204,8 @@ const PORTS: [&str; 43] = [
 ];
 
 impl VerilatorDecoder {
-    pub fn new<const W: usize, const RA: usize, const SA: usize>(s: usize, k_max: usize) -> Result<Self> {
-        let top = VerilatedTop::build(&format!("cblt-decoder-s{s}-w{W}-k{k_max}"), &decoder_verilog::<W, RA, SA>(s, k_max))?;
+    pub fn new<const W: usize, const RA: usize, const SA: usize, const KM: usize>(s: usize, k_max: usize) -> Result<Self> {
+        let top = VerilatedTop::build(&format!("cblt-decoder-s{s}-w{W}-k{k_max}"), &decoder_verilog::<W, RA, SA, KM>(s, k_max))?;
         let mut p = [top.port("clock")?; PORTS.len()];
         for (i, n) in PORTS.iter().enumerate() {
             p[i] = top.port(n)?;
