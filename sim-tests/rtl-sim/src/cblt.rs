@@ -69,10 +69,11 @@ pub fn encoder(engine: Engine, s: usize, w: usize) -> Result<Box<dyn EncoderIo>>
         (Engine::Verilator, 16, 32) => Ok(Box::new(VerilatorEncoder::new::<32, 8, 2>(16)?)),
         (Engine::Verilator, 1460, 32) => Ok(Box::new(VerilatorEncoder::new::<32, 15, 9>(1460)?)),
         (Engine::Verilator, 100, 64) => Ok(Box::new(VerilatorEncoder::new::<64, 10, 4>(100)?)),
-        // wider data paths for the cycles-per-symbol benchmark
+        // the small geometry (the Cu's NIC) and wider data paths for the cycles-per-symbol benchmark
+        (Engine::Verilator, 64, 32) => Ok(Box::new(VerilatorEncoder::new::<32, 10, 4>(64)?)),
         (Engine::Verilator, 1460, 64) => Ok(Box::new(VerilatorEncoder::new::<64, 14, 8>(1460)?)),
         (Engine::Verilator, 1460, 128) => Ok(Box::new(VerilatorEncoder::new::<128, 13, 7>(1460)?)),
-        _ => bail!("no {engine:?} build of the encoder for S = {s}, W = {w} (builds: {BUILDS:?}, and S = 1460 at W = 64, 128 on Verilator; rust-hdl: S = 16 only)"),
+        _ => bail!("no {engine:?} build of the encoder for S = {s}, W = {w} (builds: {BUILDS:?}, and S = 64 at W = 32, S = 1460 at W = 64, 128 on Verilator; rust-hdl: S = 16 only)"),
     }
 }
 
