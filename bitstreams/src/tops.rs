@@ -158,9 +158,11 @@ pub fn all() -> Vec<Top> {
             board: harness::cblt_encoder_board,
             fits: true,
             design_note: "The degree table is in block RAM, scanned one entry per clock (no comparator per \
-                entry). The index draw is one clock: `k` → the index shift → a 64-bit one-hot → the duplicate \
-                test against the 64-bit mask → the mask and the FIFO push. The shift is constant while encoding \
-                (a register set at start), and a mask as wide as `k_max` instead of 64 bits shortens the test.",
+                entry); the draw reads the xorshift of the PRNG state from a register kept beside it, and the \
+                index shift and k's all-ones mask are registers set while idle. What is left is the index draw's \
+                acceptance in one clock: the shift, the one-hot, the duplicate test against the 64-bit mask (an \
+                OR tree), the count against the degree, and the push into the mask FIFO. Testing the next draw \
+                against the mask a clock ahead (forwarding the one index accepted meanwhile) splits it.",
         },
         Top {
             name: "cblt-decoder",

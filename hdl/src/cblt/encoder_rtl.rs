@@ -98,6 +98,13 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     mg_u: DFF<Bits<17>>,
     mg_j: DFF<Bits<7>>,
     prng: DFF<Bits<32>>,
+    /// xorshift32(prng), kept beside it: the draw reads a register, and the xorshift of the next
+    /// state is computed off the draw's path.
+    nx: DFF<Bits<32>>,
+    /// Derived from K while idle (K is written only then, and a start takes at least one setup
+    /// clock): the index draw's shift and the all-ones mask of k bits.
+    idx_sh_r: DFF<Bits<3>>,
+    full_r: DFF<Bits<KM>>,
     mg_mask: DFF<Bits<KM>>,
     mg_need: DFF<Bits<7>>,
     mg_have: DFF<Bits<7>>,
@@ -143,6 +150,7 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     x1: Signal<Local, Bits<32>>,
     x2: Signal<Local, Bits<32>>,
     x3: Signal<Local, Bits<32>>,
+    prng_next: Signal<Local, Bits<32>>,
     u17: Signal<Local, Bits<17>>,
     scan_hit: Signal<Local, Bit>,
     j1: Signal<Local, Bits<7>>,
@@ -227,6 +235,9 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             mg_u: Default::default(),
             mg_j: Default::default(),
             prng: Default::default(),
+            nx: Default::default(),
+            idx_sh_r: Default::default(),
+            full_r: Default::default(),
             mg_mask: Default::default(),
             mg_need: Default::default(),
             mg_have: Default::default(),
@@ -269,6 +280,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             x1: Default::default(),
             x2: Default::default(),
             x3: Default::default(),
+            prng_next: Default::default(),
             u17: Default::default(),
             scan_hit: Default::default(),
             j1: Default::default(),
@@ -303,7 +315,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
     fn update(&mut self) {
         dff_setup!(
             self, clock, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, mg_on, mg_index, mg_scan, mg_u,
-            mg_j, prng, mg_mask,
+            mg_j, prng, nx, idx_sh_r, full_r, mg_mask,
             mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_d0, f_d1, a_on, a_i, a_w, a_rem, a_first,
             a_bitset, a_draws, b_on, b_first, b_last, b_i, b_w, b_bitset, b_draws, b_fwd, b_fwd_data
         );
@@ -360,18 +372,17 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         if self.k_reg.q.val() <= 2 {
             self.idx_sh.next = 5.into();
         }
-        self.x1.next = self.prng.q.val() ^ (self.prng.q.val() << 13);
-        self.x2.next = self.x1.val() ^ (self.x1.val() >> 17);
-        self.x3.next = self.x2.val() ^ (self.x2.val() << 5);
-        self.u17.next = bit_cast::<17, 16>(self.x3.val().get_bits::<16>(16));
+        self.idx_sh_r.d.next = self.idx_sh.val();
+        self.prng_next.next = self.prng.q.val();
+        self.u17.next = bit_cast::<17, 16>(self.nx.q.val().get_bits::<16>(16));
         // degree: the first j in 1..k−1 with u < T[j], else k. The draw clock latches u and asks
         // the table RAM for T[1]; the scan then compares one entry per clock as the RAM returns
         // it (the payload XOR of a symbol takes ⌈d·S/W⌉ clocks, so the scan hides behind it).
         self.scan_hit.next = self.mg_u.q.val() < self.deg_table.read_data.val();
         self.j1.next = self.mg_j.q.val() + 1;
         self.deg_table.read_address.next = self.mg_j.q.val().get_bits::<6>(0);
-        self.top6.next = self.x3.val().get_bits::<6>(26);
-        self.idx.next = self.top6.val() >> self.idx_sh.val();
+        self.top6.next = self.nx.q.val().get_bits::<6>(26);
+        self.idx.next = self.top6.val() >> self.idx_sh_r.q.val();
         self.idx_oh.next = self.one_m.val() << self.idx.val();
         self.accept.next =
             (bit_cast::<7, 6>(self.idx.val()) < self.k_reg.q.val()) & !(self.mg_mask.q.val() & self.idx_oh.val()).any();
@@ -380,9 +391,10 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         if self.k_reg.q.val() != self.km.val() {
             self.full.next = (self.one_m.val() << self.k_reg.q.val().get_bits::<6>(0)) - self.one_m.val();
         }
+        self.full_r.d.next = self.full.val();
         self.mg_go.next = self.mg_on.q.val() & !(self.f_v0.q.val() & self.f_v1.q.val());
         self.push.next = false;
-        self.push_mask.next = self.full.val();
+        self.push_mask.next = self.full_r.q.val();
         self.push_draws.next = self.mg_draws.q.val() + 1;
         if self.mg_scan.q.val() {
             // a full mask from the scan: the degree draw was the last
@@ -405,7 +417,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             }
         }
         if self.mg_go.val() & !self.mg_scan.q.val() {
-            self.prng.d.next = self.x3.val();
+            self.prng_next.next = self.nx.q.val();
             self.mg_draws.d.next = self.mg_draws.q.val() + 1;
             if !self.mg_index.q.val() {
                 // the degree draw: k = 1 has no entries to scan (degree k)
@@ -548,7 +560,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                     self.mg_on.d.next = true;
                     self.mg_index.d.next = false;
                     self.mg_scan.d.next = false;
-                    self.prng.d.next = self.seed.q.val();
+                    self.prng_next.next = self.seed.q.val();
                     self.mg_draws.d.next = 0.into();
                     self.mg_count.d.next = 0.into();
                     self.sym_cnt.load.next = true;
@@ -633,5 +645,12 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.msg_ram.write_data.next = self.buf_wdata.val();
         self.msg_ram.write_enable.next = self.buf_we.val() & !self.busy_c.val();
         self.buf_rej.inc.next = self.buf_we.val() & self.busy_c.val();
+
+        // ---- the PRNG state and its xorshift, for the next clock's draw ----
+        self.prng.d.next = self.prng_next.val();
+        self.x1.next = self.prng_next.val() ^ (self.prng_next.val() << 13);
+        self.x2.next = self.x1.val() ^ (self.x1.val() >> 17);
+        self.x3.next = self.x2.val() ^ (self.x2.val() << 5);
+        self.nx.d.next = self.x3.val();
     }
 }
