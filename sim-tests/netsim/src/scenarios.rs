@@ -564,35 +564,52 @@ pub fn gemini_flows(gemini: bool, ratio: f64, gbps: f64) -> Vec<FlowSpec> {
         .collect()
 }
 
-pub fn gemini(o: Opts) -> Result<GeminiResult> {
+/// The GEMINI network: one 1 Gb/s DC port marking above K = 50 packets (Table 3.4).
+pub fn gemini_net() -> (NetConfig, Scheme) {
     let cfg = net_1g();
     let k = GeminiParams::defaults(cfg.gbps).k_pkts as u32;
-    let scheme = Scheme::queue_len("DC switch K = 50 pkts", k);
-    let ratios: Vec<f64> = if o.short { vec![8.0] } else { vec![4.0, 8.0, 16.0, 32.0] };
-    let (dur, warm) = if o.short { (600_000.0, 300_000.0) } else { (3_000_000.0, 1_000_000.0) };
-    let jobs: Vec<(bool, f64)> = ratios.iter().flat_map(|&r| [(true, r), (false, r)]).collect();
-    let runs = par_map(&jobs, |&(g, ratio)| -> Result<GeminiRun> {
-        let r = simulate(&cfg, &scheme, gemini_flows(g, ratio, cfg.gbps), o.engine, dur)?;
-        let i0 = r.t_us.iter().position(|&t| t >= warm).unwrap_or(0);
-        let span_us = r.t_us.last().copied().unwrap_or(0.0) - r.t_us.get(i0).copied().unwrap_or(0.0);
-        let per_flow: Vec<f64> = r.flows.iter().map(|f| (f.delivered.last().copied().unwrap_or(0) - f.delivered.get(i0).copied().unwrap_or(0)) as f64 * 8.0 / (span_us * 1e3)).collect();
-        let q = after(&r, &queue_f(&r), warm);
-        Ok(GeminiRun {
-            cc: if g { "GEMINI" } else { "DCTCP" },
-            ratio_rtt: ratio,
-            intra_gbps: mean(&per_flow[..4]),
-            inter_gbps: mean(&per_flow[4..]),
-            jain: jain(&per_flow),
-            queue_mean: mean(&q),
-            queue_p99: percentile(&q, 99.0),
-            drops: r.drops,
-            marks: r.marks,
-            per_flow,
-            run: r,
-        })
+    (cfg, Scheme::queue_len("DC switch K = 50 pkts", k))
+}
+
+/// The run length and the warm-up before throughput is measured (µs).
+pub fn gemini_durations(short: bool) -> (f64, f64) {
+    if short { (600_000.0, 300_000.0) } else { (3_000_000.0, 1_000_000.0) }
+}
+
+/// Run `flows` (4 intra-DC then 4 inter-DC, as [`gemini_flows`]) and measure each flow's
+/// throughput from `warm` to the end, Jain's index and the queue.
+pub fn gemini_measure(gemini: bool, ratio: f64, flows: Vec<FlowSpec>, engine: PortEngine, short: bool) -> Result<GeminiRun> {
+    let (cfg, scheme) = gemini_net();
+    let (dur, warm) = gemini_durations(short);
+    let r = simulate(&cfg, &scheme, flows, engine, dur)?;
+    let i0 = r.t_us.iter().position(|&t| t >= warm).unwrap_or(0);
+    let span_us = r.t_us.last().copied().unwrap_or(0.0) - r.t_us.get(i0).copied().unwrap_or(0.0);
+    let per_flow: Vec<f64> = r.flows.iter().map(|f| (f.delivered.last().copied().unwrap_or(0) - f.delivered.get(i0).copied().unwrap_or(0)) as f64 * 8.0 / (span_us * 1e3)).collect();
+    let q = after(&r, &queue_f(&r), warm);
+    Ok(GeminiRun {
+        cc: if gemini { "GEMINI" } else { "DCTCP" },
+        ratio_rtt: ratio,
+        intra_gbps: mean(&per_flow[..4]),
+        inter_gbps: mean(&per_flow[4..]),
+        jain: jain(&per_flow),
+        queue_mean: mean(&q),
+        queue_p99: percentile(&q, 99.0),
+        drops: r.drops,
+        marks: r.marks,
+        per_flow,
+        run: r,
     })
-    .into_iter()
-    .collect::<Result<Vec<_>>>()?;
+}
+
+pub fn gemini(o: Opts) -> Result<GeminiResult> {
+    let (cfg, _) = gemini_net();
+    let k = GeminiParams::defaults(cfg.gbps).k_pkts as u32;
+    let ratios: Vec<f64> = if o.short { vec![8.0] } else { vec![4.0, 8.0, 16.0, 32.0] };
+    let (dur, warm) = gemini_durations(o.short);
+    let jobs: Vec<(bool, f64)> = ratios.iter().flat_map(|&r| [(true, r), (false, r)]).collect();
+    let runs = par_map(&jobs, |&(g, ratio)| gemini_measure(g, ratio, gemini_flows(g, ratio, cfg.gbps), o.engine, o.short))
+        .into_iter()
+        .collect::<Result<Vec<_>>>()?;
 
     let mut md = String::new();
     let _ = writeln!(md, "# GEMINI: intra-DC and cross-DC flows sharing a DC bottleneck\n");

@@ -20,13 +20,17 @@
 //!   spraying against single-path DCTCP, with four healthy paths, one degraded and one cut;
 //!   p99 and mean message completion time against the rate.
 //!
-//! GEMINI's scenario has no random input (its flows are fixed), so seeds would repeat the same
-//! run: it has no sweep, and its one run per RTT ratio is exact.
+//! * `gemini` (GEMINI/FlashPass §1.7, Fig. 3.12): the GEMINI scenario's 4 intra-DC and 4
+//!   inter-DC long flows at each inter/intra RTT ratio, GEMINI against DCTCP, with what the
+//!   scenario fixes drawn from the seed: each flow's start in the first 10 ms and its base RTT
+//!   within ±10 % of its class's; the inter/intra throughput ratio and Jain's index against the
+//!   RTT ratio.
 
 use super::bottleneck::PortEngine;
 use super::net::NetConfig;
 use super::plot::{Plot, Series};
 use super::scenarios::{self, deep_dive_schemes, fct_run, incast_flows, net_10g, par_map, simulate, testbed_schemes, web_search_flows};
+use super::workload::uniform;
 use super::{mean, percentile};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
@@ -35,7 +39,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 /// The sweeps there are.
-pub const SWEEPS: [&str; 4] = ["fct-load", "incast", "rtt-spread", "cloudburst"];
+pub const SWEEPS: [&str; 5] = ["fct-load", "incast", "rtt-spread", "cloudburst", "gemini"];
 
 /// One run of a sweep: a point on its axis and a seed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -83,6 +87,8 @@ impl Spec {
             ("rtt-spread", true) => vec![1.0, 3.0],
             ("cloudburst", false) => vec![1000.0, 2000.0, 3000.0, 4000.0],
             ("cloudburst", true) => vec![1000.0, 2000.0],
+            ("gemini", false) => vec![4.0, 8.0, 16.0, 32.0],
+            ("gemini", true) => vec![8.0],
             _ => bail!("unknown sweep `{sweep}`; known: {}", SWEEPS.join(", ")),
         };
         Ok(Spec { sweep: sweep.into(), xs, seeds: (1..=seeds).collect(), short })
@@ -192,6 +198,32 @@ pub fn run_job(job: &Job, engine: PortEngine) -> Result<JobResult> {
                     ("failed".to_string(), r.msgs.iter().filter(|m| m.mct_us.is_none()).count() as f64),
                 ]);
                 Ok((format!("{}, {}", scheme.name(), fault.name()), m))
+            })
+            .into_iter()
+            .collect::<Result<_>>()?
+        }
+        "gemini" => {
+            use super::scenarios::{gemini_flows, gemini_measure, gemini_net};
+            let gbps = gemini_net().0.gbps;
+            // the same draws for both senders: one seed, one set of starts and RTTs
+            let mut r = hdl::cycle::Rng::new(job.seed);
+            let draws: Vec<(f64, f64)> = (0..8).map(|_| (10_000.0 * uniform(&mut r), 0.9 + 0.2 * uniform(&mut r))).collect();
+            par_map(&[true, false], |&g| -> Result<(String, BTreeMap<String, f64>)> {
+                let mut flows = gemini_flows(g, job.x, gbps);
+                for (f, &(start, stretch)) in flows.iter_mut().zip(&draws) {
+                    f.start_us = start.round();
+                    f.rtt_us = (f.rtt_us * stretch).round();
+                }
+                let run = gemini_measure(g, job.x, flows, engine, job.short)?;
+                let m = BTreeMap::from([
+                    ("inter_intra_pct".to_string(), 100.0 * run.inter_gbps / run.intra_gbps),
+                    ("jain_pct".to_string(), 100.0 * run.jain),
+                    ("intra_mbps".to_string(), 1000.0 * run.intra_gbps),
+                    ("inter_mbps".to_string(), 1000.0 * run.inter_gbps),
+                    ("queue_mean_pkts".to_string(), run.queue_mean),
+                    ("drops".to_string(), run.drops as f64),
+                ]);
+                Ok((run.cc.to_string(), m))
             })
             .into_iter()
             .collect::<Result<_>>()?
@@ -352,11 +384,27 @@ pub fn merge(results: &[JobResult], command: &str) -> Result<scenarios::Report> 
             vec![("mct_p99_us", "p99 message completion time (µs)"), ("mct_avg_us", "mean message completion time (µs)"), ("failed", "messages not completed")],
             vec![("mct_p99_vs_rate.svg", "mct_p99_us", "p99 message completion time against request rate"), ("mct_avg_vs_rate.svg", "mct_avg_us", "Mean message completion time against request rate")],
         ),
+        "gemini" => (
+            "ratio",
+            "inter/intra-DC RTT ratio",
+            vec![
+                ("inter_intra_pct", "inter-DC / intra-DC flow throughput (%)"),
+                ("jain_pct", "Jain's index over the 8 flows (%)"),
+                ("inter_mbps", "inter-DC flow throughput (Mb/s)"),
+                ("intra_mbps", "intra-DC flow throughput (Mb/s)"),
+                ("queue_mean_pkts", "mean DC queue (packets)"),
+                ("drops", "drops"),
+            ],
+            vec![
+                ("throughput_ratio_vs_rtt_ratio.svg", "inter_intra_pct", "Inter-DC / intra-DC throughput against the RTT ratio"),
+                ("jain_vs_rtt_ratio.svg", "jain_pct", "Jain's index against the RTT ratio"),
+            ],
+        ),
         other => bail!("unknown sweep `{other}`"),
     };
     let show_x = |x: u64| match axis {
         "load" => format!("{:.0} %", x as f64 / 10.0),
-        "spread" => format!("{}×", x / 1000),
+        "spread" | "ratio" => format!("{}×", x / 1000),
         _ => format!("{}", x / 1000),
     };
     let plot_x = |x: u64| if axis == "load" { x as f64 / 10.0 } else { x as f64 / 1000.0 };
@@ -382,6 +430,9 @@ pub fn merge(results: &[JobResult], command: &str) -> Result<scenarios::Report> 
         }
         "cloudburst" => {
             let _ = writeln!(md, "Setup (CB-LT §4): Poisson requests at the rate over {} s between racks, sizes uniform over 5, 10, 20, 50 and 93 KB, four 1 Gb/s paths of switch ports (golden model) with long-lived DCTCP background flows; CloudBurst sprays CB-LT symbols over the four paths into a 4-frame queue, DCTCP takes one ECMP path. Faults: path 3 at 100 Mb/s (degraded) or removed (cut). The paper reports the p99 MCT 63.69 % lower than DCTCP at 2000 r/s on its testbed. Messages per run: about the rate × the duration, so the p99 is a tail of hundreds to thousands of messages.\n", if first.job.short { "0.1" } else { "0.5" });
+        }
+        "gemini" => {
+            let _ = writeln!(md, "Setup (GEMINI/FlashPass §1.7, Fig. 3.12): the `gemini` scenario's 1 Gb/s DC port marking CE above K = 50 packets, 4 intra-DC flows (base RTT 200 µs) and 4 inter-DC flows (ratio × 200 µs), long-lived, GEMINI (Table 3.4's defaults) against DCTCP. The scenario starts the flows 100 µs apart at exactly those RTTs; here the seed draws each flow's start in the first 10 ms and its base RTT within ±10 % of its class's, the same draws for both senders. Throughput is measured from {} s to {} s. The thesis plots the ratio against the RTT ratio (GEMINI ≈ 100 %, DCTCP falling as 1/RTT).\n", if first.job.short { "0.3" } else { "1" }, if first.job.short { "0.6" } else { "3" });
         }
         _ => {
             let _ = writeln!(md, "Setup (ECN♯ §4.6): N query flows of 3–60 KB start together at 20 ms over four long-lived DCTCP flows on one 10 Gb/s port (buffer 256 packets), initial window 1, min RTO 1 ms. The paper reports the largest N each scheme absorbs without timeouts.\n");
@@ -557,5 +608,19 @@ mod tests {
         assert_eq!(t95(1000), 1.96);
         let script = sbatch_script(Path::new("/x/scenarios"), &["sweep".into(), "run".into(), "fct-load".into()], Path::new("/o d"), 3, 2);
         assert!(script.contains("#SBATCH --array=0-2") && script.contains("--shard \"$SLURM_ARRAY_TASK_ID/3\"") && script.contains("'/o d'"), "{script}");
+    }
+
+    /// The GEMINI sweep draws its starts and RTTs from the seed (two seeds, two runs), and at
+    /// 8× GEMINI gives the inter-DC flows a larger share than DCTCP does on the same draws.
+    #[test]
+    fn gemini_sweep_is_seeded_and_gemini_is_fairer() {
+        let plan = Spec::new("gemini", 2, true).unwrap().plan();
+        assert_eq!(plan.len(), 2);
+        let runs: Vec<JobResult> = plan.iter().map(|j| run_job(j, PortEngine::Model).unwrap()).collect();
+        let ratio = |r: &JobResult, cc: &str| r.rows.iter().find(|(s, _)| s == cc).unwrap().1["inter_intra_pct"];
+        assert_ne!(ratio(&runs[0], "GEMINI"), ratio(&runs[1], "GEMINI"), "the seed changes the run");
+        for r in &runs {
+            assert!(ratio(r, "GEMINI") > ratio(r, "DCTCP") + 10.0, "{:?}", r.rows);
+        }
     }
 }
