@@ -275,6 +275,13 @@ impl<const N: usize> LateCounters<N> {
     }
 }
 
+impl<const N: usize> std::ops::Index<usize> for LateCounters<N> {
+    type Output = u64;
+    fn index(&self, i: usize) -> &u64 {
+        &self.value[i]
+    }
+}
+
 /// The register-write port's pipeline register as the RTL's `rtl_util::CsrStage` holds it: a
 /// write presented in one clock is applied at the edge that ends the next clock.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -287,13 +294,6 @@ impl CsrStage {
     /// The clock edge: returns the write to apply now and holds this clock's (`we`, `addr`, `data`).
     pub fn edge(&mut self, we: u64, addr: u64, data: u64) -> Option<(u64, u64)> {
         std::mem::replace(&mut self.held, (we & 1 == 1).then_some((addr, data)))
-    }
-}
-
-impl<const N: usize> std::ops::Index<usize> for LateCounters<N> {
-    type Output = u64;
-    fn index(&self, i: usize) -> &u64 {
-        &self.value[i]
     }
 }
 
