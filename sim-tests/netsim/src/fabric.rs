@@ -28,6 +28,15 @@ use hdl::port::{drop, PortIn};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
+/// A flow of an app on the fabric: its sending host, start time and size (the FlashPass and
+/// HPCC/Swift apps; REN's flows also carry a stop time and have their own).
+#[derive(Clone, Debug)]
+pub struct FlowSpec {
+    pub host: usize,
+    pub start_us: f64,
+    pub bytes: u64,
+}
+
 /// Queues per port (`SwitchPort2x256`).
 pub const QUEUES: usize = 2;
 

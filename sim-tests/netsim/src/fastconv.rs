@@ -327,12 +327,7 @@ const LINE_BYTES_PER_TICK: f64 = 100.0;
 const QCAP: u64 = 256;
 const RTO_US: f64 = 100.0;
 
-#[derive(Clone, Debug)]
-pub struct FlowSpec {
-    pub host: usize,
-    pub start_us: f64,
-    pub bytes: u64,
-}
+pub use super::fabric::FlowSpec;
 
 #[derive(Clone, Debug, Default)]
 pub struct FlowOut {

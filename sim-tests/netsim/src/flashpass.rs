@@ -90,12 +90,7 @@ impl Policy {
     }
 }
 
-#[derive(Clone, Debug)]
-pub struct FlowSpec {
-    pub host: usize,
-    pub start_us: f64,
-    pub bytes: u64,
-}
+pub use super::fabric::FlowSpec;
 
 #[derive(Clone, Debug, Default)]
 pub struct FlowOut {
