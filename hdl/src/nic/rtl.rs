@@ -129,13 +129,12 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     cq_head: DFF<Bits<2>>,
     cq_tail: DFF<Bits<2>>,
     cq_count: DFF<Bits<3>>,
-    cq_failed: [DFF<Bit>; 4],
-    cq_hdr: [DFF<Bits<32>>; 4],
-    cq_rank: [DFF<Bits<7>>; 4],
-    cq_known: [DFF<Bits<64>>; 4],
-    cq_seen: [DFF<Bits<32>>; 4],
-    cq_red: [DFF<Bits<32>>; 4],
-    cq_inv: [DFF<Bits<32>>; 4],
+    /// The record's words, CQ_HEAD..CQ_INVALID, record r's word w at `8r + w`.
+    cq_ram: RAM<Bits<32>, 5>,
+    /// The record word written this clock (a record takes 7 clocks, one word each).
+    cq_wf: DFF<Bits<3>>,
+    /// The word read is CQ_HEAD and the queue is empty: its `valid` bit reads 0.
+    rd_cqz: DFF<Bit>,
     // combinational
     a12: Signal<Local, Bits<12>>,
     in_regs: Signal<Local, Bit>,
@@ -162,13 +161,8 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     cq_pop: Signal<Local, Bit>,
     h_hdr: Signal<Local, Bits<32>>,
     h_bits: Signal<Local, Bits<64>>,
-    c_failed: Signal<Local, Bit>,
-    c_hdr: Signal<Local, Bits<32>>,
-    c_rank: Signal<Local, Bits<7>>,
-    c_known: Signal<Local, Bits<64>>,
-    c_seen: Signal<Local, Bits<32>>,
-    c_red: Signal<Local, Bits<32>>,
-    c_inv: Signal<Local, Bits<32>>,
+    cq_word: Signal<Local, Bits<32>>,
+    r_cq: Signal<Local, Bit>,
     rx_clear: Signal<Local, Bit>,
     refuse: Signal<Local, Bit>,
     f_ebusy: Signal<Local, Bits<32>>,
@@ -176,8 +170,6 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     f_dbusy: Signal<Local, Bits<32>>,
     f_open: Signal<Local, Bits<32>>,
     f_mfull: Signal<Local, Bits<32>>,
-    f_cqv: Signal<Local, Bits<32>>,
-    f_cfail: Signal<Local, Bits<32>>,
 }
 
 impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<MA, SA, TA, KM> {
@@ -251,13 +243,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             cq_head: Default::default(),
             cq_tail: Default::default(),
             cq_count: Default::default(),
-            cq_failed: Default::default(),
-            cq_hdr: Default::default(),
-            cq_rank: Default::default(),
-            cq_known: Default::default(),
-            cq_seen: Default::default(),
-            cq_red: Default::default(),
-            cq_inv: Default::default(),
+            cq_ram: Default::default(),
+            cq_wf: Default::default(),
+            rd_cqz: Default::default(),
             a12: Default::default(),
             in_regs: Default::default(),
             hit: std::array::from_fn(|_| Default::default()),
@@ -283,13 +271,8 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             cq_pop: Default::default(),
             h_hdr: Default::default(),
             h_bits: Default::default(),
-            c_failed: Default::default(),
-            c_hdr: Default::default(),
-            c_rank: Default::default(),
-            c_known: Default::default(),
-            c_seen: Default::default(),
-            c_red: Default::default(),
-            c_inv: Default::default(),
+            cq_word: Default::default(),
+            r_cq: Default::default(),
             rx_clear: Default::default(),
             refuse: Default::default(),
             f_ebusy: Default::default(),
@@ -297,8 +280,6 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             f_dbusy: Default::default(),
             f_open: Default::default(),
             f_mfull: Default::default(),
-            f_cqv: Default::default(),
-            f_cfail: Default::default(),
         }
     }
 }
@@ -309,27 +290,13 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         dff_setup!(
             self, clock, rd_reg, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_w, rx_hdr,
             rx_bhi, rx_blo, rx_len, fd_on, fd_w, fd_nb, res_seq, res_word, res_known, res_stop, idle_limit, tick_div,
-            tick_cnt, m_full, m_row, m_w, m_bytes, cq_head, cq_tail, cq_count
+            tick_cnt, m_full, m_row, m_w, m_bytes, cq_head, cq_tail, cq_count, cq_wf, rd_cqz
         );
         for i in 0..4 {
             self.tx_hdr[i].clock.next = self.clock.val();
             self.tx_hdr[i].d.next = self.tx_hdr[i].q.val();
             self.tx_bits[i].clock.next = self.clock.val();
             self.tx_bits[i].d.next = self.tx_bits[i].q.val();
-            self.cq_failed[i].clock.next = self.clock.val();
-            self.cq_failed[i].d.next = self.cq_failed[i].q.val();
-            self.cq_hdr[i].clock.next = self.clock.val();
-            self.cq_hdr[i].d.next = self.cq_hdr[i].q.val();
-            self.cq_rank[i].clock.next = self.clock.val();
-            self.cq_rank[i].d.next = self.cq_rank[i].q.val();
-            self.cq_known[i].clock.next = self.clock.val();
-            self.cq_known[i].d.next = self.cq_known[i].q.val();
-            self.cq_seen[i].clock.next = self.clock.val();
-            self.cq_seen[i].d.next = self.cq_seen[i].q.val();
-            self.cq_red[i].clock.next = self.clock.val();
-            self.cq_red[i].d.next = self.cq_red[i].q.val();
-            self.cq_inv[i].clock.next = self.clock.val();
-            self.cq_inv[i].d.next = self.cq_inv[i].q.val();
         }
         self.enc.clock.next = self.clock.val();
         self.dec.clock.next = self.clock.val();
@@ -339,6 +306,8 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.stage_ram.write_clock.next = self.clock.val();
         self.msg_ram.read_clock.next = self.clock.val();
         self.msg_ram.write_clock.next = self.clock.val();
+        self.cq_ram.read_clock.next = self.clock.val();
+        self.cq_ram.write_clock.next = self.clock.val();
         self.refused.clock.next = self.clock.val();
         self.refused.load.next = false;
         self.refused.load_val.next = 0.into();
@@ -553,23 +522,33 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             self.m_row.d.next = 0.into();
         }
 
-        // ---- completion queue ----
-        self.dec.rec_ready.next = self.cq_count.q.val() != 4;
-        self.cq_push.next = self.dec.rec_valid.val() & (self.cq_count.q.val() != 4);
+        // ---- completion queue: a record is written one word per clock into the tail slot ----
+        self.cq_word.next = 1.into();
+        if self.dec.rec_failed.val() {
+            self.cq_word.next = 3.into();
+        }
+        self.cq_word.next = self.cq_word.val() | (bit_cast::<32, 7>(self.dec.rec_rank.val()) << 8);
+        match self.cq_wf.q.val().index() {
+            1 => self.cq_word.next = self.dec.rec_hdr.val(),
+            2 => self.cq_word.next = self.dec.rec_known.val().get_bits::<32>(0),
+            3 => self.cq_word.next = self.dec.rec_known.val().get_bits::<32>(32),
+            4 => self.cq_word.next = self.dec.rec_seen.val(),
+            5 => self.cq_word.next = self.dec.rec_redundant.val(),
+            6 => self.cq_word.next = self.dec.rec_invalid.val(),
+            _ => {}
+        }
+        self.cq_ram.write_enable.next = self.dec.rec_valid.val() & (self.cq_count.q.val() != 4);
+        self.cq_ram.write_address.next = (bit_cast::<5, 2>(self.cq_tail.q.val()) << 3) | bit_cast::<5, 3>(self.cq_wf.q.val());
+        self.cq_ram.write_data.next = self.cq_word.val();
+        if self.cq_ram.write_enable.val() {
+            self.cq_wf.d.next = self.cq_wf.q.val() + 1;
+        }
+        self.cq_push.next = self.cq_ram.write_enable.val() & (self.cq_wf.q.val() == 6);
+        self.dec.rec_ready.next = self.cq_push.val();
         self.cq_pop.next = self.we_reg.val() & self.hit[56].val() & (self.cq_count.q.val() != 0);
         if self.cq_push.val() {
+            self.cq_wf.d.next = 0.into();
             self.cq_tail.d.next = self.cq_tail.q.val() + 1;
-            for i in 0..4 {
-                if self.cq_tail.q.val() == self.slot[i].val() {
-                    self.cq_failed[i].d.next = self.dec.rec_failed.val();
-                    self.cq_hdr[i].d.next = self.dec.rec_hdr.val();
-                    self.cq_rank[i].d.next = self.dec.rec_rank.val();
-                    self.cq_known[i].d.next = self.dec.rec_known.val();
-                    self.cq_seen[i].d.next = self.dec.rec_seen.val();
-                    self.cq_red[i].d.next = self.dec.rec_redundant.val();
-                    self.cq_inv[i].d.next = self.dec.rec_invalid.val();
-                }
-            }
         }
         if self.cq_pop.val() {
             self.cq_head.d.next = self.cq_head.q.val() + 1;
@@ -581,28 +560,19 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             self.cq_count.d.next = self.cq_count.q.val() - 1;
         }
         if self.rx_clear.val() {
+            self.cq_wf.d.next = 0.into();
             self.cq_head.d.next = 0.into();
             self.cq_tail.d.next = 0.into();
             self.cq_count.d.next = 0.into();
         }
-        self.c_failed.next = false;
-        self.c_hdr.next = 0.into();
-        self.c_rank.next = 0.into();
-        self.c_known.next = 0.into();
-        self.c_seen.next = 0.into();
-        self.c_red.next = 0.into();
-        self.c_inv.next = 0.into();
-        for i in 0..4 {
-            if self.cq_head.q.val() == self.slot[i].val() {
-                self.c_failed.next = self.cq_failed[i].q.val();
-                self.c_hdr.next = self.cq_hdr[i].q.val();
-                self.c_rank.next = self.cq_rank[i].q.val();
-                self.c_known.next = self.cq_known[i].q.val();
-                self.c_seen.next = self.cq_seen[i].q.val();
-                self.c_red.next = self.cq_red[i].q.val();
-                self.c_inv.next = self.cq_inv[i].q.val();
-            }
-        }
+        self.r_cq.next = self.hit[49].val()
+            | self.hit[50].val()
+            | self.hit[51].val()
+            | self.hit[52].val()
+            | self.hit[53].val()
+            | self.hit[54].val()
+            | self.hit[55].val();
+        self.cq_ram.read_address.next = (bit_cast::<5, 2>(self.cq_head.q.val()) << 3) | bit_cast::<5, 20>(self.wa.val() & 7);
 
         // ---- read values, by register index ----
         self.f_ebusy.next = 0.into();
@@ -624,14 +594,6 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.f_mfull.next = 0.into();
         if self.m_full.q.val() {
             self.f_mfull.next = 1.into();
-        }
-        self.f_cqv.next = 0.into();
-        if self.cq_count.q.val() != 0 {
-            self.f_cqv.next = 1.into();
-        }
-        self.f_cfail.next = 0.into();
-        if self.c_failed.val() {
-            self.f_cfail.next = 1.into();
         }
         self.rv[0].next = self.id_c.val();
         self.rv[1].next = self.version_c.val();
@@ -676,15 +638,6 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.rv[46].next = self.dec.cnt_after_complete.val();
         self.rv[47].next = self.dec.cnt_complete.val();
         self.rv[48].next = self.dec.cnt_failed.val();
-        self.rv[49].next = self.f_cqv.val()
-            | (self.f_cfail.val() << 1)
-            | (bit_cast::<32, 7>(self.c_rank.val()) << 8);
-        self.rv[50].next = self.c_hdr.val();
-        self.rv[51].next = self.c_known.val().get_bits::<32>(0);
-        self.rv[52].next = self.c_known.val().get_bits::<32>(32);
-        self.rv[53].next = self.c_seen.val();
-        self.rv[54].next = self.c_red.val();
-        self.rv[55].next = self.c_inv.val();
         self.rv[57].next = self.draws.q.val();
         self.rsel.next = 0.into();
         for i in 0..58 {
@@ -703,6 +656,10 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             if self.r_rxmsg.val() {
                 self.rd_src.d.next = 2.into();
             }
+            if self.r_cq.val() {
+                self.rd_src.d.next = 3.into();
+            }
+            self.rd_cqz.d.next = self.hit[49].val() & (self.cq_count.q.val() == 0);
         }
         self.bus_rdata.next = self.rd_reg.q.val();
         if self.rd_src.q.val() == 1 {
@@ -710,6 +667,12 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         }
         if self.rd_src.q.val() == 2 {
             self.bus_rdata.next = self.msg_ram.read_data.val();
+        }
+        if self.rd_src.q.val() == 3 {
+            self.bus_rdata.next = self.cq_ram.read_data.val();
+            if self.rd_cqz.q.val() {
+                self.bus_rdata.next = (self.cq_ram.read_data.val() >> 1) << 1;
+            }
         }
         self.active.next = (self.enc.busy.val() & (self.tx_count.q.val() != 4))
             | self.fd_on.q.val()
