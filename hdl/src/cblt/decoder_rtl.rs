@@ -8,7 +8,10 @@
 //!
 //! 1. **Check** (one clock): §6.3's rules on the header beside the first beat, in the model's
 //!    order; a tombstoned MSG_ID is AFTER_COMPLETE; another message while a context is open is
-//!    INVALID. A rejected symbol is drained and changes nothing.
+//!    INVALID. A rejected symbol is drained and changes nothing. The rules on the packet alone
+//!    (length, size, NPKT · S, the bitset against k) are evaluated on the incoming header and
+//!    registered with it, so CHECK only compares it with the tombstone and the open context:
+//!    the multiply and the compares are not in series with the state machine.
 //! 2. **Reduce the mask**: `m' = m ⊕ coef_p` over the touched pivots `T = m ∧ valid`, one coef
 //!    read per clock. `m' = 0` is REDUNDANT: the payload is drained with no RAM write.
 //! 3. **Payload passes**, one word per clock: pass 0 takes the payload from the input and XORs
@@ -167,7 +170,7 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     pub cnt_failed: Signal<Out, Bits<32>>,
     // parameters
     s16: Constant<Bits<16>>,
-    s32: Constant<Bits<32>>,
+    s24: Constant<Bits<24>>,
     len_ok: Constant<Bits<16>>,
     max_size: Constant<Bits<19>>,
     k_max: Constant<Bits<7>>,
@@ -175,12 +178,14 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     sa: Constant<Bits<RA>>,
     lwb: Constant<Bits<16>>,
     wb: Constant<Bits<19>>,
-    one64: Constant<Bits<64>>,
     ones64: Constant<Bits<64>>,
     // the symbol in progress
     state: DFF<Bits<4>>,
-    h_len: DFF<Bits<16>>,
     h_hdr: DFF<Bits<32>>,
+    /// The packet is TRUNCATED (checked as it is taken).
+    h_trunc: DFF<Bit>,
+    /// The first §6.3 reason of the packet alone, 0 if none (checked as it is taken).
+    h_reason: DFF<Bits<4>>,
     h_bits: DFF<Bits<64>>,
     st_code: DFF<Bits<3>>,
     st_reason: DFF<Bits<4>>,
@@ -258,7 +263,9 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     c_trunc: Signal<Local, Bit>,
     c_tomb: Signal<Local, Bit>,
     c_npkt: Signal<Local, Bit>,
+    size_m_lo: Signal<Local, Bits<24>>,
     ck_reason: Signal<Local, Bits<4>>,
+    c_reason: Signal<Local, Bits<4>>,
     ctx_k: Signal<Local, Bits<7>>,
     live_rank: Signal<Local, Bits<7>>,
     live_known: Signal<Local, Bits<KM>>,
@@ -333,7 +340,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             cnt_complete: Default::default(),
             cnt_failed: Default::default(),
             s16: c(s as u64),
-            s32: c(s as u64),
+            s24: c(s as u64),
             len_ok: c((HEADER_LEN + s) as u64),
             max_size: c((K_MAX * s) as u64),
             k_max: c(k_max as u64),
@@ -341,11 +348,11 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             sa: c(SA as u64),
             lwb: c(wb.trailing_zeros() as u64),
             wb: c(wb as u64),
-            one64: c(1),
             ones64: c(u64::MAX),
             state: Default::default(),
-            h_len: Default::default(),
             h_hdr: Default::default(),
+            h_trunc: Default::default(),
+            h_reason: Default::default(),
             h_bits: Default::default(),
             st_code: Default::default(),
             st_reason: Default::default(),
@@ -417,7 +424,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             c_trunc: Default::default(),
             c_tomb: Default::default(),
             c_npkt: Default::default(),
+            size_m_lo: Default::default(),
             ck_reason: Default::default(),
+            c_reason: Default::default(),
             ctx_k: Default::default(),
             live_rank: Default::default(),
             live_known: Default::default(),
@@ -459,7 +468,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, h_len, h_hdr, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, bound, ctx_hdr, rank,
+            self, clock, state, h_hdr, h_trunc, h_reason, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, t_set, red_rem, red_pend, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w,
             p_rem, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, s_on, s_rem, s_pend, s_poh, s_pidx, elim, ra_on, ra_slot,
@@ -489,33 +498,35 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.tick_pend.d.next = true;
         }
 
-        // ---- §6.3 checks on the registered header, in the model's order ----
-        self.npkt.next = self.h_hdr.q.val().get_bits::<6>(26);
-        self.size.next = self.h_hdr.q.val().get_bits::<18>(8);
+        // ---- §6.3 checks in the model's order, over two clocks: those of the packet alone on the
+        // incoming header (registered with it as `h_trunc` and `h_reason`), then in CHECK those
+        // against the decoder's state (the tombstone, the open context) ----
+        self.npkt.next = self.in_hdr.val().get_bits::<6>(26);
+        self.size.next = self.in_hdr.val().get_bits::<18>(8);
         self.kk.next = bit_cast::<7, 6>(self.npkt.val()) + 1;
         self.lo.next = bit_cast::<16, 6>(self.npkt.val()) * self.s16.val();
         self.full.next = self.ones64.val();
         if self.npkt.val() != 63 {
-            self.full.next = (self.one64.val() << self.kk.val().get_bits::<6>(0)) - self.one64.val();
+            self.full.next = !(self.ones64.val() << self.kk.val().get_bits::<6>(0));
         }
-        self.c_trunc.next = self.h_len.q.val() < 12;
-        self.c_tomb.next = self.tomb_v.q.val() & (self.h_hdr.q.val().get_bits::<8>(0) == self.tomb_hdr.q.val().get_bits::<8>(0));
-        self.c_npkt.next = !((bit_cast::<32, 18>(self.size.val()) > self.lo.val())
-            & (bit_cast::<32, 18>(self.size.val()) <= (self.lo.val() + self.s32.val())));
+        self.c_trunc.next = self.in_len.val() < 12;
+        // NPKT·S < MSG_SIZE ≤ NPKT·S + S, as one add and one compare with the constant S:
+        // MSG_SIZE − NPKT·S − 1 < S in 24 bits (NPKT·S < 2^22 and MSG_SIZE < 2^18, so a
+        // MSG_SIZE ≤ NPKT·S wraps to at least 2^24 − 2^22, above any S < 2^16;
+        // the product's top byte is always 0)
+        self.size_m_lo.next = bit_cast::<24, 18>(self.size.val()) + !self.lo.val().get_bits::<24>(0);
+        self.c_npkt.next = !(self.size_m_lo.val() < self.s24.val()) | self.lo.val().get_bits::<8>(24).any();
         self.ck_reason.next = 0.into();
-        if self.bound.q.val() & (self.h_hdr.q.val() != self.ctx_hdr.q.val()) {
-            self.ck_reason.next = 8.into();
-        }
         if self.kk.val() > self.k_max.val() {
             self.ck_reason.next = 9.into();
         }
-        if self.h_len.q.val() != self.len_ok.val() {
+        if self.in_len.val() != self.len_ok.val() {
             self.ck_reason.next = 7.into();
         }
-        if (self.h_bits.q.val() & !self.full.val()).any() {
+        if (self.in_bitset.val() & !self.full.val()).any() {
             self.ck_reason.next = 6.into();
         }
-        if !self.h_bits.q.val().any() {
+        if !self.in_bitset.val().any() {
             self.ck_reason.next = 5.into();
         }
         if self.c_npkt.val() {
@@ -526,6 +537,11 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         }
         if !self.size.val().any() {
             self.ck_reason.next = 2.into();
+        }
+        self.c_tomb.next = self.tomb_v.q.val() & (self.h_hdr.q.val().get_bits::<8>(0) == self.tomb_hdr.q.val().get_bits::<8>(0));
+        self.c_reason.next = self.h_reason.q.val();
+        if !self.h_reason.q.val().any() & self.bound.q.val() & (self.h_hdr.q.val() != self.ctx_hdr.q.val()) {
+            self.c_reason.next = 8.into();
         }
 
         // ---- live view: the context, else the tombstone ----
@@ -679,9 +695,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             if self.tick_pend.q.val() {
                 self.state.d.next = 11.into();
             } else if self.in_valid.val() {
-                self.h_len.d.next = self.in_len.val();
                 self.h_hdr.d.next = self.in_hdr.val();
                 self.h_bits.d.next = self.in_bitset.val();
+                self.h_trunc.d.next = self.c_trunc.val();
+                self.h_reason.d.next = self.ck_reason.val();
                 self.dr_check.d.next = false;
                 self.dr_w.d.next = 0.into();
                 self.dr_over.d.next = false;
@@ -692,14 +709,14 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         if self.state.q.val() == 1 {
             // CHECK
             self.state.d.next = 7.into();
-            if self.c_trunc.val() {
+            if self.h_trunc.q.val() {
                 self.st_code.d.next = 0.into();
                 self.st_reason.d.next = 1.into();
             } else if self.c_tomb.val() {
                 self.st_code.d.next = 4.into();
-            } else if self.ck_reason.val().any() {
+            } else if self.c_reason.val().any() {
                 self.st_code.d.next = 0.into();
-                self.st_reason.d.next = self.ck_reason.val();
+                self.st_reason.d.next = self.c_reason.val();
             } else {
                 // the header check has passed: no bit at or above k ≤ k_max ≤ KM is set
                 self.t_set.d.next = bit_cast::<KM, 64>(self.h_bits.q.val()) & self.valid.q.val();

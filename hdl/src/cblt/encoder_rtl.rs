@@ -101,6 +101,14 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     /// xorshift32(prng), kept beside it: the draw reads a register, and the xorshift of the next
     /// state is computed off the draw's path.
     nx: DFF<Bits<32>>,
+    /// The index `nx` draws as a one-hot (0 past KM) and whether it is below k: the draw's
+    /// shifts and compare are made as `nx` is, a clock ahead of the acceptance test. They use k
+    /// as it is now: k is written only while idle, and the first index draw comes clocks after
+    /// the start's setup and the degree scan, by when both are current.
+    nx_oh: DFF<Bits<KM>>,
+    nx_lt: DFF<Bit>,
+    /// The next accepted index is the last the degree needs (`mg_have + 1 == mg_need`).
+    mg_last: DFF<Bit>,
     /// Derived from K while idle (K is written only then, and a start takes at least one setup
     /// clock): the index draw's shift and the all-ones mask of k bits.
     idx_sh_r: DFF<Bits<3>>,
@@ -156,9 +164,9 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     j1: Signal<Local, Bits<7>>,
     top6: Signal<Local, Bits<6>>,
     idx: Signal<Local, Bits<6>>,
-    idx_oh: Signal<Local, Bits<KM>>,
     accept: Signal<Local, Bit>,
     have1: Signal<Local, Bits<7>>,
+    have2: Signal<Local, Bits<7>>,
     full: Signal<Local, Bits<KM>>,
     mg_go: Signal<Local, Bit>,
     push: Signal<Local, Bit>,
@@ -236,6 +244,9 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             mg_j: Default::default(),
             prng: Default::default(),
             nx: Default::default(),
+            nx_oh: Default::default(),
+            nx_lt: Default::default(),
+            mg_last: Default::default(),
             idx_sh_r: Default::default(),
             full_r: Default::default(),
             mg_mask: Default::default(),
@@ -286,9 +297,9 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             j1: Default::default(),
             top6: Default::default(),
             idx: Default::default(),
-            idx_oh: Default::default(),
             accept: Default::default(),
             have1: Default::default(),
+            have2: Default::default(),
             full: Default::default(),
             mg_go: Default::default(),
             push: Default::default(),
@@ -315,7 +326,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
     fn update(&mut self) {
         dff_setup!(
             self, clock, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, mg_on, mg_index, mg_scan, mg_u,
-            mg_j, prng, nx, idx_sh_r, full_r, mg_mask,
+            mg_j, prng, nx, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
             mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_d0, f_d1, a_on, a_i, a_w, a_rem, a_first,
             a_bitset, a_draws, b_on, b_first, b_last, b_i, b_w, b_bitset, b_draws, b_fwd, b_fwd_data
         );
@@ -381,15 +392,12 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.scan_hit.next = self.mg_u.q.val() < self.deg_table.read_data.val();
         self.j1.next = self.mg_j.q.val() + 1;
         self.deg_table.read_address.next = self.mg_j.q.val().get_bits::<6>(0);
-        self.top6.next = self.nx.q.val().get_bits::<6>(26);
-        self.idx.next = self.top6.val() >> self.idx_sh_r.q.val();
-        self.idx_oh.next = self.one_m.val() << self.idx.val();
-        self.accept.next =
-            (bit_cast::<7, 6>(self.idx.val()) < self.k_reg.q.val()) & !(self.mg_mask.q.val() & self.idx_oh.val()).any();
+        self.accept.next = self.nx_lt.q.val() & !(self.mg_mask.q.val() & self.nx_oh.q.val()).any();
         self.have1.next = self.mg_have.q.val() + 1;
+        self.have2.next = self.mg_have.q.val() + 2;
         self.full.next = self.ones_m.val();
         if self.k_reg.q.val() != self.km.val() {
-            self.full.next = (self.one_m.val() << self.k_reg.q.val().get_bits::<6>(0)) - self.one_m.val();
+            self.full.next = !(self.ones_m.val() << self.k_reg.q.val().get_bits::<6>(0));
         }
         self.full_r.d.next = self.full.val();
         self.mg_go.next = self.mg_on.q.val() & !(self.f_v0.q.val() & self.f_v1.q.val());
@@ -407,6 +415,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                 self.mg_index.d.next = true;
                 self.mg_mask.d.next = 0.into();
                 self.mg_need.d.next = self.mg_j.q.val();
+                self.mg_last.d.next = self.mg_j.q.val() == 1;
                 self.mg_have.d.next = 0.into();
             } else if self.j1.val() == self.k_reg.q.val() {
                 self.mg_scan.d.next = false;
@@ -430,10 +439,11 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                     self.deg_table.read_address.next = 1.into();
                 }
             } else if self.accept.val() {
-                self.mg_mask.d.next = self.mg_mask.q.val() | self.idx_oh.val();
+                self.mg_mask.d.next = self.mg_mask.q.val() | self.nx_oh.q.val();
                 self.mg_have.d.next = self.have1.val();
-                self.push_mask.next = self.mg_mask.q.val() | self.idx_oh.val();
-                if self.have1.val() == self.mg_need.q.val() {
+                self.mg_last.d.next = self.have2.val() == self.mg_need.q.val();
+                self.push_mask.next = self.mg_mask.q.val() | self.nx_oh.q.val();
+                if self.mg_last.q.val() {
                     self.push.next = true;
                     self.mg_index.d.next = false;
                 }
@@ -652,5 +662,9 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.x2.next = self.x1.val() ^ (self.x1.val() >> 17);
         self.x3.next = self.x2.val() ^ (self.x2.val() << 5);
         self.nx.d.next = self.x3.val();
+        self.top6.next = self.x3.val().get_bits::<6>(26);
+        self.idx.next = self.top6.val() >> self.idx_sh_r.q.val();
+        self.nx_oh.d.next = self.one_m.val() << self.idx.val();
+        self.nx_lt.d.next = bit_cast::<7, 6>(self.idx.val()) < self.k_reg.q.val();
     }
 }

@@ -87,11 +87,10 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     sa_m: Constant<Bits<MA>>,
     sa_t: Constant<Bits<TA>>,
     last_word: Constant<Bits<SA>>,
-    slot: [Constant<Bits<2>>; 4],
     all32: Constant<Bits<32>>,
     // bus
     rd_reg: DFF<Bits<32>>,
-    rd_src: DFF<Bits<2>>,
+    rd_src: DFF<Bits<3>>,
     cyc_lo: DFF<Bits<32>>,
     cyc_hi: DFF<Bits<32>>,
     cyc_latch: DFF<Bits<32>>,
@@ -102,8 +101,9 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     tx_tail: DFF<Bits<2>>,
     tx_count: DFF<Bits<3>>,
     tx_w: DFF<Bits<SA>>,
-    tx_hdr: [DFF<Bits<32>>; 4],
-    tx_bits: [DFF<Bits<64>>; 4],
+    /// Each TX slot's header and bitset: slot s's TX_HDR, TX_BITSET_HI, TX_BITSET_LO at words
+    /// `4s + 0..3` (the registers' word offsets mod 4), written with the symbol's first three beats.
+    tx_meta: RAM<Bits<32>, 4>,
     // RX staging and feeder
     rx_hdr: DFF<Bits<32>>,
     rx_bhi: DFF<Bits<32>>,
@@ -159,8 +159,7 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     m_take: Signal<Local, Bit>,
     cq_push: Signal<Local, Bit>,
     cq_pop: Signal<Local, Bit>,
-    h_hdr: Signal<Local, Bits<32>>,
-    h_bits: Signal<Local, Bits<64>>,
+    r_txmeta: Signal<Local, Bit>,
     cq_word: Signal<Local, Bits<32>>,
     r_cq: Signal<Local, Bit>,
     rx_clear: Signal<Local, Bit>,
@@ -177,6 +176,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
     /// geometry does not fit: `⌈S/4⌉ ≤ 2^SA`, `k_max·2^SA ≤ 2^MA ≤ 2^15`, `TA = SA + 2`.
     pub fn new(s: usize, k_max: usize) -> Self {
         assert!(TA == SA + 2, "TA = {TA} must be SA + 2 = {}", SA + 2);
+        assert!(s > 8, "a symbol must span 3 bus words or more: its header and bitset are written with the first three");
         assert!(MA <= 15 && SA <= 13, "the windows hold 2^15 message words and 2^13 symbol words");
         let (caps, layout) = caps_words(s, k_max, 4, SA);
         let span = |r: &super::Register| {
@@ -207,7 +207,6 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             sa_m: c(SA as u64),
             sa_t: c(SA as u64),
             last_word: c(s.div_ceil(4) as u64 - 1),
-            slot: std::array::from_fn(|i| c(i as u64)),
             all32: c(0xFFFF_FFFF),
             rd_reg: Default::default(),
             rd_src: Default::default(),
@@ -220,8 +219,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             tx_tail: Default::default(),
             tx_count: Default::default(),
             tx_w: Default::default(),
-            tx_hdr: Default::default(),
-            tx_bits: Default::default(),
+            tx_meta: Default::default(),
             rx_hdr: Default::default(),
             rx_bhi: Default::default(),
             rx_blo: Default::default(),
@@ -269,8 +267,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             m_take: Default::default(),
             cq_push: Default::default(),
             cq_pop: Default::default(),
-            h_hdr: Default::default(),
-            h_bits: Default::default(),
+            r_txmeta: Default::default(),
             cq_word: Default::default(),
             r_cq: Default::default(),
             rx_clear: Default::default(),
@@ -292,15 +289,11 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             rx_bhi, rx_blo, rx_len, fd_on, fd_w, fd_nb, res_seq, res_word, res_known, res_stop, idle_limit, tick_div,
             tick_cnt, m_full, m_row, m_w, m_bytes, cq_head, cq_tail, cq_count, cq_wf, rd_cqz
         );
-        for i in 0..4 {
-            self.tx_hdr[i].clock.next = self.clock.val();
-            self.tx_hdr[i].d.next = self.tx_hdr[i].q.val();
-            self.tx_bits[i].clock.next = self.clock.val();
-            self.tx_bits[i].d.next = self.tx_bits[i].q.val();
-        }
         self.enc.clock.next = self.clock.val();
         self.dec.clock.next = self.clock.val();
         self.tx_ram.read_clock.next = self.clock.val();
+        self.tx_meta.read_clock.next = self.clock.val();
+        self.tx_meta.write_clock.next = self.clock.val();
         self.tx_ram.write_clock.next = self.clock.val();
         self.stage_ram.read_clock.next = self.clock.val();
         self.stage_ram.write_clock.next = self.clock.val();
@@ -376,12 +369,15 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         if self.tx_ram.write_enable.val() {
             self.draws.d.next = self.enc.out_draws.val();
             self.tx_w.d.next = self.tx_wcur.val() + 1;
-            for i in 0..4 {
-                if self.tx_tail.q.val() == self.slot[i].val() {
-                    self.tx_hdr[i].d.next = self.enc.out_hdr.val();
-                    self.tx_bits[i].d.next = self.enc.out_bitset.val();
-                }
-            }
+        }
+        self.tx_meta.write_enable.next = self.tx_ram.write_enable.val() & (self.tx_wcur.val() < 3);
+        self.tx_meta.write_address.next = (bit_cast::<4, 2>(self.tx_tail.q.val()) << 2) | bit_cast::<4, SA>(self.tx_wcur.val());
+        self.tx_meta.write_data.next = self.enc.out_hdr.val();
+        if self.tx_wcur.val() == 1 {
+            self.tx_meta.write_data.next = self.enc.out_bitset.val().get_bits::<32>(32);
+        }
+        if self.tx_wcur.val() == 2 {
+            self.tx_meta.write_data.next = self.enc.out_bitset.val().get_bits::<32>(0);
         }
         if self.tx_push.val() {
             self.tx_tail.d.next = self.tx_tail.q.val() + 1;
@@ -400,14 +396,8 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             self.tx_tail.d.next = 0.into();
             self.tx_count.d.next = 0.into();
         }
-        self.h_hdr.next = 0.into();
-        self.h_bits.next = 0.into();
-        for i in 0..4 {
-            if self.tx_head.q.val() == self.slot[i].val() {
-                self.h_hdr.next = self.tx_hdr[i].q.val();
-                self.h_bits.next = self.tx_bits[i].q.val();
-            }
-        }
+        self.tx_meta.read_address.next = (bit_cast::<4, 2>(self.tx_head.q.val()) << 2) | bit_cast::<4, 20>(self.wa.val() & 3);
+        self.r_txmeta.next = self.hit[19].val() | self.hit[20].val() | self.hit[21].val();
         self.tx_ram.read_address.next =
             (bit_cast::<TA, 2>(self.tx_head.q.val()) << self.sa_t.val()) | bit_cast::<TA, SA>(bit_cast::<SA, 20>(self.wa.val()));
 
@@ -607,9 +597,6 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.rv[16].next = self.enc.symbols.val();
         self.rv[17].next = self.enc.starts_refused.val();
         self.rv[18].next = self.enc.cfg_rejected.val() + self.enc.buf_rejected.val();
-        self.rv[19].next = self.h_hdr.val();
-        self.rv[20].next = self.h_bits.val().get_bits::<32>(32);
-        self.rv[21].next = self.h_bits.val().get_bits::<32>(0);
         self.rv[24].next = self.rx_hdr.q.val();
         self.rv[25].next = self.rx_bhi.q.val();
         self.rv[26].next = self.rx_blo.q.val();
@@ -659,6 +646,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             if self.r_cq.val() {
                 self.rd_src.d.next = 3.into();
             }
+            if self.r_txmeta.val() {
+                self.rd_src.d.next = 4.into();
+            }
             self.rd_cqz.d.next = self.hit[49].val() & (self.cq_count.q.val() == 0);
         }
         self.bus_rdata.next = self.rd_reg.q.val();
@@ -667,6 +657,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         }
         if self.rd_src.q.val() == 2 {
             self.bus_rdata.next = self.msg_ram.read_data.val();
+        }
+        if self.rd_src.q.val() == 4 {
+            self.bus_rdata.next = self.tx_meta.read_data.val();
         }
         if self.rd_src.q.val() == 3 {
             self.bus_rdata.next = self.cq_ram.read_data.val();
