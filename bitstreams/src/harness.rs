@@ -82,14 +82,14 @@ pub fn switch_block_tops() -> Vec<(&'static str, hdl::blocks::BoardInfo, fn() ->
     hdl::for_each_switch_block!(tops)
 }
 
-/// Geometry of the CB-LT encoder and decoder boards: S = 64 bytes, k_max = 64 (W = 32; the
-/// message and the rows fill 2^10 words, the `10` in their type).
-pub const CBLT_S: usize = 64;
-pub const CBLT_K_MAX: usize = 64;
-const _: () = assert!(CBLT_S / 4 * CBLT_K_MAX == 1 << 10);
+/// Geometry of the CB-LT encoder and decoder boards, the small NIC's: S = 64 bytes, k_max = 16
+/// (W = 32; the message and the rows fill 2^8 words, the `8` in their type).
+pub const CBLT_S: usize = NIC_S;
+pub const CBLT_K_MAX: usize = NIC_K_MAX;
+const _: () = assert!(CBLT_S / 4 * CBLT_K_MAX == 1 << 8);
 
-/// The CB-LT encoder for the board: S = 64 bytes, k_max = 64, W = 32 bits (16 words per
-/// symbol, a 4,096-byte message in 1,024 words of block RAM), in the harness.
+/// The CB-LT encoder for the board: S = 64 bytes, k_max = 16, W = 32 bits (16 words per
+/// symbol, a 1,024-byte message in 256 words of block RAM), in the harness.
 pub fn cblt_encoder_board() -> Board {
     use hdl::cblt::encoder_rtl::LtEncoder;
     const IN: &[Pin] = &[
@@ -97,7 +97,7 @@ pub fn cblt_encoder_board() -> Board {
         Pin { name: "cfg_addr", width: 8 },
         Pin { name: "cfg_wdata", width: 32 },
         Pin { name: "buf_we", width: 1 },
-        Pin { name: "buf_addr", width: 10 },
+        Pin { name: "buf_addr", width: 8 },
         Pin { name: "buf_wdata", width: 32 },
         Pin { name: "out_ready", width: 1 },
     ];
@@ -115,13 +115,13 @@ pub fn cblt_encoder_board() -> Board {
         Pin { name: "buf_rejected", width: 32 },
         Pin { name: "starts_refused", width: 32 },
     ];
-    let mut uut = LtEncoder::<32, 10, 4, CBLT_K_MAX>::new(CBLT_S, CBLT_K_MAX);
+    let mut uut = LtEncoder::<32, 8, 4, CBLT_K_MAX>::new(CBLT_S, CBLT_K_MAX);
     uut.connect_all();
     Board { verilog: wrap(&generate_verilog(&uut), IN, OUT), harness_flops: harness_flops(IN) }
 }
 
-/// The CB-LT decoder for the board: S = 64 bytes, k_max = 64, W = 32 bits (64 rows of 16 words
-/// in 1,024 words of block RAM, the 64 × 64-bit coefficient RAM, a 16-word accumulator), in
+/// The CB-LT decoder for the board: S = 64 bytes, k_max = 16, W = 32 bits (16 rows of 16 words
+/// in 256 words of block RAM, the coefficient RAM of 16-bit masks, a 16-word accumulator), in
 /// the harness.
 pub fn cblt_decoder_board() -> Board {
     use hdl::cblt::decoder_rtl::LtDecoder;
@@ -171,7 +171,7 @@ pub fn cblt_decoder_board() -> Board {
         Pin { name: "cnt_complete", width: 32 },
         Pin { name: "cnt_failed", width: 32 },
     ];
-    let mut uut = LtDecoder::<32, 10, 4, CBLT_K_MAX>::new(CBLT_S, CBLT_K_MAX);
+    let mut uut = LtDecoder::<32, 8, 4, CBLT_K_MAX>::new(CBLT_S, CBLT_K_MAX);
     uut.connect_all();
     Board { verilog: wrap(&generate_verilog(&uut), IN, OUT), harness_flops: harness_flops(IN) }
 }

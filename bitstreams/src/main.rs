@@ -3,7 +3,7 @@
 //! Outputs and tool logs go to `target/bitstreams/<top>/`. A run over every top also writes
 //! `bitstreams/REPORT.md` and copies the bitstreams to `bitstreams/bin/<top>.bin`.
 //!
-//! `-- --family ecp5 [TOP...]`: the same for the ECP5-5G Versa board (`bitstreams::ecp5`, the
+//! `-- --family ecp5 [TOP...]`: the same for Lattice's ECP5-5G Evaluation Board (`bitstreams::ecp5`, the
 //! list `tops::ecp5_all`), five seeds per top, into `target/bitstreams-ecp5/`,
 //! `bitstreams/REPORT-ECP5.md` and `bitstreams/bin/ecp5/<top>.bit`.
 
@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 #[derive(Parser)]
-#[command(about = "Open-toolchain synthesis for the Alchitry Cu (iCE40HX8K-CB132) and the ECP5-5G Versa: bitstreams and reports")]
+#[command(about = "Open-toolchain synthesis for the Alchitry Cu (iCE40HX8K-CB132) and the ECP5-5G Evaluation Board: bitstreams and reports")]
 struct Args {
     /// FPGA family: ice40 (the Alchitry Cu, REPORT.md) or ecp5 (the ECP5-5G Versa, REPORT-ECP5.md).
     #[arg(long, default_value = "ice40", value_parser = ["ice40", "ecp5"])]

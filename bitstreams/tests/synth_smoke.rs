@@ -44,13 +44,13 @@ macro_rules! switch_block_smoke {
 }
 hdl::for_each_switch_block!(switch_block_smoke);
 
-/// The encoder keeps fitting with its 4,096-byte message buffer in block RAM.
+/// The encoder keeps fitting with its 1,024-byte message buffer in block RAM.
 #[test]
 fn cblt_encoder_synthesizes_for_the_hx8k() {
     synthesizes("cblt-encoder", 1000, 8);
 }
 
-/// The decoder keeps fitting with its 64 rows of 64 bytes in block RAM.
+/// The decoder keeps fitting with its 16 rows of 64 bytes in block RAM.
 #[test]
 fn cblt_decoder_synthesizes_for_the_hx8k() {
     synthesizes("cblt-decoder", 1000, 8);
@@ -107,33 +107,32 @@ fn committed_report_covers_every_top() {
 }
 
 /// An ECP5 bitstream for the board's part: its header names the part, then the preamble.
-fn is_versa_bitstream(bit: &[u8]) -> bool {
-    let part = b"Part: LFE5UM5G-45F-8CABGA381";
+fn is_board_bitstream(bit: &[u8]) -> bool {
+    let part = b"Part: LFE5UM5G-85F-8CABGA381";
     bit.windows(part.len()).any(|w| w == part) && bit.windows(4).any(|w| w == [0xFF, 0xFF, 0xBD, 0xB3])
 }
 
-/// The ECP5 flow on one seed: yosys synth_ecp5, nextpnr-ecp5 (YoWASP), ecppack; a top that meets
-/// the Versa's 100 MHz is packed as placed, one that misses it goes behind an EHXPLLL that must
-/// pass timing. The full flow (five seeds, every top) is `cargo run --release -p bitstreams --
+/// The ECP5 flow on one seed: yosys synth_ecp5, nextpnr-ecp5 (YoWASP), the board build behind an
+/// EHXPLLL from the board's 12 MHz that must pass timing, ecppack. The full flow (five seeds, every top) is `cargo run --release -p bitstreams --
 /// --family ecp5`.
 fn ecp5_flow(name: &str) -> bitstreams::ecp5::Ecp5Report {
     let top = bitstreams::tops::ecp5_all().into_iter().find(|t| t.name == name).unwrap();
     let dir = std::env::temp_dir().join(format!("synth-ecp5-{name}-{}", std::process::id()));
     let r = bitstreams::ecp5::build(name, &(top.board)().verilog, &dir, &[1], true, &|m: &str| eprintln!("[{name}] {m}")).unwrap();
     println!("{r:?}");
-    assert!(r.luts.0 > 100 && r.luts.1 == 43_848 && r.ram.1 == 108, "{r:?}");
+    assert!(r.luts.0 > 100 && r.luts.1 == 83_640 && r.ram.1 == 208, "{r:?}");
     assert!(r.critical.as_ref().is_some_and(|p| p.cells > 1 && !p.from.is_empty() && !p.to.is_empty()), "{r:?}");
     let bit = std::fs::read(r.bitstream.as_ref().unwrap()).unwrap();
-    assert!(is_versa_bitstream(&bit) && bit.len() < 1_032_328, "a compressed bitstream for the Versa's part");
+    assert!(is_board_bitstream(&bit) && bit.len() < 1_032_328, "a compressed bitstream for the board's part");
     std::fs::remove_dir_all(&dir).ok();
     r
 }
 
 #[test]
-fn int_stamper_goes_through_the_ecp5_flow_on_the_board_clock() {
+fn int_stamper_goes_through_the_ecp5_flow_at_the_target() {
     let r = ecp5_flow("intstamp");
-    assert!(r.fmax_by_seed[0] >= 100.0, "{r:?}");
-    assert_eq!((r.plls, r.board_clock_mhz), (0, 100.0), "{r:?}");
+    assert!(r.fmax_by_seed[0] * 0.9 >= bitstreams::ecp5::TARGET_MHZ, "{r:?}");
+    assert!(r.plls == 1 && r.board_clock_mhz <= bitstreams::ecp5::TARGET_MHZ && r.board_clock_mhz > 145.0, "{r:?}");
 }
 
 #[test]
@@ -156,7 +155,7 @@ fn committed_ecp5_report_covers_every_top() {
         let bit = dir.join("bin/ecp5").join(format!("{}.bit", t.name));
         if t.fits {
             assert!(row.contains(&format!("(bin/ecp5/{}.bit)", t.name)), "{row}");
-            assert!(is_versa_bitstream(&std::fs::read(&bit).unwrap()), "{}", t.name);
+            assert!(is_board_bitstream(&std::fs::read(&bit).unwrap()), "{}", t.name);
         } else {
             assert!(row.contains("does not fit") && !bit.exists(), "{row}");
         }

@@ -171,6 +171,9 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     // parameters
     s16: Constant<Bits<16>>,
     s24: Constant<Bits<24>>,
+    /// `NPKT · S` for each NPKT: a 64-entry constant table (a few LUT levels; the multiply it
+    /// replaces took a DSP block's delay on the ECP5).
+    npkt_s: ROM<Bits<24>, 6>,
     len_ok: Constant<Bits<16>>,
     max_size: Constant<Bits<19>>,
     k_max: Constant<Bits<7>>,
@@ -258,7 +261,7 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     npkt: Signal<Local, Bits<6>>,
     size: Signal<Local, Bits<18>>,
     kk: Signal<Local, Bits<7>>,
-    lo: Signal<Local, Bits<32>>,
+    lo: Signal<Local, Bits<24>>,
     full: Signal<Local, Bits<64>>,
     c_trunc: Signal<Local, Bit>,
     c_tomb: Signal<Local, Bit>,
@@ -341,6 +344,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             cnt_failed: Default::default(),
             s16: c(s as u64),
             s24: c(s as u64),
+            npkt_s: (0..64u64).map(|n| Bits::<24>::from(n * s as u64)).into(),
             len_ok: c((HEADER_LEN + s) as u64),
             max_size: c((K_MAX * s) as u64),
             k_max: c(k_max as u64),
@@ -504,7 +508,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.npkt.next = self.in_hdr.val().get_bits::<6>(26);
         self.size.next = self.in_hdr.val().get_bits::<18>(8);
         self.kk.next = bit_cast::<7, 6>(self.npkt.val()) + 1;
-        self.lo.next = bit_cast::<16, 6>(self.npkt.val()) * self.s16.val();
+        self.npkt_s.address.next = self.npkt.val();
+        self.lo.next = self.npkt_s.data.val();
         self.full.next = self.ones64.val();
         if self.npkt.val() != 63 {
             self.full.next = !(self.ones64.val() << self.kk.val().get_bits::<6>(0));
@@ -512,10 +517,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.c_trunc.next = self.in_len.val() < 12;
         // NPKT·S < MSG_SIZE ≤ NPKT·S + S, as one add and one compare with the constant S:
         // MSG_SIZE − NPKT·S − 1 < S in 24 bits (NPKT·S < 2^22 and MSG_SIZE < 2^18, so a
-        // MSG_SIZE ≤ NPKT·S wraps to at least 2^24 − 2^22, above any S < 2^16;
-        // the product's top byte is always 0)
-        self.size_m_lo.next = bit_cast::<24, 18>(self.size.val()) + !self.lo.val().get_bits::<24>(0);
-        self.c_npkt.next = !(self.size_m_lo.val() < self.s24.val()) | self.lo.val().get_bits::<8>(24).any();
+        // MSG_SIZE ≤ NPKT·S wraps to at least 2^24 − 2^22, above any S < 2^16)
+        self.size_m_lo.next = bit_cast::<24, 18>(self.size.val()) + !self.lo.val();
+        self.c_npkt.next = !(self.size_m_lo.val() < self.s24.val());
         self.ck_reason.next = 0.into();
         if self.kk.val() > self.k_max.val() {
             self.ck_reason.next = 9.into();

@@ -111,7 +111,8 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     rx_len: DFF<Bits<16>>,
     fd_on: DFF<Bit>,
     fd_w: DFF<Bits<16>>,
-    fd_nb: DFF<Bits<16>>,
+    /// The packet's last beat, `max(1, ⌈(len − 12)/4⌉) − 1`, set with the push.
+    fd_lw: DFF<Bits<16>>,
     // the last result
     res_seq: DFF<Bits<16>>,
     res_word: DFF<Bits<32>>,
@@ -226,7 +227,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             rx_len: Default::default(),
             fd_on: Default::default(),
             fd_w: Default::default(),
-            fd_nb: Default::default(),
+            fd_lw: Default::default(),
             res_seq: Default::default(),
             res_word: Default::default(),
             res_known: Default::default(),
@@ -286,7 +287,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
     fn update(&mut self) {
         dff_setup!(
             self, clock, rd_reg, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_w, rx_hdr,
-            rx_bhi, rx_blo, rx_len, fd_on, fd_w, fd_nb, res_seq, res_word, res_known, res_stop, idle_limit, tick_div,
+            rx_bhi, rx_blo, rx_len, fd_on, fd_w, fd_lw, res_seq, res_word, res_known, res_stop, idle_limit, tick_div,
             tick_cnt, m_full, m_row, m_w, m_bytes, cq_head, cq_tail, cq_count, cq_wf, rd_cqz
         );
         self.enc.clock.next = self.clock.val();
@@ -429,9 +430,10 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.refused.inc.next = self.refuse.val();
 
         // ---- feeder: the staged packet into the decoder, one word per beat ----
-        // beats = max(1, ⌈(len − 12)/4⌉); the RAM read is registered, so the address leads by one
-        self.pl.next = self.rx_len.q.val() - 9;
-        self.fd_last.next = self.fd_w.q.val() == (self.fd_nb.q.val() - 1);
+        // beats = max(1, ⌈(len − 12)/4⌉), the last one `(len − 13) >> 2` for len > 12; the RAM
+        // read is registered, so the address leads by one
+        self.pl.next = self.rx_len.q.val() - 13;
+        self.fd_last.next = self.fd_w.q.val() == self.fd_lw.q.val();
         self.fd_adv.next = self.fd_on.q.val() & self.dec.in_ready.val();
         self.fd_next.next = self.fd_w.q.val();
         if self.fd_adv.val() {
@@ -446,9 +448,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             if self.we_reg.val() & self.hit[28].val() {
                 self.fd_on.d.next = true;
                 self.fd_w.d.next = 0.into();
-                self.fd_nb.d.next = 1.into();
+                self.fd_lw.d.next = 0.into();
                 if self.rx_len.q.val() > 12 {
-                    self.fd_nb.d.next = self.pl.val() >> 2;
+                    self.fd_lw.d.next = self.pl.val() >> 2;
                 }
             }
         }
