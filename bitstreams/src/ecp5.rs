@@ -157,21 +157,31 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
 }
 
 /// The board build: `ecppll` makes an EHXPLLL from the board's 12 MHz at or below
-/// `target_mhz`, the top runs on its output, and nextpnr must meet that clock (no
+/// `target_mhz` (asked again lower while the clock it makes is above it), the top runs on its output, and nextpnr must meet that clock (no
 /// `--timing-allow-fail`). Returns the clock and the placed config's file name.
 fn behind_pll(name: &str, verilog: &str, dir: &Path, target_mhz: f64, seed: u64, progress: Progress) -> Result<(f64, String)> {
-    let out = tool(
-        Command::new("yowasp-ecppll").current_dir(dir).args(["-i", &BOARD_MHZ.to_string(), "-o", &format!("{target_mhz:.3}"), "-n", "board_pll", "-f", "board_pll.v"]),
-        &format!("ecppll {target_mhz:.3} MHz"),
-        &dir.join(format!("{name}.ecppll.log")),
-        progress,
-    )?;
-    let mhz: f64 = out
-        .lines()
-        .find_map(|l| l.strip_prefix("clkout0 frequency:"))
-        .and_then(|x| x.split_whitespace().next()?.parse().ok())
-        .context("ecppll printed no clkout0 frequency")?;
-    anyhow::ensure!(mhz <= target_mhz * 1.01, "{name}: ecppll made {mhz} MHz for a target of {target_mhz:.3}");
+    // ecppll makes the clock nearest the one asked for, which may be above it: ask lower until
+    // the clock it makes is at or below the target
+    let mut ask = target_mhz;
+    let mut mhz = f64::INFINITY;
+    for _ in 0..8 {
+        let out = tool(
+            Command::new("yowasp-ecppll").current_dir(dir).args(["-i", &BOARD_MHZ.to_string(), "-o", &format!("{ask:.3}"), "-n", "board_pll", "-f", "board_pll.v"]),
+            &format!("ecppll {ask:.3} MHz"),
+            &dir.join(format!("{name}.ecppll.log")),
+            progress,
+        )?;
+        mhz = out
+            .lines()
+            .find_map(|l| l.strip_prefix("clkout0 frequency:"))
+            .and_then(|x| x.split_whitespace().next()?.parse().ok())
+            .context("ecppll printed no clkout0 frequency")?;
+        if mhz <= target_mhz {
+            break;
+        }
+        ask -= mhz - target_mhz + 0.25;
+    }
+    anyhow::ensure!(mhz <= target_mhz, "{name}: ecppll made no clock at or below {target_mhz:.3} MHz (last {mhz} MHz)");
     let pll = std::fs::read_to_string(dir.join("board_pll.v"))?;
     let v = format!(
         "{}\n{pll}\nmodule top(clock, leds);\n    input wire clock;\n    output wire [7:0] leds;\n    wire clk;\n    \

@@ -18,7 +18,7 @@ use std::sync::Mutex;
 #[derive(Parser)]
 #[command(about = "Open-toolchain synthesis for the Alchitry Cu (iCE40HX8K-CB132) and the ECP5-5G Evaluation Board: bitstreams and reports")]
 struct Args {
-    /// FPGA family: ice40 (the Alchitry Cu, REPORT.md) or ecp5 (the ECP5-5G Versa, REPORT-ECP5.md).
+    /// FPGA family: ice40 (the Alchitry Cu, REPORT.md) or ecp5 (the ECP5-5G Evaluation Board, REPORT-ECP5.md).
     #[arg(long, default_value = "ice40", value_parser = ["ice40", "ecp5"])]
     family: String,
     /// Tops to build (default: all, which also regenerates bitstreams/REPORT.md and bitstreams/bin/).

@@ -176,10 +176,12 @@ pub fn all() -> Vec<Top> {
             fits: true,
             design_note: "The header check takes two clocks: the rules on the packet alone (length, size, \
                 `NPKT · S` < MSG_SIZE ≤ `NPKT · S + S` as one add and a compare with the constant S, the bitset \
-                against k as a shift, no subtract) are registered with the header, and CHECK compares only with \
-                the tombstone and the open context. What is left is that CHECK: the tombstone's MSG_ID compare, \
-                the outcome's priority and the reduce stage's start, mostly routing. Its area is eight 32-bit \
-                statistics, the record's counters and the harness's flip-flops beside the elimination itself.",
+                against k as a shift, no subtract; `NPKT · S` from a constant table) are registered with the header, \
+                and CHECK compares only with the tombstone and the open context. What is left is the reduce \
+                stage: the state, the lowest set bit of the touched pivots and the coefficient RAM's read \
+                address in one clock, most of it routing to the block RAM. Registering the next pivot's index a \
+                clock ahead splits it (the full NIC's note on the ECP5). Its area is eight 32-bit statistics, the \
+                record's counters and the harness's flip-flops beside the elimination itself.",
         },
         Top {
             name: "nic",
@@ -195,11 +197,10 @@ pub fn all() -> Vec<Top> {
                 words, once 900 flip-flops and their read multiplexers) and the TX queue's headers and bitsets moved \
                 to block RAM, and both cores' masks are as wide as k_max (16 bits here, not 64). The decoder's \
                 packet-only header checks are made as the header is taken and the encoder's index draw a clock \
-                ahead, which took those two paths off the top. What is left is the RX feeder's last-beat compare \
-                into the decoder's framing check, a 32-bit statistic's increment and the idle count's reset: \
-                registering the feeder's last beat and counting statistics a clock late (the switch blocks' \
-                `LateCounter`) split it. The register read is still a 58-way priority chain (an AND-OR form \
-                synthesized no smaller) and every statistic is a 32-bit counter.",
+                ahead, which took those two paths off the top, and the RX feeder's last beat is a register set with \
+                the push. What is left is the encoder's index precompute (the PRNG step, the index shift and the \
+                compare with k; the encoder top's note). The register read is still a 58-way priority chain (an \
+                AND-OR form synthesized no smaller) and every statistic is a 32-bit counter.",
         },
     ]);
     tops
@@ -239,12 +240,15 @@ pub fn ecp5_all() -> Vec<Top> {
         ),
         board: harness::nic_full_board,
         fits: true,
-        design_note: "What takes the room: three message-sized buffers of 2^15 32-bit words (the encoder's message, \
-            the decoder's 64 rows of 512 words, the RX message window), 64 DP16KD each, where the 45F has 108 in \
-            all; the logic (about 13,000 LUT4) would fit three times over. The LFE5U-85F (208 DP16KD, the ULX3S) \
-            holds it as it is; on the 45F the decoder can deliver the message from its own rows (no separate RX \
-            window) and the encoder can read the source symbols from host memory by DMA, one buffer instead of \
-            three.",
+        design_note: "Fits the 85F with its three message-sized buffers of 2^15 32-bit words (the encoder's message, \
+            the decoder's 64 rows of 512 words, the RX message window), 64 DP16KD each, 201 of the part's 208 in \
+            all; the logic takes a tenth of the LUTs. The 45F of the ECP5-5G Versa (108 DP16KD) would need one \
+            buffer instead of three: the decoder delivering the message from its own rows and the encoder reading \
+            the source symbols from host memory by DMA. `NPKT · S` (S = 1460) is a constant table, not a DSP \
+            multiply. What is left is the decoder's reduce stage: the state, the lowest set bit of the touched \
+            pivots and the coefficient RAM's read address in one clock, most of it routing to the block RAM. \
+            Registering the next pivot's index a clock ahead (the set shrinks by one bit per clock) takes the \
+            lowest-one unit off the RAM's address, as the encoder does for its index draw.",
     });
     tops
 }
