@@ -11,7 +11,7 @@
 //!    INVALID. A rejected symbol is drained and changes nothing. The rules on the packet alone
 //!    (length, size, NPKT · S, the bitset against k) are evaluated on the incoming header and
 //!    registered with it, so CHECK only compares it with the tombstone and the open context:
-//!    the multiply and the compares are not in series with the state machine.
+//!    `NPKT · S` (a constant table) and the compares are not in series with the state machine.
 //! 2. **Reduce the mask**: `m' = m ⊕ coef_p` over the touched pivots `T = m ∧ valid`, one coef
 //!    read per clock. `m' = 0` is REDUNDANT: the payload is drained with no RAM write.
 //! 3. **Payload passes**, one word per clock: pass 0 takes the payload from the input and XORs

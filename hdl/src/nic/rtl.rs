@@ -90,6 +90,8 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     all32: Constant<Bits<32>>,
     // bus
     rd_reg: DFF<Bits<32>>,
+    /// Where the read data comes from: 0 the registers (`rd_reg`), 1 the TX window, 2 the RX
+    /// message window, 3 the completion queue, 4 the TX head's header and bitset.
     rd_src: DFF<Bits<3>>,
     cyc_lo: DFF<Bits<32>>,
     cyc_hi: DFF<Bits<32>>,
