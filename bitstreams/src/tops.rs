@@ -194,7 +194,7 @@ pub fn all() -> Vec<Top> {
             board: harness::nic_board,
             fits: true,
             design_note: "Fits with room since the encoder's degree table, the completion queue (four records of seven \
-                words, once 900 flip-flops and their read multiplexers) and the TX queue's headers and bitsets moved \
+                words, once 800 flip-flops and their read multiplexers) and the TX queue's headers and bitsets moved \
                 to block RAM, and both cores' masks are as wide as k_max (16 bits here, not 64). The decoder's \
                 packet-only header checks are made as the header is taken and the encoder's index draw a clock \
                 ahead, which took those two paths off the top, and the RX feeder's last beat is a register set with \
@@ -241,8 +241,8 @@ pub fn ecp5_all() -> Vec<Top> {
         board: harness::nic_full_board,
         fits: true,
         design_note: "Fits the 85F with its three message-sized buffers of 2^15 32-bit words (the encoder's message, \
-            the decoder's 64 rows of 512 words, the RX message window), 64 DP16KD each, 201 of the part's 208 in \
-            all; the logic takes a tenth of the LUTs. The 45F of the ECP5-5G Versa (108 DP16KD) would need one \
+            the decoder's 64 rows of 512 words, the RX message window), 64 DP16KD each, nearly all of the part's \
+            block RAM; the logic takes a tenth of the LUTs. The 45F of the ECP5-5G Versa (108 DP16KD) would need one \
             buffer instead of three: the decoder delivering the message from its own rows and the encoder reading \
             the source symbols from host memory by DMA. `NPKT · S` (S = 1460) is a constant table, not a DSP \
             multiply. What is left is the decoder's reduce stage: the state, the lowest set bit of the touched \
