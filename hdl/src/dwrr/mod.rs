@@ -86,10 +86,14 @@ crate::switch_block!(
     events: ["grant_en"],
     crate::blocks::BoardInfo {
         title: "DWRR / strict-priority scheduler",
-        params: "8 queues, 16-bit lengths, 32-bit quanta and deficits",
-        design_note: "Rotate, priority-encode and add the deficit in one clock. Computing the next eligible queue a \
-                clock ahead (the head set changes by at most one queue per clock) and adding the deficit in a \
-                second stage splits the path in two.",
+        params: "8 queues, 16-bit lengths, quanta and deficits",
+        design_note: "The round-robin pick is two lowest-set-bit units side by side (the backlogged queues after \
+                `cur`, and all of them), with no rotate, encoder or add, and each queue's compares against its own \
+                deficit (the head fits, the deficit refilled by the quantum, the head fits that, the new \
+                deficits) are made beside it (`DwrrLane`), so the decision is an AND-OR over one-hots. What is \
+                left is the head length's 16-bit compare against the current queue's deficit deciding `stay`, which \
+                enables every deficit register (nextpnr puts that enable on a global buffer). 100 MHz needs the \
+                grant registered, a clock after the heads it sees.",
         min_cells: 100,
         min_ram: 0,
     }

@@ -12,6 +12,44 @@ const _: () = assert!(
     csr::QUANTUM0 == 0 && csr::PRIO_MASK == 32 && csr::REGISTERS[csr::idx::QUANTUM0].count == 8
 );
 
+/// One queue's compares against its own deficit, made side by side from registers and the
+/// head length, so the round-robin pick only selects among them: the head fits the deficit
+/// (`le`, with `deficit − len`), the deficit refilled by the quantum (saturating at 65,535), and
+/// the head fits the refilled deficit (`fits`, with `refilled − len`).
+#[derive(LogicBlock, Default)]
+pub struct DwrrLane {
+    pub deficit: Signal<In, Bits<16>>,
+    pub quantum: Signal<In, Bits<16>>,
+    pub len: Signal<In, Bits<16>>,
+    pub le: Signal<Out, Bit>,
+    pub def_less: Signal<Out, Bits<16>>,
+    pub refilled: Signal<Out, Bits<16>>,
+    pub fits: Signal<Out, Bit>,
+    pub new_less: Signal<Out, Bits<16>>,
+    diff: Signal<Local, Bits<17>>,
+    sum: Signal<Local, Bits<17>>,
+    dnew: Signal<Local, Bits<16>>,
+    diff_new: Signal<Local, Bits<17>>,
+}
+
+impl Logic for DwrrLane {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.diff.next = bit_cast::<17, 16>(self.deficit.val()) - bit_cast::<17, 16>(self.len.val());
+        self.sum.next = bit_cast::<17, 16>(self.deficit.val()) + bit_cast::<17, 16>(self.quantum.val());
+        self.dnew.next = self.sum.val().get_bits::<16>(0);
+        if self.sum.val().get_bit(16) {
+            self.dnew.next = 0xFFFF.into();
+        }
+        self.diff_new.next = bit_cast::<17, 16>(self.dnew.val()) - bit_cast::<17, 16>(self.len.val());
+        self.le.next = !self.diff.val().get_bit(16);
+        self.def_less.next = self.diff.val().get_bits::<16>(0);
+        self.refilled.next = self.dnew.val();
+        self.fits.next = !self.diff_new.val().get_bit(16);
+        self.new_less.next = self.diff_new.val().get_bits::<16>(0);
+    }
+}
+
 #[derive(LogicBlock)]
 pub struct Dwrr<const N: usize, const QB: usize> {
     pub clock: Signal<In, Clock>,
@@ -30,26 +68,26 @@ pub struct Dwrr<const N: usize, const QB: usize> {
     prio: DFF<Bits<N>>,
     cur_r: DFFWithInit<Bits<QB>>,
     qid: [Constant<Bits<QB>>; N],
+    /// Bit i alone.
+    bit: [Constant<Bits<N>>; N],
     sp: Signal<Local, Bits<N>>,
     sp_low: Signal<Local, Bits<N>>,
     sp_q: Signal<Local, Bits<QB>>,
     dw: Signal<Local, Bits<N>>,
-    len_c: Signal<Local, Bits<16>>,
-    def_c: Signal<Local, Bits<16>>,
-    valid_c: Signal<Local, Bit>,
-    stay: Signal<Local, Bit>,
-    shift: Signal<Local, Bits<QB>>,
-    neg_shift: Signal<Local, Bits<QB>>,
-    rot: Signal<Local, Bits<N>>,
-    rot_low: Signal<Local, Bits<N>>,
-    k: Signal<Local, Bits<QB>>,
+    /// Bit i: queue i comes after `cur` in index order (decoded from the register).
+    after_cur: Signal<Local, Bits<N>>,
+    cur_oh: Signal<Local, Bits<N>>,
+    dw_hi: Signal<Local, Bits<N>>,
+    hi_low: Signal<Local, Bits<N>>,
+    dw_low: Signal<Local, Bits<N>>,
+    /// One-hot of the next backlogged queue in round-robin order (cur itself last).
+    j_oh: Signal<Local, Bits<N>>,
     j: Signal<Local, Bits<QB>>,
-    len_j: Signal<Local, Bits<16>>,
-    def_j: Signal<Local, Bits<16>>,
-    quant_j: Signal<Local, Bits<16>>,
-    sum_j: Signal<Local, Bits<17>>,
-    dnew: Signal<Local, Bits<16>>,
+    stay: Signal<Local, Bit>,
     fits_j: Signal<Local, Bit>,
+    lane: [DwrrLane; N],
+    le: Signal<Local, Bits<N>>,
+    fits: Signal<Local, Bits<N>>,
 }
 
 impl<const N: usize, const QB: usize> Default for Dwrr<N, QB> {
@@ -72,90 +110,86 @@ impl<const N: usize, const QB: usize> Default for Dwrr<N, QB> {
             prio: Default::default(),
             cur_r: DFFWithInit::new(((N - 1) as u64).into()),
             qid: std::array::from_fn(|i| Constant::new((i as u64).into())),
+            bit: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
             sp: Default::default(),
             sp_low: Default::default(),
             sp_q: Default::default(),
             dw: Default::default(),
-            len_c: Default::default(),
-            def_c: Default::default(),
-            valid_c: Default::default(),
-            stay: Default::default(),
-            shift: Default::default(),
-            neg_shift: Default::default(),
-            rot: Default::default(),
-            rot_low: Default::default(),
-            k: Default::default(),
+            after_cur: Default::default(),
+            cur_oh: Default::default(),
+            dw_hi: Default::default(),
+            hi_low: Default::default(),
+            dw_low: Default::default(),
+            j_oh: Default::default(),
             j: Default::default(),
-            len_j: Default::default(),
-            def_j: Default::default(),
-            quant_j: Default::default(),
-            sum_j: Default::default(),
-            dnew: Default::default(),
+            stay: Default::default(),
             fits_j: Default::default(),
+            lane: std::array::from_fn(|_| Default::default()),
+            le: Default::default(),
+            fits: Default::default(),
         }
     }
 }
 
+// Timing (bitstreams/REPORT.md): the decision is an AND-OR over one-hots. The round-robin pick
+// is two lowest-set-bit units side by side (the backlogged queues after `cur`, and all of them)
+// instead of a rotate, a priority encoder and an add, and every queue's compares against its
+// own deficit are made beside it (`DwrrLane`), so the pick only selects.
 impl<const N: usize, const QB: usize> Logic for Dwrr<N, QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, prio, cur_r);
+        self.cur_oh.next = 0.into();
+        self.le.next = 0.into();
+        self.fits.next = 0.into();
         for i in 0..N {
             self.quantum[i].clock.next = self.clock.val();
             self.quantum[i].d.next = self.quantum[i].q.val();
             self.def_r[i].clock.next = self.clock.val();
             self.def_r[i].d.next = self.def_r[i].q.val();
             self.deficit[i].next = self.def_r[i].q.val();
+            if self.qid[i].val() == self.cur_r.q.val() {
+                self.cur_oh.next = self.cur_oh.val() | self.bit[i].val();
+            }
+            self.lane[i].deficit.next = self.def_r[i].q.val();
+            self.lane[i].quantum.next = self.quantum[i].q.val();
+            self.lane[i].len.next = self.head_len[i].val();
+            if self.lane[i].le.val() {
+                self.le.next = self.le.val() | self.bit[i].val();
+            }
+            if self.lane[i].fits.val() {
+                self.fits.next = self.fits.val() | self.bit[i].val();
+            }
         }
+        // the queues after `cur`: neither `cur` nor below it
+        self.after_cur.next = !(self.cur_oh.val() | (self.cur_oh.val() - 1));
         self.cur.next = self.cur_r.q.val();
         self.sp.next = self.head_valid.val() & self.prio.q.val();
         self.dw.next = self.head_valid.val() & !self.prio.q.val();
         // strict priority: the lowest set bit of `sp` (isolated as sp & -sp, then encoded)
         self.sp_low.next = self.sp.val() & (Bits::<N>::from(0) - self.sp.val());
-        // DWRR: the current queue's head against its deficit
-        // rotation so bit k of `rot` is queue (cur + 1 + k) mod N; the first set bit is the
-        // next backlogged queue in round-robin order (cur itself last)
-        self.shift.next = self.cur_r.q.val() + 1;
-        // (a local, so Verilog's 32-bit literal arithmetic is truncated to QB bits here)
-        self.neg_shift.next = Bits::<QB>::from(0) - self.shift.val();
-        self.rot.next = (self.dw.val() >> self.shift.val()) | (self.dw.val() << self.neg_shift.val());
-        self.rot_low.next = self.rot.val() & (Bits::<N>::from(0) - self.rot.val());
+        // DWRR round robin: the first backlogged queue after `cur`, else the first one at all
+        // (which is `cur` itself when it is the only one)
+        self.dw_hi.next = self.dw.val() & self.after_cur.val();
+        self.hi_low.next = self.dw_hi.val() & (Bits::<N>::from(0) - self.dw_hi.val());
+        self.dw_low.next = self.dw.val() & (Bits::<N>::from(0) - self.dw.val());
+        self.j_oh.next = self.dw_low.val();
+        if self.dw_hi.val().any() {
+            self.j_oh.next = self.hi_low.val();
+        }
         self.sp_q.next = 0.into();
-        self.k.next = 0.into();
-        self.len_c.next = 0.into();
-        self.def_c.next = 0.into();
-        self.valid_c.next = false;
-        self.len_j.next = 0.into();
-        self.def_j.next = 0.into();
-        self.quant_j.next = 0.into();
+        self.j.next = 0.into();
         for i in 0..N {
             if self.sp_low.val().get_bit(i) {
-                self.sp_q.next = self.qid[i].val();
+                self.sp_q.next = self.sp_q.val() | self.qid[i].val();
             }
-            if self.rot_low.val().get_bit(i) {
-                self.k.next = self.qid[i].val();
-            }
-        }
-        self.j.next = self.shift.val() + self.k.val();
-        for i in 0..N {
-            if self.cur_r.q.val().index() == i {
-                self.len_c.next = self.head_len[i].val();
-                self.def_c.next = self.def_r[i].q.val();
-                self.valid_c.next = self.dw.val().get_bit(i);
-            }
-            if self.j.val().index() == i {
-                self.len_j.next = self.head_len[i].val();
-                self.def_j.next = self.def_r[i].q.val();
-                self.quant_j.next = self.quantum[i].q.val();
+            if self.j_oh.val().get_bit(i) {
+                self.j.next = self.j.val() | self.qid[i].val();
             }
         }
-        self.stay.next = self.valid_c.val() & (self.len_c.val() <= self.def_c.val());
-        self.sum_j.next = bit_cast::<17, 16>(self.def_j.val()) + bit_cast::<17, 16>(self.quant_j.val());
-        self.dnew.next = self.sum_j.val().get_bits::<16>(0);
-        if self.sum_j.val().get_bit(16) {
-            self.dnew.next = 0xFFFF.into();
-        }
-        self.fits_j.next = self.len_j.val() <= self.dnew.val();
+        // the current queue stays while its head fits its deficit
+        self.stay.next = (self.cur_oh.val() & self.dw.val() & self.le.val()).any();
+        self.fits_j.next = (self.j_oh.val() & self.fits.val()).any();
 
         self.grant.next = false;
         self.grant_q.next = 0.into();
@@ -178,13 +212,13 @@ impl<const N: usize, const QB: usize> Logic for Dwrr<N, QB> {
             if !self.dw.val().get_bit(i) {
                 self.def_r[i].d.next = 0.into();
             } else if self.grant_en.val() & !self.sp.val().any() {
-                if self.stay.val() & (self.cur_r.q.val().index() == i) {
-                    self.def_r[i].d.next = self.def_c.val() - self.len_c.val();
+                if self.stay.val() & self.cur_oh.val().get_bit(i) {
+                    self.def_r[i].d.next = self.lane[i].def_less.val();
                 }
-                if !self.stay.val() & (self.j.val().index() == i) {
-                    self.def_r[i].d.next = self.dnew.val();
-                    if self.fits_j.val() {
-                        self.def_r[i].d.next = self.dnew.val() - self.len_j.val();
+                if !self.stay.val() & self.j_oh.val().get_bit(i) {
+                    self.def_r[i].d.next = self.lane[i].refilled.val();
+                    if self.lane[i].fits.val() {
+                        self.def_r[i].d.next = self.lane[i].new_less.val();
                     }
                 }
             }
