@@ -158,13 +158,15 @@ pub fn all() -> Vec<Top> {
             board: harness::cblt_encoder_board,
             fits: true,
             design_note: "The degree table is in block RAM, scanned one entry per clock (no comparator per \
-                entry); the draw reads the xorshift of the PRNG state from a register kept beside it, and the \
-                index shift and k's all-ones mask are registers set while idle. The index draw's one-hot and its \
-                bound against k are made as the PRNG steps, a clock before the duplicate test, and whether the \
-                next accepted index is the degree's last is a register, so the acceptance is an AND-OR over the \
-                mask and the FIFO push. What is left is that precompute: the PRNG step (xorshift32 of the state \
-                just taken), the index shift and the compare with k in one clock. The draw could take the \
-                xorshift of the state a clock further ahead (two registered PRNG steps) to split it. The area \
+                entry); the PRNG keeps its next output (`nx`, the xorshift of its state) in place of the state, \
+                and the index shift and k's all-ones mask are registers set while idle. The index draw's one-hot \
+                and its bound against k are made a clock before the duplicate test from `nx` as it will be (its \
+                xorshift on a draw, itself otherwise; a start's seed only reaches `nx`), so the start's checks \
+                are off that path; whether the next accepted index is the degree's last is a register, so the \
+                acceptance is an AND-OR over the mask and the FIFO push. What is left: a refused register write's \
+                constant compares on the written word feeding the rejection counter's enable, and the degree \
+                scan's compare on the table RAM's output deciding the FIFO push (the NIC's path); a registered \
+                table output (one more clock per degree draw, hidden behind the XOR) splits the second. The area \
                 over the budget's 1,500 cells is the statistics (four 32-bit counters), 32-bit draw counts \
                 carried through the mask FIFO and the payload stages, and the harness's flip-flops.",
         },
@@ -198,8 +200,8 @@ pub fn all() -> Vec<Top> {
                 to block RAM, and both cores' masks are as wide as k_max (16 bits here, not 64). The decoder's \
                 packet-only header checks are made as the header is taken and the encoder's index draw a clock \
                 ahead, which took those two paths off the top, and the RX feeder's last beat is a register set with \
-                the push. What is left is the encoder's index precompute (the PRNG step, the index shift and the \
-                compare with k; the encoder top's note). The register read is still a 58-way priority chain (an \
+                the push. What is left is the encoder's degree scan: the table RAM's output, its compare with the \
+                draw's `u` and the FIFO push in one clock (the encoder top's note). The register read is still a 58-way priority chain (an \
                 AND-OR form synthesized no smaller) and every statistic is a 32-bit counter.",
         },
     ]);

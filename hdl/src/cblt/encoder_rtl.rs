@@ -97,9 +97,8 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     mg_scan: DFF<Bit>,
     mg_u: DFF<Bits<17>>,
     mg_j: DFF<Bits<7>>,
-    prng: DFF<Bits<32>>,
-    /// xorshift32(prng), kept beside it: the draw reads a register, and the xorshift of the next
-    /// state is computed off the draw's path.
+    /// The PRNG's next output, xorshift32 of its state (the codec's `prng`), kept in place of
+    /// the state: a draw reads a register, and the next xorshift is computed off the draw's path.
     nx: DFF<Bits<32>>,
     /// The index `nx` draws as a one-hot (0 past KM) and whether it is below k: the draw's
     /// shifts and compare are made as `nx` is, a clock ahead of the acceptance test. They use k
@@ -158,7 +157,14 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     x1: Signal<Local, Bits<32>>,
     x2: Signal<Local, Bits<32>>,
     x3: Signal<Local, Bits<32>>,
-    prng_next: Signal<Local, Bits<32>>,
+    /// The next clock's `nx`, and xorshift32(seed) for a start.
+    nx_next: Signal<Local, Bits<32>>,
+    s1: Signal<Local, Bits<32>>,
+    s2: Signal<Local, Bits<32>>,
+    s3: Signal<Local, Bits<32>>,
+    /// The PRNG steps this clock (a draw).
+    step: Signal<Local, Bit>,
+
     u17: Signal<Local, Bits<17>>,
     scan_hit: Signal<Local, Bit>,
     j1: Signal<Local, Bits<7>>,
@@ -242,7 +248,6 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             mg_scan: Default::default(),
             mg_u: Default::default(),
             mg_j: Default::default(),
-            prng: Default::default(),
             nx: Default::default(),
             nx_oh: Default::default(),
             nx_lt: Default::default(),
@@ -291,7 +296,11 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             x1: Default::default(),
             x2: Default::default(),
             x3: Default::default(),
-            prng_next: Default::default(),
+            nx_next: Default::default(),
+            s1: Default::default(),
+            s2: Default::default(),
+            s3: Default::default(),
+            step: Default::default(),
             u17: Default::default(),
             scan_hit: Default::default(),
             j1: Default::default(),
@@ -326,7 +335,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
     fn update(&mut self) {
         dff_setup!(
             self, clock, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, mg_on, mg_index, mg_scan, mg_u,
-            mg_j, prng, nx, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
+            mg_j, nx, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
             mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_d0, f_d1, a_on, a_i, a_w, a_rem, a_first,
             a_bitset, a_draws, b_on, b_first, b_last, b_i, b_w, b_bitset, b_draws, b_fwd, b_fwd_data
         );
@@ -384,7 +393,14 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.idx_sh.next = 5.into();
         }
         self.idx_sh_r.d.next = self.idx_sh.val();
-        self.prng_next.next = self.prng.q.val();
+        self.x1.next = self.nx.q.val() ^ (self.nx.q.val() << 13);
+        self.x2.next = self.x1.val() ^ (self.x1.val() >> 17);
+        self.x3.next = self.x2.val() ^ (self.x2.val() << 5);
+        self.s1.next = self.seed.q.val() ^ (self.seed.q.val() << 13);
+        self.s2.next = self.s1.val() ^ (self.s1.val() >> 17);
+        self.s3.next = self.s2.val() ^ (self.s2.val() << 5);
+        self.nx_next.next = self.nx.q.val();
+        self.step.next = false;
         self.u17.next = bit_cast::<17, 16>(self.nx.q.val().get_bits::<16>(16));
         // degree: the first j in 1..k−1 with u < T[j], else k. The draw clock latches u and asks
         // the table RAM for T[1]; the scan then compares one entry per clock as the RAM returns
@@ -426,7 +442,8 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             }
         }
         if self.mg_go.val() & !self.mg_scan.q.val() {
-            self.prng_next.next = self.nx.q.val();
+            self.nx_next.next = self.x3.val();
+            self.step.next = true;
             self.mg_draws.d.next = self.mg_draws.q.val() + 1;
             if !self.mg_index.q.val() {
                 // the degree draw: k = 1 has no entries to scan (degree k)
@@ -570,7 +587,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                     self.mg_on.d.next = true;
                     self.mg_index.d.next = false;
                     self.mg_scan.d.next = false;
-                    self.prng_next.next = self.seed.q.val();
+                    self.nx_next.next = self.s3.val();
                     self.mg_draws.d.next = 0.into();
                     self.mg_count.d.next = 0.into();
                     self.sym_cnt.load.next = true;
@@ -657,12 +674,16 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.buf_rej.inc.next = self.buf_we.val() & self.busy_c.val();
 
         // ---- the PRNG state and its xorshift, for the next clock's draw ----
-        self.prng.d.next = self.prng_next.val();
-        self.x1.next = self.prng_next.val() ^ (self.prng_next.val() << 13);
-        self.x2.next = self.x1.val() ^ (self.x1.val() >> 17);
-        self.x3.next = self.x2.val() ^ (self.x2.val() << 5);
-        self.nx.d.next = self.x3.val();
-        self.top6.next = self.x3.val().get_bits::<6>(26);
+        // a step moves `nx` to its xorshift, a start to the seed's. Both xorshifts come from
+        // registers, and the index precompute below selects only by `step`, so the start's
+        // checks stay off it.
+        self.nx.d.next = self.nx_next.val();
+        // the index draw's one-hot and bound, from `nx` as it will be. After a start they are
+        // stale for one clock, which is the degree draw's (a step): no index is drawn there.
+        self.top6.next = self.nx.q.val().get_bits::<6>(26);
+        if self.step.val() {
+            self.top6.next = self.x3.val().get_bits::<6>(26);
+        }
         self.idx.next = self.top6.val() >> self.idx_sh_r.q.val();
         self.nx_oh.d.next = self.one_m.val() << self.idx.val();
         self.nx_lt.d.next = bit_cast::<7, 6>(self.idx.val()) < self.k_reg.q.val();
