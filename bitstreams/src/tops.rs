@@ -157,18 +157,18 @@ pub fn all() -> Vec<Top> {
             params: format!("S = {s} bytes, k_max = {k}, W = 32 bits; message buffer {} words in block RAM", s * k / 4),
             board: harness::cblt_encoder_board,
             fits: true,
-            design_note: "The degree table is in block RAM, scanned one entry per clock (no comparator per \
-                entry); the PRNG keeps its next output (`nx`, the xorshift of its state) in place of the state, \
-                and the index shift and k's all-ones mask are registers set while idle. The index draw's one-hot \
-                and its bound against k are made a clock before the duplicate test from `nx` as it will be (its \
-                xorshift on a draw, itself otherwise; a start's seed only reaches `nx`), so the start's checks \
-                are off that path; whether the next accepted index is the degree's last is a register, so the \
-                acceptance is an AND-OR over the mask and the FIFO push. What is left: a refused register write's \
-                constant compares on the written word feeding the rejection counter's enable, and the degree \
-                scan's compare on the table RAM's output deciding the FIFO push (the NIC's path); a registered \
-                table output (one more clock per degree draw, hidden behind the XOR) splits the second. The area \
-                over the budget's 1,500 cells is the statistics (four 32-bit counters), 32-bit draw counts \
-                carried through the mask FIFO and the payload stages, and the harness's flip-flops.",
+            design_note: "The degree table is in block RAM, scanned one entry per clock with no comparator per \
+                entry: each entry is compared a clock after the RAM returns it, from a register, while the RAM \
+                reads the next, so the RAM's output delay is off the decision. The PRNG keeps its next output \
+                (`nx`, the xorshift of its state) in place of the state, and the index shift and k's all-ones \
+                mask are registers set while idle. The index draw's one-hot and its bound against k are made a \
+                clock before the duplicate test from `nx` as it will be (its xorshift on a draw, itself \
+                otherwise; a start's seed only reaches `nx`); whether the next accepted index is the degree's \
+                last is a register, so the acceptance is an AND-OR over the mask and the FIFO push; a refused \
+                register write is counted a clock later. What is left is the scan's compare of `u` with the \
+                registered entry deciding the mask FIFO's push and write enables in one clock. The area over \
+                the budget's 1,500 cells is the statistics (four 32-bit counters), 32-bit draw counts carried \
+                through the mask FIFO and the payload stages, and the harness's flip-flops.",
         },
         Top {
             name: "cblt-decoder",
@@ -200,8 +200,9 @@ pub fn all() -> Vec<Top> {
                 to block RAM, and both cores' masks are as wide as k_max (16 bits here, not 64). The decoder's \
                 packet-only header checks are made as the header is taken and the encoder's index draw a clock \
                 ahead, which took those two paths off the top, and the RX feeder's last beat is a register set with \
-                the push. What is left is the encoder's degree scan: the table RAM's output, its compare with the \
-                draw's `u` and the FIFO push in one clock (the encoder top's note). The register read is still a 58-way priority chain (an \
+                the push, and the encoder's degree scan compares a registered table entry. What is left is the \
+                decoder's packet-only header rules on the incoming header (the RX staging register through the \
+                NPKT and size compares to the registered reason). The register read is still a 58-way priority chain (an \
                 AND-OR form synthesized no smaller) and every statistic is a 32-bit counter.",
         },
     ]);

@@ -70,7 +70,7 @@ pub fn generated() -> Vec<(&'static str, String)> {
             registers(
                 "Encoder registers",
                 "The RTL encoder's configuration port (`cfg_we`, `cfg_addr`, `cfg_wdata`); writes other than `CTRL` \
-                 are refused while it is busy and counted in `cfg_rejected`. The NIC maps them at BAR0 `0x100 + 4·addr` \
+                 are refused while it is busy, and a refused write is counted in `cfg_rejected` a clock later. The NIC maps them at BAR0 `0x100 + 4·addr` \
                  (`host-driver/REGISTERS.md`).\n\n",
                 crate::cblt::encoder_csr::csr::REGISTERS,
                 1,

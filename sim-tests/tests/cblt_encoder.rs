@@ -87,6 +87,8 @@ fn bad_input_on(engine: Engine) {
     for (a, d) in [(csr::K, 0), (csr::K, 65), (csr::MSG_ID, 256), (csr::TABLE, 5), (csr::TABLE + 1, 65537), (128, 1), (6, 1), (csr::CTRL, 0)] {
         let before = idle(io).cfg_rejected;
         write(io, a, d);
+        // counted a clock after the write
+        assert_eq!(idle(io).cfg_rejected, before, "write {d} to {a} was counted in its own clock");
         assert_eq!(idle(io).cfg_rejected, before + 1, "write {d} to {a} was not refused");
     }
     // a first message loads the buffer and the table

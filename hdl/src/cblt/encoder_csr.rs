@@ -10,7 +10,8 @@ use super::table::DegreeTable;
 use super::K_MAX;
 
 /// Configuration register addresses (8-bit address, 32-bit data). Writes other than `CTRL`
-/// are refused while the encoder is busy; refused writes are counted in `cfg_rejected`.
+/// are refused while the encoder is busy; refused writes are counted in `cfg_rejected`, a clock
+/// after the write.
 pub mod csr {
     crate::regmap! { u8;
         CTRL @ 0 : Cmd, "Commands."

@@ -7,7 +7,8 @@
 //! a two-entry mask FIFO (§6.4: decouple mask generation from the payload XOR):
 //!
 //! * **Mask generator**, at most one xorshift32 draw per clock: the degree draw latches `u` and
-//!   scans `T[1..k−1]` in the table RAM, one entry per clock, to the first `u < T[j]` (else
+//!   scans `T[1..k−1]` in the table RAM, one entry per clock with the RAM's output registered
+//!   before the compare, to the first `u < T[j]` (else
 //!   `d = k`, all-ones, no more draws); then top-`w`-bit index draws, one per clock, rejecting
 //!   `≥ k` and duplicates, until `d` bits are set.
 //! * **Payload engine**, one buffer word per clock, two stages. Stage A walks the mask's
@@ -97,6 +98,12 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     mg_scan: DFF<Bit>,
     mg_u: DFF<Bits<17>>,
     mg_j: DFF<Bits<7>>,
+    /// The scan's compare stage: `T[sc_j]` registered from the table RAM's output (`sc_v`: it
+    /// holds an entry). The scan compares a register while the RAM reads the next entry, so it
+    /// still takes one entry per clock, one clock longer in all.
+    sc_t: DFF<Bits<17>>,
+    sc_j: DFF<Bits<7>>,
+    sc_v: DFF<Bit>,
     /// The PRNG's next output, xorshift32 of its state (the codec's `prng`), kept in place of
     /// the state: a draw reads a register, and the next xorshift is computed off the draw's path.
     nx: DFF<Bits<32>>,
@@ -145,6 +152,9 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     acc_ram: RAM<Bits<W>, SA>,
     sym_cnt: SatCounter,
     cfg_rej: SatCounter,
+    /// A refused configuration write, counted in `cfg_rej` a clock later (the write's checks
+    /// are off the counter's enable).
+    rej_late: DFF<Bit>,
     buf_rej: SatCounter,
     start_ref: SatCounter,
     // combinational
@@ -168,6 +178,7 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     u17: Signal<Local, Bits<17>>,
     scan_hit: Signal<Local, Bit>,
     j1: Signal<Local, Bits<7>>,
+    sj1: Signal<Local, Bits<7>>,
     top6: Signal<Local, Bits<6>>,
     idx: Signal<Local, Bits<6>>,
     accept: Signal<Local, Bit>,
@@ -248,6 +259,9 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             mg_scan: Default::default(),
             mg_u: Default::default(),
             mg_j: Default::default(),
+            sc_t: Default::default(),
+            sc_j: Default::default(),
+            sc_v: Default::default(),
             nx: Default::default(),
             nx_oh: Default::default(),
             nx_lt: Default::default(),
@@ -285,6 +299,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             acc_ram: Default::default(),
             sym_cnt: Default::default(),
             cfg_rej: Default::default(),
+            rej_late: Default::default(),
             buf_rej: Default::default(),
             start_ref: Default::default(),
             busy_c: Default::default(),
@@ -304,6 +319,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             u17: Default::default(),
             scan_hit: Default::default(),
             j1: Default::default(),
+            sj1: Default::default(),
             top6: Default::default(),
             idx: Default::default(),
             accept: Default::default(),
@@ -335,7 +351,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
     fn update(&mut self) {
         dff_setup!(
             self, clock, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, mg_on, mg_index, mg_scan, mg_u,
-            mg_j, nx, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
+            mg_j, sc_t, sc_j, sc_v, rej_late, nx, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
             mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_d0, f_d1, a_on, a_i, a_w, a_rem, a_first,
             a_bitset, a_draws, b_on, b_first, b_last, b_i, b_w, b_bitset, b_draws, b_fwd, b_fwd_data
         );
@@ -358,7 +374,8 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.start_ref.load.next = false;
         self.start_ref.load_val.next = 0.into();
         self.sym_cnt.inc.next = false;
-        self.cfg_rej.inc.next = false;
+        self.rej_late.d.next = false;
+        self.cfg_rej.inc.next = self.rej_late.q.val();
         self.buf_rej.inc.next = false;
         self.start_ref.inc.next = false;
         self.symbols.next = self.sym_cnt.value.val();
@@ -403,9 +420,11 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.step.next = false;
         self.u17.next = bit_cast::<17, 16>(self.nx.q.val().get_bits::<16>(16));
         // degree: the first j in 1..k−1 with u < T[j], else k. The draw clock latches u and asks
-        // the table RAM for T[1]; the scan then compares one entry per clock as the RAM returns
-        // it (the payload XOR of a symbol takes ⌈d·S/W⌉ clocks, so the scan hides behind it).
-        self.scan_hit.next = self.mg_u.q.val() < self.deg_table.read_data.val();
+        // the table RAM for T[1]; the scan then compares each entry a clock after the RAM returns
+        // it, from a register, while the RAM reads the next (the payload XOR of a symbol takes
+        // ⌈d·S/W⌉ clocks, so the scan hides behind it).
+        self.scan_hit.next = self.mg_u.q.val() < self.sc_t.q.val();
+        self.sj1.next = self.sc_j.q.val() + 1;
         self.j1.next = self.mg_j.q.val() + 1;
         self.deg_table.read_address.next = self.mg_j.q.val().get_bits::<6>(0);
         self.accept.next = self.nx_lt.q.val() & !(self.mg_mask.q.val() & self.nx_oh.q.val()).any();
@@ -425,18 +444,24 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.push_draws.next = self.mg_draws.q.val();
         }
         if self.mg_go.val() & self.mg_scan.q.val() {
-            // scanning: T[mg_j] is on the RAM's output
-            if self.scan_hit.val() {
+            // scanning: T[mg_j] is on the RAM's output, T[sc_j] in the compare stage
+            if self.sc_v.q.val() & self.scan_hit.val() {
                 self.mg_scan.d.next = false;
+                self.sc_v.d.next = false;
                 self.mg_index.d.next = true;
                 self.mg_mask.d.next = 0.into();
-                self.mg_need.d.next = self.mg_j.q.val();
-                self.mg_last.d.next = self.mg_j.q.val() == 1;
+                self.mg_need.d.next = self.sc_j.q.val();
+                self.mg_last.d.next = self.sc_j.q.val() == 1;
                 self.mg_have.d.next = 0.into();
-            } else if self.j1.val() == self.k_reg.q.val() {
+            } else if self.sc_v.q.val() & (self.sj1.val() == self.k_reg.q.val()) {
                 self.mg_scan.d.next = false;
+                self.sc_v.d.next = false;
                 self.push.next = true;
             } else {
+                // take T[mg_j] into the compare stage and read the next entry
+                self.sc_t.d.next = self.deg_table.read_data.val();
+                self.sc_j.d.next = self.mg_j.q.val();
+                self.sc_v.d.next = true;
                 self.mg_j.d.next = self.j1.val();
                 self.deg_table.read_address.next = self.j1.val().get_bits::<6>(0);
             }
@@ -453,6 +478,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                     self.mg_scan.d.next = true;
                     self.mg_u.d.next = self.u17.val();
                     self.mg_j.d.next = 1.into();
+                    self.sc_v.d.next = false;
                     self.deg_table.read_address.next = 1.into();
                 }
             } else if self.accept.val() {
@@ -625,34 +651,34 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                         self.start_ref.inc.next = true;
                     }
                 } else {
-                    self.cfg_rej.inc.next = true;
+                    self.rej_late.d.next = true;
                 }
             } else if self.busy_c.val() {
-                self.cfg_rej.inc.next = true;
+                self.rej_late.d.next = true;
             } else if self.cfg_addr.val() == 1 {
                 if self.cfg_wdata.val().any() & (self.cfg_wdata.val() <= 64) {
                     self.k_reg.d.next = self.cfg_wdata.val().get_bits::<7>(0);
                 } else {
-                    self.cfg_rej.inc.next = true;
+                    self.rej_late.d.next = true;
                 }
             } else if self.cfg_addr.val() == 2 {
                 if self.cfg_wdata.val() < 0x80000 {
                     self.msg_size.d.next = self.cfg_wdata.val().get_bits::<19>(0);
                 } else {
-                    self.cfg_rej.inc.next = true;
+                    self.rej_late.d.next = true;
                 }
             } else if self.cfg_addr.val() == 3 {
                 if self.cfg_wdata.val() <= 255 {
                     self.msg_id.d.next = self.cfg_wdata.val().get_bits::<8>(0);
                 } else {
-                    self.cfg_rej.inc.next = true;
+                    self.rej_late.d.next = true;
                 }
             } else if self.cfg_addr.val() == 4 {
                 self.seed.d.next = self.cfg_wdata.val();
             } else if self.cfg_addr.val() == 5 {
                 self.limit.d.next = self.cfg_wdata.val();
             } else if !self.tbl_ok.val() {
-                self.cfg_rej.inc.next = true;
+                self.rej_late.d.next = true;
             }
         }
         self.deg_table.write_address.next = self.cfg_addr.val().get_bits::<6>(0);
