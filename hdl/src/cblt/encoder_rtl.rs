@@ -174,7 +174,6 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     s3: Signal<Local, Bits<32>>,
     /// The PRNG steps this clock (a draw).
     step: Signal<Local, Bit>,
-
     u17: Signal<Local, Bits<17>>,
     scan_hit: Signal<Local, Bit>,
     j1: Signal<Local, Bits<7>>,
