@@ -548,7 +548,9 @@ pub fn merge(results: &[JobResult], command: &str) -> Result<scenarios::Report> 
         "fct-load" => "sweep-fct-load",
         "rtt-spread" => "sweep-rtt-spread",
         "incast" => "sweep-incast",
-        _ => "sweep-cloudburst",
+        "cloudburst" => "sweep-cloudburst",
+        "gemini" => "sweep-gemini",
+        other => bail!("unknown sweep `{other}`"),
     };
     Ok(scenarios::Report { name, markdown: md, plots })
 }
@@ -622,5 +624,6 @@ mod tests {
         for r in &runs {
             assert!(ratio(r, "GEMINI") > ratio(r, "DCTCP") + 10.0, "{:?}", r.rows);
         }
+        assert_eq!(merge(&runs, "test").unwrap().name, "sweep-gemini");
     }
 }
