@@ -132,8 +132,8 @@ crate::switch_block!(
         params: "2 queues × 256 descriptors (one block RAM deep), one descriptor per clock",
         design_note: "The departing queue's number selects that queue's AQM state, the AQM decision chain follows \
                 (see `aqm`) and the state is written back in the same clock. The AQM pipeline above with \
-                per-queue forwarding is the fix; at 95 % of the HX8K's cells, the pipelined port also needs \
-                an UP5K- or ECP5-class part, or fewer features per port.",
+                per-queue forwarding is the fix; the port already fills most of the HX8K's cells (the table \
+                above), so the pipelined port also needs an ECP5-class part, or fewer features per port.",
         min_cells: 1000,
         min_ram: 8,
     }
