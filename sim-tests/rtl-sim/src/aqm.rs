@@ -88,7 +88,6 @@ impl AqmDut for RustHdlAqm {
 
 /// Port handles of the Verilated AQM top.
 struct Pins {
-    clock: PortId,
     csr_we: PortId,
     csr_addr: PortId,
     csr_wdata: PortId,
@@ -119,7 +118,6 @@ impl VerilatorAqm {
             out[i] = top.port(n)?;
         }
         let pins = Pins {
-            clock: top.port("clock")?,
             csr_we: top.port("csr_we")?,
             csr_addr: top.port("csr_addr")?,
             csr_wdata: top.port("csr_wdata")?,
@@ -129,10 +127,7 @@ impl VerilatorAqm {
             deq_qlen: top.port("deq_qlen")?,
             out,
         };
-        let mut me = VerilatorAqm { top, pins };
-        me.top.set(me.pins.clock, 0);
-        me.top.eval();
-        Ok(me)
+        Ok(VerilatorAqm { top, pins })
     }
 }
 
@@ -176,7 +171,7 @@ impl AqmDut for VerilatorAqm {
     }
 
     fn edge(&mut self) {
-        self.top.tick(self.pins.clock);
+        self.top.tick();
     }
 }
 

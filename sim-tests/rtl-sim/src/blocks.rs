@@ -75,7 +75,6 @@ impl<T: PinIo> Dut for RustHdlDut<T> {
 /// A Verilated top driven by pin tables; every pin must exist with the model's width.
 pub struct VerilatorDut {
     top: VerilatedTop,
-    clock: PortId,
     inputs: Vec<PortId>,
     outputs: Vec<PortId>,
 }
@@ -94,11 +93,7 @@ impl VerilatorDut {
         };
         let inputs = inputs.iter().map(|p| find(p, true)).collect::<Result<Vec<_>>>()?;
         let outputs = outputs.iter().map(|p| find(p, false)).collect::<Result<Vec<_>>>()?;
-        let clock = top.port("clock")?;
-        let mut me = VerilatorDut { top, clock, inputs, outputs };
-        me.top.set(me.clock, 0);
-        me.top.eval();
-        Ok(me)
+        Ok(VerilatorDut { top, inputs, outputs })
     }
 }
 
@@ -111,7 +106,7 @@ impl Dut for VerilatorDut {
         self.outputs.iter().map(|id| self.top.get(*id)).collect()
     }
     fn edge(&mut self) {
-        self.top.tick(self.clock);
+        self.top.tick();
     }
 }
 

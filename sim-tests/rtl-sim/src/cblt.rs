@@ -172,10 +172,7 @@ impl VerilatorEncoder {
         for (i, n) in PORTS.iter().enumerate() {
             p[i] = top.port(n)?;
         }
-        let mut me = VerilatorEncoder { top, s, wb: W / 8, sa: SA, p };
-        me.top.set(me.p[0], 0);
-        me.top.eval();
-        Ok(me)
+        Ok(VerilatorEncoder { top, s, wb: W / 8, sa: SA, p })
     }
 }
 
@@ -210,7 +207,7 @@ impl EncoderIo for VerilatorEncoder {
             buf_rejected: t.get(p[18]) as u32,
             starts_refused: t.get(p[19]) as u32,
         };
-        t.tick(p[0]);
+        t.tick();
         o
     }
 }

@@ -210,10 +210,7 @@ impl VerilatorDecoder {
         for (i, n) in PORTS.iter().enumerate() {
             p[i] = top.port(n)?;
         }
-        let mut me = VerilatorDecoder { top, geo: (s, W / 8, k_max), p };
-        me.top.set(me.p[0], 0);
-        me.top.eval();
-        Ok(me)
+        Ok(VerilatorDecoder { top, geo: (s, W / 8, k_max), p })
     }
 }
 
@@ -256,7 +253,7 @@ impl DecoderIo for VerilatorDecoder {
             ctx_known: g(34),
             counters: std::array::from_fn(|k| g(35 + k)),
         };
-        t.tick(p[0]);
+        t.tick();
         o
     }
 }

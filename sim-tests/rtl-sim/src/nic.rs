@@ -75,7 +75,6 @@ pub trait NicBus {
 
 pub struct VerilatorNic {
     top: VerilatedTop,
-    clock: PortId,
     addr: PortId,
     we: PortId,
     re: PortId,
@@ -87,10 +86,9 @@ pub struct VerilatorNic {
 
 impl VerilatorNic {
     pub fn new(b: NicBuild) -> Result<VerilatorNic> {
-        let mut top = VerilatedTop::build(&format!("nic-{}", b.name()), &b.verilog())?;
+        let top = VerilatedTop::build(&format!("nic-{}", b.name()), &b.verilog())?;
         let p = |t: &VerilatedTop, n: &str| t.port(n);
-        let (clock, addr, we, re, wdata, rdata, active) = (
-            p(&top, "clock")?,
+        let (addr, we, re, wdata, rdata, active) = (
             p(&top, "bus_addr")?,
             p(&top, "bus_we")?,
             p(&top, "bus_re")?,
@@ -98,9 +96,7 @@ impl VerilatorNic {
             p(&top, "bus_rdata")?,
             p(&top, "active")?,
         );
-        top.set(clock, 0);
-        top.eval();
-        Ok(VerilatorNic { top, clock, addr, we, re, wdata, rdata, active, cycles: 0 })
+        Ok(VerilatorNic { top, addr, we, re, wdata, rdata, active, cycles: 0 })
     }
 
     fn clock_with(&mut self, addr: u32, we: bool, re: bool, wdata: u32) {
@@ -108,8 +104,9 @@ impl VerilatorNic {
         self.top.set(self.we, we as u64);
         self.top.set(self.re, re as u64);
         self.top.set(self.wdata, wdata as u64);
+        self.top.tick();
+        // the bus reads (`bus_rdata`, `active`) are registered: settle after the edge
         self.top.eval();
-        self.top.tick(self.clock);
         self.cycles += 1;
     }
 }
