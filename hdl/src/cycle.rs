@@ -1,4 +1,5 @@
-//! Pin-level cycle models and the vector format every switch block after the AQM shares.
+//! Pin-level cycle models and the vector format the switch blocks share (the AQM keeps its
+//! higher-level op format, `aqm::vectors`, driven through the same [`Dut`] trait).
 //!
 //! A block is a set of named input and output pins plus a clock. Its golden model implements
 //! [`CycleModel`]: given this cycle's inputs it returns this cycle's outputs (combinational, from
@@ -58,8 +59,9 @@ macro_rules! pins {
 
 /// Anything that can be clocked at pin level: a golden model or an RTL engine.
 pub trait Dut {
-    /// Drive this cycle's inputs (pin order) and return the settled outputs (pin order).
-    fn eval(&mut self, inputs: &[u64]) -> Vec<u64>;
+    /// Drive this cycle's inputs (pin order) and return the settled outputs (pin order), held
+    /// by the engine until its next call (no allocation per clock).
+    fn eval(&mut self, inputs: &[u64]) -> &[u64];
     /// Rising clock edge with the inputs of the last `eval`.
     fn edge(&mut self);
 }
@@ -80,20 +82,21 @@ pub trait CycleModel: Clone {
 pub struct ModelDut<M> {
     pub state: M,
     pending: Option<M>,
+    out: Vec<u64>,
 }
 
 impl<M: CycleModel> ModelDut<M> {
     pub fn new(state: M) -> Self {
-        ModelDut { state, pending: None }
+        ModelDut { state, pending: None, out: vec![] }
     }
 }
 
 impl<M: CycleModel> Dut for ModelDut<M> {
-    fn eval(&mut self, inputs: &[u64]) -> Vec<u64> {
+    fn eval(&mut self, inputs: &[u64]) -> &[u64] {
         let mut next = self.state.clone();
-        let out = next.step(inputs);
+        self.out = next.step(inputs);
         self.pending = Some(next);
-        out
+        &self.out
     }
     fn edge(&mut self) {
         if let Some(n) = self.pending.take() {
@@ -204,7 +207,7 @@ impl<M: CycleModel> Script<M> {
         assert!(n >= 1);
         let mut out = vec![];
         for _ in 0..n {
-            out = self.dut.eval(&inputs);
+            out = self.dut.eval(&inputs).to_vec();
             self.dut.edge();
         }
         let set = M::INPUTS.iter().zip(&inputs).filter(|(_, &v)| v != 0).map(|(p, &v)| (p.name.to_string(), v)).collect();

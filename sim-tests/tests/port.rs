@@ -13,7 +13,7 @@ fn verilated_port() -> Box<dyn Dut> {
 }
 
 fn clock(dut: &mut dyn Dut, i: PortIn) -> PortOut {
-    let o = PortOut::from_slice(&dut.eval(&i.to_vec()));
+    let o = PortOut::from_slice(dut.eval(&i.to_vec()));
     dut.edge();
     o
 }

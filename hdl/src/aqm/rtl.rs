@@ -482,3 +482,8 @@ impl Logic for AqmTop {
         self.cnt_dropped.next = self.marker.cnt_dropped.val();
     }
 }
+
+crate::pin_io!(AqmTop;
+    in: csr_we, csr_addr, csr_wdata, deq, deq_ts, deq_ecn, deq_qlen;
+    out: now, enq_ts, sojourn, ins, det, pst, ecn_out, drop, st_ms, st_fat_valid, st_det_latched, st_fat,
+        st_cnt, st_lastcount, st_next, cnt_marked, cnt_fired_inst, cnt_fired_pers, cnt_dropped);

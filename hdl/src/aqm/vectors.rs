@@ -5,6 +5,7 @@ use super::model::Marker;
 use super::{csr, Config, Counters, Law, Mode, State};
 use crate::ecn;
 use crate::sojourn::model::{sojourn, Timebase};
+use crate::cycle::{CycleModel, Dut, Pin};
 use crate::vectors::{Located, Tally};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -101,12 +102,97 @@ pub struct Outputs {
     pub counters: Counters,
 }
 
-/// An engine that runs the AQM top: settle the inputs, then take a rising edge.
-pub trait AqmDut {
-    /// Apply `i` and return the settled outputs (no clock edge).
-    fn eval(&mut self, i: &CycleIn) -> Outputs;
-    /// Rising clock edge with the inputs of the last `eval`.
-    fn edge(&mut self);
+crate::pins! {
+    /// The input pins of the AQM top (`rtl::AqmTop`), in the order every engine drives them.
+    pub struct AqmIn {
+        csr_we: 1, csr_addr: 6, csr_wdata: 32, deq: 1, deq_ts: 32, deq_ecn: 2, deq_qlen: 32,
+    }
+}
+
+crate::pins! {
+    /// The output pins of the AQM top.
+    pub struct AqmOut {
+        now: 32, enq_ts: 32, sojourn: 32, ins: 1, det: 1, pst: 1, ecn_out: 2, drop: 1,
+        st_ms: 1, st_fat_valid: 1, st_det_latched: 1, st_fat: 32, st_cnt: 16, st_lastcount: 16, st_next: 32,
+        cnt_marked: 32, cnt_fired_inst: 32, cnt_fired_pers: 32, cnt_dropped: 32,
+    }
+}
+
+impl CycleIn {
+    /// The pins this cycle drives (`enq` is the driver's own mark, not a pin).
+    pub fn pins(&self) -> AqmIn {
+        AqmIn {
+            csr_we: self.csr_we as u64,
+            csr_addr: self.csr_addr as u64 & 0x3f,
+            csr_wdata: self.csr_wdata as u64,
+            deq: self.deq as u64,
+            deq_ts: self.deq_ts as u64,
+            deq_ecn: self.deq_ecn as u64 & 3,
+            deq_qlen: self.deq_qlen as u64,
+        }
+    }
+}
+
+impl From<&AqmOut> for Outputs {
+    fn from(o: &AqmOut) -> Outputs {
+        Outputs {
+            now: o.now as u32,
+            enq_ts: o.enq_ts as u32,
+            sojourn: o.sojourn as u32,
+            ins: o.ins != 0,
+            det: o.det != 0,
+            pst: o.pst != 0,
+            ecn_out: o.ecn_out as u8,
+            drop: o.drop != 0,
+            state: State {
+                ms: o.st_ms != 0,
+                fat_valid: o.st_fat_valid != 0,
+                fat: o.st_fat as u32,
+                det_latched: o.st_det_latched != 0,
+                cnt: o.st_cnt as u16,
+                lastcount: o.st_lastcount as u16,
+                next: o.st_next as u32,
+            },
+            counters: Counters {
+                marked: o.cnt_marked as u32,
+                fired_inst: o.cnt_fired_inst as u32,
+                fired_pers: o.cnt_fired_pers as u32,
+                dropped: o.cnt_dropped as u32,
+            },
+        }
+    }
+}
+
+impl From<&Outputs> for AqmOut {
+    fn from(o: &Outputs) -> AqmOut {
+        let (s, c) = (&o.state, &o.counters);
+        AqmOut {
+            now: o.now as u64,
+            enq_ts: o.enq_ts as u64,
+            sojourn: o.sojourn as u64,
+            ins: o.ins as u64,
+            det: o.det as u64,
+            pst: o.pst as u64,
+            ecn_out: o.ecn_out as u64,
+            drop: o.drop as u64,
+            st_ms: s.ms as u64,
+            st_fat_valid: s.fat_valid as u64,
+            st_det_latched: s.det_latched as u64,
+            st_fat: s.fat as u64,
+            st_cnt: s.cnt as u64,
+            st_lastcount: s.lastcount as u64,
+            st_next: s.next as u64,
+            cnt_marked: c.marked as u64,
+            cnt_fired_inst: c.fired_inst as u64,
+            cnt_fired_pers: c.fired_pers as u64,
+            cnt_dropped: c.dropped as u64,
+        }
+    }
+}
+
+/// One clock of `dut` with `i` (no edge): the typed view of [`Dut::eval`].
+pub fn eval(dut: &mut dyn Dut, i: &CycleIn) -> Outputs {
+    Outputs::from(&AqmOut::from_slice(dut.eval(&i.pins().to_vec())))
 }
 
 /// The golden model of the whole top: timebase + marker, cycle by cycle.
@@ -114,11 +200,31 @@ pub trait AqmDut {
 pub struct ModelTop {
     pub tb: Timebase,
     pub marker: Marker,
-    pending: Option<(CycleIn, Marker)>,
 }
 
-impl AqmDut for ModelTop {
-    fn eval(&mut self, i: &CycleIn) -> Outputs {
+impl CycleModel for ModelTop {
+    const INPUTS: &'static [Pin] = AqmIn::PINS;
+    const OUTPUTS: &'static [Pin] = AqmOut::PINS;
+    fn step(&mut self, inputs: &[u64]) -> Vec<u64> {
+        let p = AqmIn::from_slice(inputs);
+        let i = CycleIn {
+            csr_we: p.csr_we != 0,
+            csr_addr: p.csr_addr as u8,
+            csr_wdata: p.csr_wdata as u32,
+            enq: false,
+            deq: p.deq != 0,
+            deq_ts: p.deq_ts as u32,
+            deq_ecn: p.deq_ecn as u8,
+            deq_qlen: p.deq_qlen as u32,
+        };
+        let o = self.clock(&i);
+        AqmOut::from(&o).to_vec()
+    }
+}
+
+impl ModelTop {
+    /// This clock's outputs for `i`; `self` becomes the state after the clock edge.
+    pub fn clock(&mut self, i: &CycleIn) -> Outputs {
         let mut next = self.marker.clone();
         let now = self.tb.now;
         let soj = sojourn(now, i.deq_ts);
@@ -142,12 +248,6 @@ impl AqmDut for ModelTop {
         if i.csr_we {
             next.write_csr(i.csr_addr, i.csr_wdata);
         }
-        self.pending = Some((*i, next));
-        o
-    }
-
-    fn edge(&mut self) {
-        let (i, next) = self.pending.take().expect("eval before edge");
         self.marker = next;
         let load = (i.csr_we && i.csr_addr == csr::TIME_LOAD).then_some(i.csr_wdata);
         self.tb.clock(load);
@@ -155,6 +255,7 @@ impl AqmDut for ModelTop {
         if i.csr_we && i.csr_addr == csr::CLK_PER_TICK {
             self.tb.clk_per_tick = i.csr_wdata as u16;
         }
+        o
     }
 }
 
@@ -163,18 +264,18 @@ const MAX_WALK_TICKS: u32 = 64;
 
 /// Drives an engine through vector ops.
 pub struct Driver<'a> {
-    pub dut: &'a mut dyn AqmDut,
+    pub dut: &'a mut dyn Dut,
     stamps: HashMap<u32, u32>,
     pub cycles: u64,
 }
 
 impl<'a> Driver<'a> {
-    pub fn new(dut: &'a mut dyn AqmDut) -> Self {
+    pub fn new(dut: &'a mut dyn Dut) -> Self {
         Driver { dut, stamps: HashMap::new(), cycles: 0 }
     }
 
     fn step(&mut self, i: &CycleIn) -> Outputs {
-        let o = self.dut.eval(i);
+        let o = eval(self.dut, i);
         self.dut.edge();
         self.cycles += 1;
         o
@@ -185,7 +286,7 @@ impl<'a> Driver<'a> {
     }
 
     fn peek(&mut self) -> Outputs {
-        self.dut.eval(&CycleIn::default())
+        eval(self.dut, &CycleIn::default())
     }
 
     /// Bring `now` to `t`: walk idle clocks when `t` is a little ahead, load the counter otherwise.
@@ -293,7 +394,7 @@ impl<'a> Driver<'a> {
 }
 
 /// Check an engine against a parsed vector file.
-pub fn replay(name: &str, ops: &[Located<Op>], dut: &mut dyn AqmDut) -> Result<Tally, String> {
+pub fn replay(name: &str, ops: &[Located<Op>], dut: &mut dyn Dut) -> Result<Tally, String> {
     let mut tally = Tally::default();
     let mut d = Driver::new(dut);
     for op in ops {
@@ -304,7 +405,7 @@ pub fn replay(name: &str, ops: &[Located<Op>], dut: &mut dyn AqmDut) -> Result<T
 }
 
 /// Run ops through an engine and return them with the engine's outputs as expectations.
-pub fn emit(ops: &[Op], dut: &mut dyn AqmDut) -> Result<Vec<Op>, String> {
+pub fn emit(ops: &[Op], dut: &mut dyn Dut) -> Result<Vec<Op>, String> {
     let mut d = Driver::new(dut);
     let mut tally = Tally::default();
     let mut out = ops.to_vec();
@@ -550,7 +651,7 @@ pub fn generate() -> Vec<(&'static str, Vec<Op>)> {
     files
         .into_iter()
         .map(|(name, ops)| {
-            let mut model = ModelTop::default();
+            let mut model = crate::cycle::ModelDut::new(ModelTop::default());
             (name, emit(&ops, &mut model).expect("generator scenarios are well formed"))
         })
         .collect()

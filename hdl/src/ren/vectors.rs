@@ -448,7 +448,7 @@ mod spec_tests {
             let mut code = 0;
             for h in hops.iter_mut() {
                 let i = RenIn { deq_valid: 1, deq_is_data: 1, deq_ecn: code, deq_len: 100, ..Default::default() };
-                code = RenOut::from_slice(&h.eval(&i.to_vec())).ecn_out;
+                code = RenOut::from_slice(h.eval(&i.to_vec())).ecn_out;
                 h.edge();
             }
             sent += [2, 1, 0, 0][code as usize];

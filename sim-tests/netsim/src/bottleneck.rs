@@ -42,9 +42,9 @@ impl RtlPort {
 
 impl Bottleneck for RtlPort {
     fn clock(&mut self, i: &PortIn) -> PortOut {
-        let o = self.0.eval(&i.to_vec());
+        let o = PortOut::from_slice(self.0.eval(&i.to_vec()));
         self.0.edge();
-        PortOut::from_slice(&o)
+        o
     }
 }
 
@@ -53,9 +53,9 @@ pub struct RustHdlPort(RustHdlDut<SwitchPort2x256>);
 
 impl Bottleneck for RustHdlPort {
     fn clock(&mut self, i: &PortIn) -> PortOut {
-        let o = self.0.eval(&i.to_vec());
+        let o = PortOut::from_slice(self.0.eval(&i.to_vec()));
         self.0.edge();
-        PortOut::from_slice(&o)
+        o
     }
 }
 

@@ -10,7 +10,7 @@ use hdl::rtl_util::PinIo;
 use rust_hdl::core::vcd_probe::{write_vcd_change, write_vcd_dump, write_vcd_header, VCDProbe};
 use rust_hdl::prelude::*;
 
-use crate::aqm::Engine;
+use crate::Engine;
 use crate::verilator::{PortId, VerilatedTop};
 
 /// rust-hdl's own simulator: inputs set, then `update_all` until nothing changes (what its
@@ -20,6 +20,7 @@ use crate::verilator::{PortId, VerilatedTop};
 pub struct RustHdlDut<T: PinIo> {
     uut: T,
     vcd: Option<(VCDProbe<std::io::BufWriter<std::fs::File>>, u64)>,
+    out: Vec<u64>,
 }
 
 impl<T: PinIo + Default> RustHdlDut<T> {
@@ -36,7 +37,7 @@ impl<T: PinIo + Default> RustHdlDut<T> {
             }
             None => None,
         };
-        let mut me = RustHdlDut { uut, vcd };
+        let mut me = RustHdlDut { uut, vcd, out: vec![] };
         me.uut.set_clock(false);
         me.settle()?;
         Ok(me)
@@ -58,11 +59,12 @@ impl<T: PinIo> RustHdlDut<T> {
 }
 
 impl<T: PinIo> Dut for RustHdlDut<T> {
-    fn eval(&mut self, inputs: &[u64]) -> Vec<u64> {
+    fn eval(&mut self, inputs: &[u64]) -> &[u64] {
         self.uut.set_clock(false);
         self.uut.set_inputs(inputs);
         self.settle().expect("rust-hdl simulation did not converge");
-        self.uut.outputs()
+        self.out = self.uut.outputs();
+        &self.out
     }
     fn edge(&mut self) {
         self.uut.set_clock(true);
@@ -77,6 +79,7 @@ pub struct VerilatorDut {
     top: VerilatedTop,
     inputs: Vec<PortId>,
     outputs: Vec<PortId>,
+    out: Vec<u64>,
 }
 
 impl VerilatorDut {
@@ -93,17 +96,17 @@ impl VerilatorDut {
         };
         let inputs = inputs.iter().map(|p| find(p, true)).collect::<Result<Vec<_>>>()?;
         let outputs = outputs.iter().map(|p| find(p, false)).collect::<Result<Vec<_>>>()?;
-        Ok(VerilatorDut { top, inputs, outputs })
+        let out = vec![0; outputs.len()];
+        Ok(VerilatorDut { top, inputs, outputs, out })
     }
 }
 
 impl Dut for VerilatorDut {
-    fn eval(&mut self, inputs: &[u64]) -> Vec<u64> {
-        for (id, &v) in self.inputs.iter().zip(inputs) {
-            self.top.set(*id, v);
-        }
+    fn eval(&mut self, inputs: &[u64]) -> &[u64] {
+        self.top.set_many(&self.inputs, inputs);
         self.top.eval();
-        self.outputs.iter().map(|id| self.top.get(*id)).collect()
+        self.top.get_many(&self.outputs, &mut self.out);
+        &self.out
     }
     fn edge(&mut self) {
         self.top.tick();
@@ -203,7 +206,7 @@ impl BlockDef {
         let mut stats = FuzzStats::default();
         for c in 0..cycles {
             let inp = (self.random_cycle)(&mut r);
-            let want = model.eval(&inp);
+            let want = model.eval(&inp).to_vec();
             let got = dut.eval(&inp);
             if want != got {
                 let diff: Vec<String> = self

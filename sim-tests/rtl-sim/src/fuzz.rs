@@ -1,7 +1,8 @@
 //! Differential fuzz: random register writes and dequeue streams, every output of an engine
 //! compared with the golden model on every cycle. A failure names the seed, so it replays.
 
-use hdl::aqm::vectors::{AqmDut, CycleIn, ModelTop, Outputs};
+use hdl::aqm::vectors::{eval, AqmIn, AqmOut, CycleIn, ModelTop, Outputs};
+use hdl::cycle::Dut;
 use hdl::aqm::{csr, Config, Law, Mode};
 
 pub use hdl::cycle::Rng;
@@ -71,9 +72,9 @@ fn random_cycle(cfg: &Config, r: &mut Rng, now_hint: u32) -> CycleIn {
 
 /// Run `dequeues` random dequeues of `mode` through `dut` and the model in lockstep.
 /// Returns the number of clock cycles run.
-pub fn lockstep(mode: Mode, dequeues: u64, seed: u64, dut: &mut dyn AqmDut) -> Result<u64, String> {
+pub fn lockstep(mode: Mode, dequeues: u64, seed: u64, dut: &mut dyn Dut) -> Result<u64, String> {
     drive(mode, dequeues, seed, |cycle, i, want| {
-        let got = dut.eval(i);
+        let got = eval(dut, i);
         dut.edge();
         if got != *want {
             return Err(format!(
@@ -84,32 +85,23 @@ pub fn lockstep(mode: Mode, dequeues: u64, seed: u64, dut: &mut dyn AqmDut) -> R
     })
 }
 
-/// The stimulus [`lockstep`] drives for these arguments, and the model's outputs folded with
-/// [`digest`]: what `bench` replays on each engine alone, to time it without the model.
-pub fn recorded(mode: Mode, dequeues: u64, seed: u64) -> (Vec<CycleIn>, u64) {
+/// The stimulus [`lockstep`] drives for these arguments as pins, and the model's output pins
+/// folded with [`digest`]: what `bench` replays on each engine alone, to time it without the
+/// model.
+pub fn recorded(mode: Mode, dequeues: u64, seed: u64) -> (Vec<AqmIn>, u64) {
     let (mut stim, mut h) = (vec![], 0);
     drive(mode, dequeues, seed, |_, i, want| {
-        stim.push(*i);
-        h = digest(h, want);
+        stim.push(i.pins());
+        h = digest(h, &AqmOut::from(want).to_vec());
         Ok(())
     })
     .expect("the model alone cannot mismatch");
     (stim, h)
 }
 
-/// Fold one clock's outputs into a running digest (every output the engines are compared on).
-pub fn digest(h: u64, o: &Outputs) -> u64 {
-    let s = &o.state;
-    let c = &o.counters;
-    let words = [
-        o.now as u64 | (o.enq_ts as u64) << 32,
-        o.sojourn as u64 | (o.ecn_out as u64) << 32 | (o.ins as u64) << 34 | (o.det as u64) << 35 | (o.pst as u64) << 36 | (o.drop as u64) << 37,
-        s.ms as u64 | (s.fat_valid as u64) << 1 | (s.det_latched as u64) << 2 | (s.cnt as u64) << 3 | (s.lastcount as u64) << 19 | (s.fat as u64) << 32,
-        s.next as u64 | (c.marked as u64) << 32,
-        c.fired_inst as u64 | (c.fired_pers as u64) << 32,
-        c.dropped as u64,
-    ];
-    let x = words.iter().enumerate().fold(0u64, |x, (k, w)| x ^ w.rotate_left(11 * k as u32));
+/// Fold one clock's output pins into a running digest.
+pub fn digest(h: u64, pins: &[u64]) -> u64 {
+    let x = pins.iter().enumerate().fold(0u64, |x, (k, w)| x ^ w.rotate_left(7 * k as u32));
     h.rotate_left(5) ^ x
 }
 
@@ -135,10 +127,9 @@ fn drive(mode: Mode, dequeues: u64, seed: u64, mut each: impl FnMut(u64, &CycleI
             }
             random_cycle(&cfg, &mut r, now)
         };
-        let want = model.eval(&i);
+        let want = model.clock(&i);
         each(cycles, &i, &want)?;
         now = want.now;
-        model.edge();
         cycles += 1;
         if i.deq && !i.csr_we {
             deqs += 1;

@@ -431,6 +431,48 @@ impl VerilatedTop {
         }
     }
 
+    /// Write many ports of up to 64 bits (`set` for each pair, the checks once per call).
+    #[inline]
+    pub fn set_many(&mut self, ids: &[PortId], values: &[u64]) {
+        for (id, &v) in ids.iter().zip(values) {
+            let s = self.slots[id.0];
+            if !s.drivable || s.width > 64 {
+                self.set(*id, v);
+                continue;
+            }
+            let v = if s.width == 64 { v } else { v & ((1u64 << s.width) - 1) };
+            // SAFETY: as in `set`.
+            unsafe {
+                match s.width {
+                    0..=8 => *s.ptr = v as u8,
+                    9..=16 => *(s.ptr as *mut u16) = v as u16,
+                    17..=32 => *(s.ptr as *mut u32) = v as u32,
+                    _ => *(s.ptr as *mut u64) = v,
+                }
+            }
+        }
+        self.dirty = true;
+    }
+
+    /// Read many ports (`get` for each, the pending-edge check once per call).
+    #[inline]
+    pub fn get_many(&self, ids: &[PortId], out: &mut [u64]) {
+        assert!(!self.pending_edge, "VerilatedTop::get_many after tick: call eval first");
+        for (o, id) in out.iter_mut().zip(ids) {
+            let s = self.slots[id.0];
+            // SAFETY: as in `set`.
+            *o = unsafe {
+                match s.width {
+                    0..=8 => *s.ptr as u64,
+                    9..=16 => *(s.ptr as *const u16) as u64,
+                    17..=32 => *(s.ptr as *const u32) as u64,
+                    33..=64 => *(s.ptr as *const u64),
+                    _ => self.get_wide_low(*id),
+                }
+            };
+        }
+    }
+
     #[cold]
     fn not_drivable(&self, id: PortId) -> ! {
         panic!("{} is not an input the caller drives (outputs are read, `clock` is driven by tick)", self.ports[id.0].name)

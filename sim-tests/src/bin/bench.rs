@@ -8,6 +8,7 @@
 //!    wall time on each engine, and their ratio.
 
 use clap::Parser;
+use hdl::aqm::vectors::AqmIn;
 use hdl::aqm::Mode;
 use sim_tests::aqm::{aqm_engine, Engine};
 use sim_tests::fuzz::{digest, recorded};
@@ -27,24 +28,27 @@ fn main() -> anyhow::Result<()> {
     let a = Args::parse();
     let (stimulus, want) = recorded(Mode::EcnSharp, a.dequeues, 7);
     let cycles = stimulus.len();
+    let stimulus: Vec<u64> = stimulus.iter().flat_map(AqmIn::to_vec).collect();
+    let clocks = || stimulus.chunks_exact(AqmIn::PINS.len());
     let mut rates = vec![];
-    // Timed: drive every input, read every output, clock, from reset. Verilator's pass is short
-    // (about 0.1 s), so it is timed five times and the median taken; rust-hdl's (about 10 s)
-    // once. Then, untimed, one more pass per engine folds its outputs, which must be the model's.
+    // Timed: drive every input pin, read every output pin, clock, from reset. Verilator's pass
+    // is short (about 0.1 s), so it is timed five times and the median taken; rust-hdl's (about
+    // 10 s) once. Then, untimed, one more pass per engine folds its output pins, which must be
+    // the model's.
     for (e, passes) in [(Engine::Verilator, 5), (Engine::Rusthdl, 1)] {
         let mut secs = vec![];
         for _ in 0..passes {
             let mut dut = aqm_engine(e)?;
             let t0 = Instant::now();
-            for i in &stimulus {
+            for i in clocks() {
                 std::hint::black_box(dut.eval(i));
                 dut.edge();
             }
             secs.push(t0.elapsed().as_secs_f64());
         }
         let mut dut = aqm_engine(e)?;
-        let h = stimulus.iter().fold(0, |h, i| {
-            let h = digest(h, &dut.eval(i));
+        let h = clocks().fold(0, |h, i| {
+            let h = digest(h, dut.eval(i));
             dut.edge();
             h
         });
