@@ -390,58 +390,33 @@ impl VerilatedTop {
     /// logic at the next [`Self::eval`]. `clock` is the bridge's: [`Self::tick`] drives it.
     #[inline(always)]
     pub fn set(&mut self, id: PortId, v: u64) {
-        let s = self.slots[id.0];
-        if !s.drivable {
-            self.not_drivable(id);
-        }
-        self.dirty = true;
-        if s.width > 64 {
-            return self.set_wide(id, v);
-        }
-        let v = if s.width == 64 { v } else { v & ((1u64 << s.width) - 1) };
-        // SAFETY: the slot's pointer is the Verilated member of the width class of this port
-        // (CData ≤ 8, SData ≤ 16, IData ≤ 32, QData ≤ 64 bits).
-        unsafe {
-            match s.width {
-                0..=8 => *s.ptr = v as u8,
-                9..=16 => *(s.ptr as *mut u16) = v as u16,
-                17..=32 => *(s.ptr as *mut u32) = v as u32,
-                _ => *(s.ptr as *mut u64) = v,
-            }
-        }
+        self.set_many(std::slice::from_ref(&id), &[v]);
     }
 
     /// Read a port of up to 64 bits (the low 64 bits of a wider one), as of the last
     /// [`Self::eval`]; reading across a pending [`Self::tick`] is a caller's bug and panics.
     #[inline(always)]
     pub fn get(&self, id: PortId) -> u64 {
-        assert!(!self.pending_edge, "VerilatedTop::get after tick: call eval first");
-        let s = self.slots[id.0];
-        if s.width > 64 {
-            return self.get_wide_low(id);
-        }
-        // SAFETY: as in `set`.
-        unsafe {
-            match s.width {
-                0..=8 => *s.ptr as u64,
-                9..=16 => *(s.ptr as *const u16) as u64,
-                17..=32 => *(s.ptr as *const u32) as u64,
-                _ => *(s.ptr as *const u64),
-            }
-        }
+        let mut v = [0];
+        self.get_many(std::slice::from_ref(&id), &mut v);
+        v[0]
     }
 
-    /// Write many ports of up to 64 bits (`set` for each pair, the checks once per call).
-    #[inline]
+    /// Write many ports of up to 64 bits (each value masked to its port's width).
+    #[inline(always)]
     pub fn set_many(&mut self, ids: &[PortId], values: &[u64]) {
         for (id, &v) in ids.iter().zip(values) {
             let s = self.slots[id.0];
-            if !s.drivable || s.width > 64 {
-                self.set(*id, v);
+            if !s.drivable {
+                self.not_drivable(*id);
+            }
+            if s.width > 64 {
+                self.set_wide(*id, v);
                 continue;
             }
             let v = if s.width == 64 { v } else { v & ((1u64 << s.width) - 1) };
-            // SAFETY: as in `set`.
+            // SAFETY: the slot's pointer is the Verilated member of the width class of this
+            // port (CData ≤ 8, SData ≤ 16, IData ≤ 32, QData ≤ 64 bits).
             unsafe {
                 match s.width {
                     0..=8 => *s.ptr = v as u8,
@@ -454,13 +429,13 @@ impl VerilatedTop {
         self.dirty = true;
     }
 
-    /// Read many ports (`get` for each, the pending-edge check once per call).
-    #[inline]
+    /// Read many ports (as [`Self::get`], the pending-edge check once per call).
+    #[inline(always)]
     pub fn get_many(&self, ids: &[PortId], out: &mut [u64]) {
-        assert!(!self.pending_edge, "VerilatedTop::get_many after tick: call eval first");
+        assert!(!self.pending_edge, "VerilatedTop: a pin read after tick: call eval first");
         for (o, id) in out.iter_mut().zip(ids) {
             let s = self.slots[id.0];
-            // SAFETY: as in `set`.
+            // SAFETY: as in `set_many`.
             *o = unsafe {
                 match s.width {
                     0..=8 => *s.ptr as u64,
