@@ -41,16 +41,23 @@ pub trait PinIo: Block {
     fn outputs(&self) -> Vec<u64>;
 }
 
-/// Implement [`PinIo`] for a block whose clock is `clock` and whose pins are the listed fields.
+/// Implement [`PinIo`] for a block whose clock is `clock` and whose pins are the listed fields
+/// (`pin_io!(T; comb; in: …; out: …)` for a combinational block, which has no clock).
 /// The lists must follow the model's pin tables; `sim-tests` checks that they do.
 #[macro_export]
 macro_rules! pin_io {
+    ($t:ty; comb; in: $($i:ident),* ; out: $($o:ident),* $(,)?) => {
+        $crate::pin_io!(@impl $t, |_b: &mut $t, _high: bool| {}; in: $($i),*; out: $($o),*);
+    };
     ($t:ty; in: $($i:ident),* ; out: $($o:ident),* $(,)?) => {
+        $crate::pin_io!(@impl $t, |b: &mut $t, high: bool| b.clock.next = rust_hdl::prelude::Clock { clk: high }; in: $($i),*; out: $($o),*);
+    };
+    (@impl $t:ty, $clock:expr; in: $($i:ident),* ; out: $($o:ident),*) => {
         impl $crate::rtl_util::PinIo for $t {
             const INPUT_NAMES: &'static [&'static str] = &[$(stringify!($i)),*];
             const OUTPUT_NAMES: &'static [&'static str] = &[$(stringify!($o)),*];
             fn set_clock(&mut self, high: bool) {
-                self.clock.next = rust_hdl::prelude::Clock { clk: high };
+                ($clock)(self, high);
             }
             fn set_inputs(&mut self, v: &[u64]) {
                 let mut it = v.iter().copied();

@@ -117,6 +117,33 @@ impl LawLut {
     }
 }
 
+crate::pins! {
+    /// The pins of the divider's RTL component (`rtl::ControlLaw`): the count, the law, the
+    /// table as [`LawLut::words`] and `shift_bias`.
+    pub struct LawIn { c: 16, harmonic: 1, lut0: 32, lut1: 32, lut2: 32, lut3: 32, lut_bias: 6 }
+}
+
+crate::pins! {
+    /// The divider's result, [`LawLut::eval`].
+    pub struct LawOut { val: 32 }
+}
+
+impl LawLut {
+    /// The component's inputs for count `c` under this table.
+    pub fn pins(&self, c: u16) -> LawIn {
+        let w = self.words();
+        LawIn {
+            c: c as u64,
+            harmonic: (self.kind == LawKind::Harmonic) as u64,
+            lut0: w[0] as u64,
+            lut1: w[1] as u64,
+            lut2: w[2] as u64,
+            lut3: w[3] as u64,
+            lut_bias: self.shift_bias as u64,
+        }
+    }
+}
+
 /// Table index and exponent for count `c`, as the datapath computes them.
 pub fn lut_index(kind: LawKind, c: u16) -> (usize, u32) {
     let c = c.max(1);

@@ -2,6 +2,7 @@
 //! `model.rs`, the algorithm and design choices are documented in `mod.rs`. Register addresses
 //! are the literals of [`super::csr`] (rust-hdl's `hdl_gen` cannot read Rust constants).
 
+use crate::rtl_util::SatCounter;
 use crate::sojourn::rtl::SojournStamp;
 use rust_hdl::prelude::*;
 
@@ -15,6 +16,119 @@ const _: () = assert!(
     && csr::CNT_MARKED == 24 && csr::CNT_FIRED_INST == 25 && csr::CNT_FIRED_PERS == 26
     && csr::CNT_DROPPED == 27 && csr::REGISTERS[csr::idx::LUT0].count == 4
 );
+
+/// The control law's divider (`lut.rs`, ECN♯ §2.4): `P / c` (`harmonic`) or `P / √c` from a
+/// 16-entry table of 8-bit entries the host programs from `P` (four words `lut0..lut3`, entry
+/// `4j + b` at bits `8b+7..8b` of word j) and `lut_bias = 16 − scale`. The top four significant
+/// bits of `c` (c ≥ 1) pick the entry, the exponent shifts it: `(entry << 16) >> (e + bias)`,
+/// 0 when that shift is 32 or more. Combinational.
+#[derive(LogicBlock, Default)]
+pub struct ControlLaw {
+    pub c: Signal<In, Bits<16>>,
+    pub harmonic: Signal<In, Bit>,
+    pub lut0: Signal<In, Bits<32>>,
+    pub lut1: Signal<In, Bits<32>>,
+    pub lut2: Signal<In, Bits<32>>,
+    pub lut3: Signal<In, Bits<32>>,
+    pub lut_bias: Signal<In, Bits<6>>,
+    pub val: Signal<Out, Bits<32>>,
+    msb: Signal<Local, Bits<4>>,
+    norm: Signal<Local, Bits<16>>,
+    idx: Signal<Local, Bits<4>>,
+    word: Signal<Local, Bits<32>>,
+    byte_off: Signal<Local, Bits<5>>,
+    entry: Signal<Local, Bits<8>>,
+    e: Signal<Local, Bits<7>>,
+    amt: Signal<Local, Bits<7>>,
+}
+
+impl Logic for ControlLaw {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ⌊log2 c⌋ (a priority encoder; c = 0 reads as 0)
+        self.msb.next = 0.into();
+        if self.c.val().get_bit(1) {
+            self.msb.next = 1.into();
+        }
+        if self.c.val().get_bits::<2>(2).any() {
+            self.msb.next = 2.into();
+        }
+        if self.c.val().get_bit(3) {
+            self.msb.next = 3.into();
+        }
+        if self.c.val().get_bit(4) {
+            self.msb.next = 4.into();
+        }
+        if self.c.val().get_bit(5) {
+            self.msb.next = 5.into();
+        }
+        if self.c.val().get_bit(6) {
+            self.msb.next = 6.into();
+        }
+        if self.c.val().get_bit(7) {
+            self.msb.next = 7.into();
+        }
+        if self.c.val().get_bit(8) {
+            self.msb.next = 8.into();
+        }
+        if self.c.val().get_bit(9) {
+            self.msb.next = 9.into();
+        }
+        if self.c.val().get_bit(10) {
+            self.msb.next = 10.into();
+        }
+        if self.c.val().get_bit(11) {
+            self.msb.next = 11.into();
+        }
+        if self.c.val().get_bit(12) {
+            self.msb.next = 12.into();
+        }
+        if self.c.val().get_bit(13) {
+            self.msb.next = 13.into();
+        }
+        if self.c.val().get_bit(14) {
+            self.msb.next = 14.into();
+        }
+        if self.c.val().get_bit(15) {
+            self.msb.next = 15.into();
+        }
+        // the top four significant bits (8..=15): their low three pick the entry; the square
+        // root's table has a second half for odd exponents
+        if self.msb.val() >= 3 {
+            self.norm.next = self.c.val() >> (self.msb.val() - 3);
+        } else {
+            self.norm.next = self.c.val() << (bits::<4>(3) - self.msb.val());
+        }
+        self.idx.next = bit_cast::<4, 16>(self.norm.val() & 7);
+        if self.harmonic.val() | self.msb.val().get_bit(0) {
+            self.idx.next = bit_cast::<4, 16>(self.norm.val() & 7) | 8;
+        }
+        self.word.next = self.lut0.val();
+        if self.idx.val().get_bits::<2>(2) == 1 {
+            self.word.next = self.lut1.val();
+        }
+        if self.idx.val().get_bits::<2>(2) == 2 {
+            self.word.next = self.lut2.val();
+        }
+        if self.idx.val().get_bits::<2>(2) == 3 {
+            self.word.next = self.lut3.val();
+        }
+        self.byte_off.next = bit_cast::<5, 2>(self.idx.val().get_bits::<2>(0)) << 3;
+        self.entry.next = self.word.val().get_bits::<8>(self.byte_off.val().index());
+        // the exponent: ⌊log2 c⌋ for 1/c, half of it for 1/√c
+        self.e.next = bit_cast::<7, 4>(self.msb.val() >> 1);
+        if self.harmonic.val() {
+            self.e.next = bit_cast::<7, 4>(self.msb.val());
+        }
+        self.amt.next = self.e.val() + bit_cast::<7, 6>(self.lut_bias.val());
+        self.val.next = 0.into();
+        if self.amt.val() < 32 {
+            self.val.next = (bit_cast::<32, 8>(self.entry.val()) << 16) >> self.amt.val();
+        }
+    }
+}
+
+crate::pin_io!(ControlLaw; comb; in: c, harmonic, lut0, lut1, lut2, lut3, lut_bias; out: val);
 
 /// The marker's registers, counters and decision logic, with the per-queue state outside
 /// (`s_*` in, `n_*` out): [`AqmTop`] keeps one queue's state in registers, the switch port
@@ -75,11 +189,13 @@ pub struct AqmCore {
     lut1: DFF<Bits<32>>,
     lut2: DFF<Bits<32>>,
     lut3: DFF<Bits<32>>,
+    /// `pst_interval / law_c` or `/ √law_c` from the host's table (`lut.rs`).
+    law: ControlLaw,
     // counters
-    c_marked: DFF<Bits<32>>,
-    c_inst: DFF<Bits<32>>,
-    c_pers: DFF<Bits<32>>,
-    c_dropped: DFF<Bits<32>>,
+    c_marked: SatCounter,
+    c_inst: SatCounter,
+    c_pers: SatCounter,
+    c_dropped: SatCounter,
     // wires
     mode_sel: Signal<Local, Bits<3>>,
     is_codel: Signal<Local, Bit>,
@@ -95,15 +211,6 @@ pub struct AqmCore {
     recent: Signal<Local, Bit>,
     cnt_entry: Signal<Local, Bits<16>>,
     law_c: Signal<Local, Bits<16>>,
-    msb: Signal<Local, Bits<4>>,
-    norm: Signal<Local, Bits<16>>,
-    lut_idx: Signal<Local, Bits<4>>,
-    lut_word: Signal<Local, Bits<32>>,
-    byte_off: Signal<Local, Bits<5>>,
-    lut_entry: Signal<Local, Bits<8>>,
-    law_e: Signal<Local, Bits<7>>,
-    law_amt: Signal<Local, Bits<7>>,
-    law_val: Signal<Local, Bits<32>>,
     due: Signal<Local, Bit>,
     next_upd: Signal<Local, Bits<32>>,
     lag: Signal<Local, Bits<32>>,
@@ -117,8 +224,9 @@ impl Logic for AqmCore {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, mode, ins_target, k, pst_target, pst_interval, codel_min_qlen, lut_bias, lut0, lut1, lut2, lut3, c_marked, c_inst, c_pers, c_dropped
+            self, clock, mode, ins_target, k, pst_target, pst_interval, codel_min_qlen, lut_bias, lut0, lut1, lut2, lut3
         );
+        clock!(self, clock, c_marked, c_inst, c_pers, c_dropped);
         // the state is kept unless a dequeue or a register write changes it
         self.n_ms.next = self.s_ms.val();
         self.n_fat_valid.next = self.s_fat_valid.val();
@@ -171,82 +279,13 @@ impl Logic for AqmCore {
         }
 
         // --- control-law table (lut.rs): P/c or P/√c from the top 4 bits of c
-        self.msb.next = 0.into();
-        if self.law_c.val().get_bit(1) {
-            self.msb.next = 1.into();
-        }
-        if self.law_c.val().get_bits::<2>(2).any() {
-            self.msb.next = 2.into();
-        }
-        if self.law_c.val().get_bit(3) {
-            self.msb.next = 3.into();
-        }
-        if self.law_c.val().get_bit(4) {
-            self.msb.next = 4.into();
-        }
-        if self.law_c.val().get_bit(5) {
-            self.msb.next = 5.into();
-        }
-        if self.law_c.val().get_bit(6) {
-            self.msb.next = 6.into();
-        }
-        if self.law_c.val().get_bit(7) {
-            self.msb.next = 7.into();
-        }
-        if self.law_c.val().get_bit(8) {
-            self.msb.next = 8.into();
-        }
-        if self.law_c.val().get_bit(9) {
-            self.msb.next = 9.into();
-        }
-        if self.law_c.val().get_bit(10) {
-            self.msb.next = 10.into();
-        }
-        if self.law_c.val().get_bit(11) {
-            self.msb.next = 11.into();
-        }
-        if self.law_c.val().get_bit(12) {
-            self.msb.next = 12.into();
-        }
-        if self.law_c.val().get_bit(13) {
-            self.msb.next = 13.into();
-        }
-        if self.law_c.val().get_bit(14) {
-            self.msb.next = 14.into();
-        }
-        if self.law_c.val().get_bit(15) {
-            self.msb.next = 15.into();
-        }
-        if self.msb.val() >= 3 {
-            self.norm.next = self.law_c.val() >> (self.msb.val() - 3);
-        } else {
-            self.norm.next = self.law_c.val() << (bits::<4>(3) - self.msb.val());
-        }
-        self.lut_idx.next = bit_cast::<4, 16>(self.norm.val() & 7);
-        if self.harmonic.val() | self.msb.val().get_bit(0) {
-            self.lut_idx.next = bit_cast::<4, 16>(self.norm.val() & 7) | 8;
-        }
-        self.lut_word.next = self.lut0.q.val();
-        if self.lut_idx.val().get_bits::<2>(2) == 1 {
-            self.lut_word.next = self.lut1.q.val();
-        }
-        if self.lut_idx.val().get_bits::<2>(2) == 2 {
-            self.lut_word.next = self.lut2.q.val();
-        }
-        if self.lut_idx.val().get_bits::<2>(2) == 3 {
-            self.lut_word.next = self.lut3.q.val();
-        }
-        self.byte_off.next = bit_cast::<5, 2>(self.lut_idx.val().get_bits::<2>(0)) << 3;
-        self.lut_entry.next = self.lut_word.val().get_bits::<8>(self.byte_off.val().index());
-        self.law_e.next = bit_cast::<7, 4>(self.msb.val() >> 1);
-        if self.harmonic.val() {
-            self.law_e.next = bit_cast::<7, 4>(self.msb.val());
-        }
-        self.law_amt.next = self.law_e.val() + bit_cast::<7, 6>(self.lut_bias.q.val());
-        self.law_val.next = 0.into();
-        if self.law_amt.val() < 32 {
-            self.law_val.next = (bit_cast::<32, 8>(self.lut_entry.val()) << 16) >> self.law_amt.val();
-        }
+        self.law.c.next = self.law_c.val();
+        self.law.harmonic.next = self.harmonic.val();
+        self.law.lut0.next = self.lut0.q.val();
+        self.law.lut1.next = self.lut1.q.val();
+        self.law.lut2.next = self.lut2.q.val();
+        self.law.lut3.next = self.lut3.q.val();
+        self.law.lut_bias.next = self.lut_bias.q.val();
 
         // --- instantaneous rules
         self.ins_w.next = false;
@@ -263,9 +302,9 @@ impl Logic for AqmCore {
         if self.is_sharp.val() & !self.mode.q.val().get_bit(5) {
             self.due.next = !self.d_next.val().get_bit(31) & self.d_next.val().any();
         }
-        self.next_upd.next = self.s_next.val() + self.law_val.val();
+        self.next_upd.next = self.s_next.val() + self.law.val.val();
         if self.is_sharp.val() & self.mode.q.val().get_bit(4) {
-            self.next_upd.next = self.now.val() + self.law_val.val();
+            self.next_upd.next = self.now.val() + self.law.val.val();
         }
         if !self.due.val() {
             self.next_upd.next = self.s_next.val();
@@ -301,7 +340,7 @@ impl Logic for AqmCore {
                 if self.is_codel.val() {
                     self.n_cnt.next = self.cnt_entry.val();
                     self.n_lastcount.next = self.cnt_entry.val();
-                    self.n_next.next = self.now.val() + self.law_val.val();
+                    self.n_next.next = self.now.val() + self.law.val.val();
                 } else {
                     self.n_cnt.next = 1.into();
                     self.n_next.next = self.now.val() + self.interval32.val();
@@ -318,22 +357,23 @@ impl Logic for AqmCore {
         self.drop.next = false;
         if self.fire.val() & self.is_ect.val() {
             self.ecn_out.next = 3.into();
-            if !self.c_marked.q.val().all() {
-                self.c_marked.d.next = self.c_marked.q.val() + 1;
-            }
         }
         if self.fire.val() & (self.ecn_in.val() == 0) & self.mode.q.val().get_bit(6) {
             self.drop.next = true;
-            if !self.c_dropped.q.val().all() {
-                self.c_dropped.d.next = self.c_dropped.q.val() + 1;
-            }
         }
-        if self.ins.val() & (!self.c_inst.q.val().all()) {
-            self.c_inst.d.next = self.c_inst.q.val() + 1;
-        }
-        if self.pst_w.val() & (!self.c_pers.q.val().all()) {
-            self.c_pers.d.next = self.c_pers.q.val() + 1;
-        }
+        // saturating counters; a host preset (CNT_* below) wins over the event
+        self.c_marked.inc.next = self.fire.val() & self.is_ect.val();
+        self.c_dropped.inc.next = self.drop.val();
+        self.c_inst.inc.next = self.ins.val();
+        self.c_pers.inc.next = self.pst_w.val();
+        self.c_marked.load_val.next = self.csr_wdata.val();
+        self.c_inst.load_val.next = self.csr_wdata.val();
+        self.c_pers.load_val.next = self.csr_wdata.val();
+        self.c_dropped.load_val.next = self.csr_wdata.val();
+        self.c_marked.load.next = self.csr_we.val() & (self.csr_addr.val() == 24);
+        self.c_inst.load.next = self.csr_we.val() & (self.csr_addr.val() == 25);
+        self.c_pers.load.next = self.csr_we.val() & (self.csr_addr.val() == 26);
+        self.c_dropped.load.next = self.csr_we.val() & (self.csr_addr.val() == 27);
 
         // --- register writes (addresses: csr module); they win over the dequeue updates
         if self.csr_we.val() {
@@ -358,10 +398,6 @@ impl Logic for AqmCore {
                 17 => self.lut1.d.next = self.csr_wdata.val(),
                 18 => self.lut2.d.next = self.csr_wdata.val(),
                 19 => self.lut3.d.next = self.csr_wdata.val(),
-                24 => self.c_marked.d.next = self.csr_wdata.val(),
-                25 => self.c_inst.d.next = self.csr_wdata.val(),
-                26 => self.c_pers.d.next = self.csr_wdata.val(),
-                27 => self.c_dropped.d.next = self.csr_wdata.val(),
                 _ => {}
             }
         }
@@ -373,10 +409,10 @@ impl Logic for AqmCore {
         self.st_cnt.next = self.s_cnt.val();
         self.st_lastcount.next = self.s_lastcount.val();
         self.st_next.next = self.s_next.val();
-        self.cnt_marked.next = self.c_marked.q.val();
-        self.cnt_fired_inst.next = self.c_inst.q.val();
-        self.cnt_fired_pers.next = self.c_pers.q.val();
-        self.cnt_dropped.next = self.c_dropped.q.val();
+        self.cnt_marked.next = self.c_marked.value.val();
+        self.cnt_fired_inst.next = self.c_inst.value.val();
+        self.cnt_fired_pers.next = self.c_pers.value.val();
+        self.cnt_dropped.next = self.c_dropped.value.val();
     }
 }
 

@@ -78,10 +78,12 @@ pub fn parse_ports(verilog: &str) -> Result<Vec<Port>> {
 /// `read_clock`/`write_clock`, which rust-hdl wires from `clock`) and the input registers take
 /// both edges, so a clock is one toggle and one `eval`; without it (waveform builds) they keep
 /// rising edges, and a clock is two `eval`s and two time steps in the VCD, as a testbench draws
-/// it: the edge, then the inputs with the clock low.
+/// it: the edge, then the inputs with the clock low. A combinational top (no `clock` port, a
+/// component under test) gets a `clock` of the wrapper's own.
 pub fn registered_inputs_wrapper(verilog: &str, ports: &[Port], both_edges: bool) -> Result<String> {
-    if !ports.iter().any(|p| p.name == "clock" && p.input && p.width == 1) {
-        bail!("the top has no 1-bit input `clock`");
+    let clocked = ports.iter().any(|p| p.name == "clock");
+    if clocked && !ports.iter().any(|p| p.name == "clock" && p.input && p.width == 1) {
+        bail!("the top's `clock` is not a 1-bit input");
     }
     if verilog.contains("module vb_dut(") || ports.iter().any(|p| p.name == "vb_load") {
         bail!("the names `vb_dut` and `vb_load` are the bridge's own");
@@ -93,10 +95,13 @@ pub fn registered_inputs_wrapper(verilog: &str, ports: &[Port], both_edges: bool
         }
     }
     let range = |w: u32| if w > 1 { format!("[{}:0] ", w - 1) } else { String::new() };
-    let names: Vec<&str> = ports.iter().map(|p| p.name.as_str()).collect();
+    // a combinational top gets a `clock` of the wrapper's own, which the shim drives
+    let mut names: Vec<&str> = if clocked { vec![] } else { vec!["clock"] };
+    names.extend(ports.iter().map(|p| p.name.as_str()));
     v.push_str(&format!(
-        "\n// Added by sim-tests/rtl-sim/src/verilator.rs: registered inputs (see registered_inputs_wrapper).\nmodule top({}, vb_load);\n    input wire vb_load;\n",
-        names.join(", ")
+        "\n// Added by sim-tests/rtl-sim/src/verilator.rs: registered inputs (see registered_inputs_wrapper).\nmodule top({}, vb_load);\n    input wire vb_load;\n{}",
+        names.join(", "),
+        if clocked { "" } else { "    input wire clock;\n" }
     ));
     let mut load = String::new();
     let mut conn = vec![];
@@ -563,8 +568,9 @@ mod tests {
         assert!(fast.contains("always @(posedge clock or negedge clock) y") && fast.contains("always @(posedge vb_load or negedge vb_load)"));
         let traced = registered_inputs_wrapper(v, &p, false).unwrap();
         assert!(traced.contains("always @(posedge clock) y") && traced.contains("always @(posedge vb_load)"));
-        let no_clock = "module top(a);\n    input wire  a;\n";
-        assert!(registered_inputs_wrapper(no_clock, &parse_ports(no_clock).unwrap(), true).is_err());
+        let comb = "module top(a,y);\n    input wire  a;\n    output reg  y;\n";
+        let w = registered_inputs_wrapper(comb, &parse_ports(comb).unwrap(), true).unwrap();
+        assert!(w.contains("module top(clock, a, y, vb_load);") && w.contains("    input wire clock;\n") && w.contains("vb_dut dut(.a(a_vbq), .y(y));"));
     }
 
     #[test]
