@@ -2,7 +2,6 @@
 //! `model.rs`, the algorithm and design choices are documented in `mod.rs`. Register addresses
 //! are the literals of [`super::csr`] (rust-hdl's `hdl_gen` cannot read Rust constants).
 
-use crate::rtl_util::SatCounter;
 use crate::sojourn::rtl::SojournStamp;
 use rust_hdl::prelude::*;
 
@@ -192,10 +191,10 @@ pub struct AqmCore {
     /// `pst_interval / law_c` or `/ √law_c` from the host's table (`lut.rs`).
     law: ControlLaw,
     // counters
-    c_marked: SatCounter,
-    c_inst: SatCounter,
-    c_pers: SatCounter,
-    c_dropped: SatCounter,
+    c_marked: DFF<Bits<32>>,
+    c_inst: DFF<Bits<32>>,
+    c_pers: DFF<Bits<32>>,
+    c_dropped: DFF<Bits<32>>,
     // wires
     mode_sel: Signal<Local, Bits<3>>,
     is_codel: Signal<Local, Bit>,
@@ -224,9 +223,8 @@ impl Logic for AqmCore {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, mode, ins_target, k, pst_target, pst_interval, codel_min_qlen, lut_bias, lut0, lut1, lut2, lut3
+            self, clock, mode, ins_target, k, pst_target, pst_interval, codel_min_qlen, lut_bias, lut0, lut1, lut2, lut3, c_marked, c_inst, c_pers, c_dropped
         );
-        clock!(self, clock, c_marked, c_inst, c_pers, c_dropped);
         // the state is kept unless a dequeue or a register write changes it
         self.n_ms.next = self.s_ms.val();
         self.n_fat_valid.next = self.s_fat_valid.val();
@@ -357,23 +355,22 @@ impl Logic for AqmCore {
         self.drop.next = false;
         if self.fire.val() & self.is_ect.val() {
             self.ecn_out.next = 3.into();
+            if !self.c_marked.q.val().all() {
+                self.c_marked.d.next = self.c_marked.q.val() + 1;
+            }
         }
         if self.fire.val() & (self.ecn_in.val() == 0) & self.mode.q.val().get_bit(6) {
             self.drop.next = true;
+            if !self.c_dropped.q.val().all() {
+                self.c_dropped.d.next = self.c_dropped.q.val() + 1;
+            }
         }
-        // saturating counters; a host preset (CNT_* below) wins over the event
-        self.c_marked.inc.next = self.fire.val() & self.is_ect.val();
-        self.c_dropped.inc.next = self.drop.val();
-        self.c_inst.inc.next = self.ins.val();
-        self.c_pers.inc.next = self.pst_w.val();
-        self.c_marked.load_val.next = self.csr_wdata.val();
-        self.c_inst.load_val.next = self.csr_wdata.val();
-        self.c_pers.load_val.next = self.csr_wdata.val();
-        self.c_dropped.load_val.next = self.csr_wdata.val();
-        self.c_marked.load.next = self.csr_we.val() & (self.csr_addr.val() == 24);
-        self.c_inst.load.next = self.csr_we.val() & (self.csr_addr.val() == 25);
-        self.c_pers.load.next = self.csr_we.val() & (self.csr_addr.val() == 26);
-        self.c_dropped.load.next = self.csr_we.val() & (self.csr_addr.val() == 27);
+        if self.ins.val() & (!self.c_inst.q.val().all()) {
+            self.c_inst.d.next = self.c_inst.q.val() + 1;
+        }
+        if self.pst_w.val() & (!self.c_pers.q.val().all()) {
+            self.c_pers.d.next = self.c_pers.q.val() + 1;
+        }
 
         // --- register writes (addresses: csr module); they win over the dequeue updates
         if self.csr_we.val() {
@@ -398,6 +395,10 @@ impl Logic for AqmCore {
                 17 => self.lut1.d.next = self.csr_wdata.val(),
                 18 => self.lut2.d.next = self.csr_wdata.val(),
                 19 => self.lut3.d.next = self.csr_wdata.val(),
+                24 => self.c_marked.d.next = self.csr_wdata.val(),
+                25 => self.c_inst.d.next = self.csr_wdata.val(),
+                26 => self.c_pers.d.next = self.csr_wdata.val(),
+                27 => self.c_dropped.d.next = self.csr_wdata.val(),
                 _ => {}
             }
         }
@@ -409,10 +410,10 @@ impl Logic for AqmCore {
         self.st_cnt.next = self.s_cnt.val();
         self.st_lastcount.next = self.s_lastcount.val();
         self.st_next.next = self.s_next.val();
-        self.cnt_marked.next = self.c_marked.value.val();
-        self.cnt_fired_inst.next = self.c_inst.value.val();
-        self.cnt_fired_pers.next = self.c_pers.value.val();
-        self.cnt_dropped.next = self.c_dropped.value.val();
+        self.cnt_marked.next = self.c_marked.q.val();
+        self.cnt_fired_inst.next = self.c_inst.q.val();
+        self.cnt_fired_pers.next = self.c_pers.q.val();
+        self.cnt_dropped.next = self.c_dropped.q.val();
     }
 }
 
