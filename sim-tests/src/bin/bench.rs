@@ -56,7 +56,7 @@ fn main() -> anyhow::Result<()> {
         secs.sort_by(f64::total_cmp);
         let t = secs[secs.len() / 2];
         let rate = cycles as f64 / t;
-        println!("{e:?}: {cycles} cycles in {t:.3} s (median of {passes}) = {rate:.0} cycles/s, outputs identical to the model's");
+        println!("{e:?}: {cycles} cycles in {t:.3} s (median of {passes}) = {rate:.0} cycles/s, output digest equal to the model's");
         rates.push(rate);
     }
     println!("Verilator / rust-hdl speed ratio: {:.1}x", rates[0] / rates[1]);
