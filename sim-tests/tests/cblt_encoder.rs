@@ -47,7 +47,7 @@ fn model(job: &EncodeJob, s: usize) -> Vec<CodedSymbol> {
 
 #[test]
 fn fuzz_against_the_codec_on_verilator() {
-    let n: usize = (1..=2).map(|seed| fuzz_encoder(seed, [60, 12, 40]).unwrap()).sum();
+    let n: usize = (1..=2).map(|seed| fuzz_encoder(seed, [60, 12, 40, 40]).unwrap()).sum();
     println!("fuzz: {n} symbols bit-exact with the software encoder");
     assert!(n > 1000);
 }

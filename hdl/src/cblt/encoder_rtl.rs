@@ -71,6 +71,7 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     max_msg: Constant<Bits<19>>,
     k_max: Constant<Bits<7>>,
     last_word: Constant<Bits<SA>>,
+    one_word: Constant<Bit>,
     sa: Constant<Bits<MA>>,
     /// KM as a 7-bit value (masks are KM bits wide: source j is bit j).
     km: Constant<Bits<7>>,
@@ -146,6 +147,9 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     b_w: DFF<Bits<SA>>,
     b_bitset: DFF<Bits<KM>>,
     b_draws: DFF<Bits<32>>,
+    /// Stage B's accumulator write forwarded to the word A reads. Only a one-word symbol reads
+    /// the word B writes in the same clock (A is one word ahead of B within a pass and at word 0
+    /// when B is at the last), so for ⌈S/WB⌉ ≥ 2 `one_word` is false and synthesis removes both.
     b_fwd: DFF<Bit>,
     b_fwd_data: DFF<Bits<W>>,
     msg_ram: RAM<Bits<W>, MA>,
@@ -167,11 +171,8 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     x1: Signal<Local, Bits<32>>,
     x2: Signal<Local, Bits<32>>,
     x3: Signal<Local, Bits<32>>,
-    /// The next clock's `nx`, and xorshift32(seed) for a start.
+    /// The next clock's `nx`.
     nx_next: Signal<Local, Bits<32>>,
-    s1: Signal<Local, Bits<32>>,
-    s2: Signal<Local, Bits<32>>,
-    s3: Signal<Local, Bits<32>>,
     /// The PRNG steps this clock (a draw).
     step: Signal<Local, Bit>,
     u17: Signal<Local, Bits<17>>,
@@ -239,6 +240,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             max_msg: c((s * k_max) as u64),
             k_max: c(k_max as u64),
             last_word: c(wps as u64 - 1),
+            one_word: Constant::new(wps == 1),
             sa: c(SA as u64),
             km: c(KM as u64),
             one_m: c(1),
@@ -311,9 +313,6 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             x2: Default::default(),
             x3: Default::default(),
             nx_next: Default::default(),
-            s1: Default::default(),
-            s2: Default::default(),
-            s3: Default::default(),
             step: Default::default(),
             u17: Default::default(),
             scan_hit: Default::default(),
@@ -412,9 +411,6 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.x1.next = self.nx.q.val() ^ (self.nx.q.val() << 13);
         self.x2.next = self.x1.val() ^ (self.x1.val() >> 17);
         self.x3.next = self.x2.val() ^ (self.x2.val() << 5);
-        self.s1.next = self.seed.q.val() ^ (self.seed.q.val() << 13);
-        self.s2.next = self.s1.val() ^ (self.s1.val() >> 17);
-        self.s3.next = self.s2.val() ^ (self.s2.val() << 5);
         self.nx_next.next = self.nx.q.val();
         self.step.next = false;
         self.u17.next = bit_cast::<17, 16>(self.nx.q.val().get_bits::<16>(16));
@@ -543,7 +539,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.b_w.d.next = self.a_w.q.val();
             self.b_bitset.d.next = self.a_bitset.q.val();
             self.b_draws.d.next = self.a_draws.q.val();
-            self.b_fwd.d.next = self.acc_we.val() & (self.b_w.q.val() == self.a_w.q.val());
+            self.b_fwd.d.next = self.one_word.val() & self.acc_we.val() & (self.b_w.q.val() == self.a_w.q.val());
             self.b_fwd_data.d.next = self.x.val();
             if self.a_on.q.val() {
                 if self.a_w.q.val() == self.last_word.val() {
@@ -612,7 +608,8 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                     self.mg_on.d.next = true;
                     self.mg_index.d.next = false;
                     self.mg_scan.d.next = false;
-                    self.nx_next.next = self.s3.val();
+                    // `nx` has held the seed since the start was taken: its xorshift is the first output
+                    self.nx_next.next = self.x3.val();
                     self.mg_draws.d.next = 0.into();
                     self.mg_count.d.next = 0.into();
                     self.sym_cnt.load.next = true;
@@ -643,6 +640,9 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                     self.stop.next = true;
                 } else if self.cfg_wdata.val().get_bit(0) {
                     if self.start_ok.val() {
+                        // the PRNG takes the seed now and its first xorshift as the setup ends,
+                        // through the draws' own xorshift (no second one for the seed)
+                        self.nx_next.next = self.seed.q.val();
                         self.setup.d.next = true;
                         self.setup_n.d.next = 0.into();
                         self.setup_acc.d.next = 0.into();
@@ -699,9 +699,9 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.buf_rej.inc.next = self.buf_we.val() & self.busy_c.val();
 
         // ---- the PRNG state and its xorshift, for the next clock's draw ----
-        // a step moves `nx` to its xorshift, a start to the seed's. Both xorshifts come from
-        // registers, and the index precompute below selects only by `step`, so the start's
-        // checks stay off it.
+        // a step, and the end of a start's setup, move `nx` to its xorshift (a taken start loads
+        // the seed first). The xorshift comes from a register, and the index precompute below
+        // selects only by `step`, so the start's checks stay off it.
         self.nx.d.next = self.nx_next.val();
         // the index draw's one-hot and bound, from `nx` as it will be. After a start they are
         // stale for one clock, which is the degree draw's (a step): no index is drawn there.

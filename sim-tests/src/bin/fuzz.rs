@@ -42,7 +42,7 @@ fn main() -> ExitCode {
     if a.block == "cblt-encoder" {
         let n = a.dequeues as usize;
         for &s in &seeds {
-            match sim_tests::progress::during(format!("cblt-encoder seed {s}"), || sim_tests::cblt::fuzz_encoder(s, [n, n, n])) {
+            match sim_tests::progress::during(format!("cblt-encoder seed {s}"), || sim_tests::cblt::fuzz_encoder(s, [n; 4])) {
                 Ok(syms) => println!("cblt-encoder seed {s}: {n} messages per build, {syms} symbols bit-exact with the codec"),
                 Err(e) => {
                     eprintln!("{e:#}\nreplay with (WAVES=DIR in the environment dumps every Verilated top as DIR/<top>-<n>.vcd): --block cblt-encoder --dequeues {n} --seed {s} --seeds 1");
