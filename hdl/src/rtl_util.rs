@@ -1,5 +1,5 @@
-//! RTL pieces every block shares: pin access by position (for the engines of `sim-tests`) and a
-//! saturating counter with a host preset.
+//! RTL pieces every block shares: pin access by position (for the engines of `sim-tests`), a
+//! saturating counter with a host preset, and a block RAM without a read-during-write bypass.
 
 use rust_hdl::prelude::*;
 
@@ -200,5 +200,95 @@ impl<const A: usize> Logic for CsrStage<A> {
         self.q_addr.next = self.r_addr.q.val();
         self.q_wdata.next = self.r_wdata.q.val();
         self.q_ok.next = self.r_ok.q.val();
+    }
+}
+
+/// A simple dual-port block RAM of 2^N words of W bits, with rust-hdl's `RAM` pins: a read
+/// registered at `read_clock`, a write at `write_clock` (the blocks drive both from one clock).
+///
+/// It differs from `RAM` in one way: a read of the word being written at the same edge is
+/// **undefined**, as it is on the block RAMs of the iCE40 and the ECP5 in this mode. The
+/// Verilog marks the memory `(* no_rw_check *)`, so yosys maps it to block RAM alone; for `RAM`
+/// it adds a bypass (the write data and address registered, an address compare and a W-bit
+/// multiplexer on the read data) that is about 70 flip-flops and 37 LUTs for a 16 × 32 memory,
+/// and sits on the read path. Every user forwards such a word itself or never reads it, and the
+/// simulation keeps them honest: on rust-hdl and on Verilator (`SYNTHESIS` undefined) the
+/// colliding read returns a word that is neither the old nor the new one, so a design that uses
+/// it disagrees with its golden model.
+#[derive(LogicBlock, Default)]
+pub struct BlockRam<const W: usize, const N: usize> {
+    pub read_address: Signal<In, Bits<N>>,
+    pub read_clock: Signal<In, Clock>,
+    pub read_data: Signal<Out, Bits<W>>,
+    pub write_address: Signal<In, Bits<N>>,
+    pub write_clock: Signal<In, Clock>,
+    pub write_data: Signal<In, Bits<W>>,
+    pub write_enable: Signal<In, bool>,
+    _mem: Box<std::collections::BTreeMap<Bits<N>, Bits<W>>>,
+}
+
+/// The word a colliding read returns in simulation: neither `old` nor `new` (W ≥ 2).
+pub fn collision_word<const W: usize>(old: Bits<W>, new: Bits<W>) -> Bits<W> {
+    if !new == old {
+        old ^ Bits::<W>::from(1u64)
+    } else {
+        !new
+    }
+}
+
+impl<I: Iterator<Item = Bits<W>>, const W: usize, const N: usize> From<I> for BlockRam<W, N> {
+    /// A RAM initialised with `v` from address 0 (bitstream contents).
+    fn from(v: I) -> Self {
+        let mem = v.enumerate().map(|(a, d)| (Bits::<N>::from(a as u64), d)).collect();
+        BlockRam { _mem: Box::new(mem), ..Default::default() }
+    }
+}
+
+impl<const W: usize, const N: usize> Logic for BlockRam<W, N> {
+    fn update(&mut self) {
+        if self.read_clock.pos_edge() {
+            let old = self._mem.get(&self.read_address.val()).copied().unwrap_or_default();
+            let collides = self.write_clock.pos_edge() && self.write_enable.val() && self.write_address.val() == self.read_address.val();
+            self.read_data.next = if collides { collision_word(old, self.write_data.val()) } else { old };
+        }
+        if self.write_clock.pos_edge() && self.write_enable.val() {
+            self._mem.insert(self.write_address.val(), self.write_data.val());
+        }
+    }
+
+    fn connect(&mut self) {
+        self.read_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        assert!(W >= 2, "BlockRam needs words of two bits or more");
+        let init: Vec<String> = self._mem.iter().map(|(a, d)| format!("   mem[{}] = {};", a.verilog(), d.verilog())).collect();
+        let init = if init.is_empty() { String::new() } else { format!("initial begin\n{}\nend\n", init.join("\n")) };
+        Verilog::Custom(format!(
+            "\
+(* no_rw_check *)
+reg[{hi}:0] mem[{top}:0];
+{init}
+always @(posedge read_clock) begin
+`ifdef SYNTHESIS
+   read_data <= mem[read_address];
+`else
+   // a read of the word written at this edge is undefined on the FPGA: neither word here
+   if (write_enable && (write_address == read_address))
+      read_data <= (~write_data == mem[read_address]) ? (mem[read_address] ^ {W}'d1) : ~write_data;
+   else
+      read_data <= mem[read_address];
+`endif
+end
+
+always @(posedge write_clock) begin
+   if (write_enable) begin
+      mem[write_address] <= write_data;
+   end
+end
+",
+            hi = W - 1,
+            top = (1usize << N) - 1,
+        ))
     }
 }

@@ -32,7 +32,7 @@
 //! Every symbol ends with one `res_valid` clock: status (`Status::code`), reason
 //! (`Invalid::code`, 10 for a framing error), rank and known_mask, and the header a STOP echoes.
 
-use crate::rtl_util::{c, SatCounter};
+use crate::rtl_util::{c, BlockRam, SatCounter};
 use rust_hdl::prelude::*;
 
 use super::decoder::Status;
@@ -251,9 +251,9 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     ob_w: DFF<Bits<SA>>,
     ob_bytes: DFF<Bits<8>>,
     ob_last: DFF<Bit>,
-    row_ram: RAM<Bits<W>, RA>,
-    acc_ram: RAM<Bits<W>, SA>,
-    coef_ram: RAM<Bits<KM>, 6>,
+    row_ram: BlockRam<W, RA>,
+    acc_ram: BlockRam<W, SA>,
+    coef_ram: BlockRam<KM, 6>,
     lo_a: LowestOne<KM>,
     lo_s: LowestOne<KM>,
     cnt: [SatCounter; 8],

@@ -23,9 +23,9 @@
 //! as stream metadata; the NIC frames them (§6.3). `out_ready` low holds the beat. `out_draws`
 //! is the message's PRNG draw count up to this symbol (tests check §9's draws with it).
 
-use crate::rtl_util::{c, SatCounter};
+use crate::rtl_util::{c, BlockRam, SatCounter};
 use rust_hdl::prelude::*;
-use rust_hdl::widgets::prelude::{DFFWithInit, RAM};
+use rust_hdl::widgets::prelude::DFFWithInit;
 
 use super::encoder_csr::csr;
 use super::table::DegreeTable;
@@ -86,7 +86,7 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     limit: DFF<Bits<32>>,
     /// The degree table in block RAM: `T[j]` at address j (entry 0 unused), read one entry per
     /// clock by the degree scan.
-    deg_table: RAM<Bits<17>, 6>,
+    deg_table: BlockRam<17, 6>,
     // start check: k·S by repeated addition
     setup: DFF<Bit>,
     setup_n: DFF<Bits<7>>,
@@ -152,8 +152,8 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     /// when B is at the last), so for ⌈S/WB⌉ ≥ 2 `one_word` is false and synthesis removes both.
     b_fwd: DFF<Bit>,
     b_fwd_data: DFF<Bits<W>>,
-    msg_ram: RAM<Bits<W>, MA>,
-    acc_ram: RAM<Bits<W>, SA>,
+    msg_ram: BlockRam<W, MA>,
+    acc_ram: BlockRam<W, SA>,
     sym_cnt: SatCounter,
     cfg_rej: SatCounter,
     /// A refused configuration write, counted in `cfg_rej` a clock later (the write's checks

@@ -17,7 +17,7 @@ use super::{caps_words, idx, Access, MAGIC, REGISTERS, TX_SLOTS, CQ_DEPTH, VERSI
 use crate::cblt::decoder_rtl::LtDecoder;
 use crate::cblt::encoder_csr::csr;
 use crate::cblt::encoder_rtl::LtEncoder;
-use crate::rtl_util::{c, SatCounter};
+use crate::rtl_util::{c, BlockRam, SatCounter};
 
 /// Registers in the map (the decode arrays' length; `update` loops over `0..58`).
 pub const NREG: usize = 58;
@@ -72,9 +72,9 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     pub active: Signal<Out, Bit>,
     enc: LtEncoder<32, MA, SA, KM>,
     dec: LtDecoder<32, MA, SA, KM>,
-    tx_ram: RAM<Bits<32>, TA>,
-    stage_ram: RAM<Bits<32>, SA>,
-    msg_ram: RAM<Bits<32>, MA>,
+    tx_ram: BlockRam<32, TA>,
+    stage_ram: BlockRam<32, SA>,
+    msg_ram: BlockRam<32, MA>,
     refused: SatCounter,
     // the decode, from REGISTERS
     raddr: [Constant<Bits<12>>; 58],
@@ -105,7 +105,7 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     tx_w: DFF<Bits<SA>>,
     /// Each TX slot's header and bitset: slot s's TX_HDR, TX_BITSET_HI, TX_BITSET_LO at words
     /// `4s + 0..3` (the registers' word offsets mod 4), written with the symbol's first three beats.
-    tx_meta: RAM<Bits<32>, 4>,
+    tx_meta: BlockRam<32, 4>,
     // RX staging and feeder
     rx_hdr: DFF<Bits<32>>,
     rx_bhi: DFF<Bits<32>>,
@@ -133,7 +133,7 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     cq_tail: DFF<Bits<2>>,
     cq_count: DFF<Bits<3>>,
     /// The record's words, CQ_HEAD..CQ_INVALID, record r's word w at `8r + w`.
-    cq_ram: RAM<Bits<32>, 5>,
+    cq_ram: BlockRam<32, 5>,
     /// The record word written this clock (a record takes 7 clocks, one word each).
     cq_wf: DFF<Bits<3>>,
     /// The word read is CQ_HEAD and the queue is empty: its `valid` bit reads 0.

@@ -9,11 +9,11 @@ use crate::aqm::rtl::AqmCore;
 use crate::dwrr::rtl::Dwrr;
 use crate::intstamp::rtl::IntStamper;
 use crate::ren::rtl::RenCounters;
-use crate::rtl_util::SatCounter;
+use crate::rtl_util::{BlockRam, SatCounter};
 use crate::seldrop::rtl::SelectiveDrop;
 use crate::shaper::rtl::TokenShaper;
 use rust_hdl::prelude::*;
-use rust_hdl::widgets::prelude::{DFFWithInit, RAM};
+use rust_hdl::widgets::prelude::DFFWithInit;
 
 // The register addresses this RTL decodes as literals (rust-hdl's `#[hdl_gen]` takes no paths)
 // are the register map's: a change to `port/mod.rs`'s map must come with the RTL's.
@@ -75,8 +75,8 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     ren: RenCounters,
     int_stamp: IntStamper,
     // per-queue FIFOs: descriptor {is_data:1, ecn:2, len:14} and enqueue stamp
-    ram_meta: [RAM<Bits<17>, DB>; NQ],
-    ram_ts: [RAM<Bits<32>, DB>; NQ],
+    ram_meta: [BlockRam<17, DB>; NQ],
+    ram_ts: [BlockRam<32, DB>; NQ],
     wr_ptr: [DFF<Bits<DB>>; NQ],
     rd_ptr: [DFF<Bits<DB>>; NQ],
     count: [DFF<Bits<CB>>; NQ],
