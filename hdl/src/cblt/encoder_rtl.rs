@@ -21,7 +21,8 @@
 //! Output: one beat per word of the symbol's last pass (`out_valid`, `out_first`, `out_last`,
 //! `out_data`), the packed header word W0 (`out_hdr`) and the bitset (`out_bitset`) alongside,
 //! as stream metadata; the NIC frames them (§6.3). `out_ready` low holds the beat. `out_draws`
-//! is the message's PRNG draw count up to this symbol (tests check §9's draws with it).
+//! is the message's PRNG draw count up to this symbol, valid with its beats (tests check §9's
+//! draws with it; the count waits in a block-RAM ring while its symbol is in flight).
 
 use crate::rtl_util::{c, BlockRam, SatCounter};
 use rust_hdl::prelude::*;
@@ -30,15 +31,8 @@ use rust_hdl::widgets::prelude::DFFWithInit;
 use super::encoder_csr::csr;
 use super::table::DegreeTable;
 
-// The register addresses this RTL decodes as literals (rust-hdl's `#[hdl_gen]` takes no paths)
-// are the register map's (`encoder_csr::csr`).
-const _: () = assert!(
-    super::encoder_csr::csr::CTRL == 0 && super::encoder_csr::csr::K == 1 && super::encoder_csr::csr::MSG_SIZE == 2
-        && super::encoder_csr::csr::MSG_ID == 3 && super::encoder_csr::csr::SEED == 4
-        && super::encoder_csr::csr::SYMBOL_LIMIT == 5 && super::encoder_csr::csr::TABLE == 64
-);
-
-// `update` decodes these addresses as literals (hdl_gen takes no paths).
+// `update` decodes the register map's addresses (`encoder_csr::csr`) as literals (rust-hdl's
+// `#[hdl_gen]` takes no paths), and the table's span by its bits (64 ..= 127).
 const _: () = assert!(
     csr::CTRL == 0 && csr::K == 1 && csr::MSG_SIZE == 2 && csr::MSG_ID == 3 && csr::SEED == 4
         && csr::SYMBOL_LIMIT == 5 && csr::TABLE == 64 && csr::CTRL_START == 1 && csr::CTRL_STOP == 2
@@ -130,8 +124,13 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     f_v1: DFF<Bit>,
     f_m0: DFF<Bits<KM>>,
     f_m1: DFF<Bits<KM>>,
-    f_d0: DFF<Bits<32>>,
-    f_d1: DFF<Bits<32>>,
+    /// The draw count of each mask pushed, by `mg_count` mod 16, read back as its symbol goes
+    /// out (`out_ptr`): the count rides beside the symbol in block RAM, not in the FIFO and the
+    /// payload stages. At most four symbols are in flight (two in the FIFO, stages A and B).
+    draw_ring: BlockRam<32, 4>,
+    /// Symbols sent since the start, mod 16: the ring slot of the symbol on the output.
+    out_ptr: DFF<Bits<4>>,
+    out_ptr_next: Signal<Local, Bits<4>>,
     // payload stage A (read) and B (XOR / write back / send)
     a_on: DFF<Bit>,
     a_i: DFF<Bits<6>>,
@@ -139,14 +138,12 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     a_rem: DFF<Bits<KM>>,
     a_first: DFF<Bit>,
     a_bitset: DFF<Bits<KM>>,
-    a_draws: DFF<Bits<32>>,
     b_on: DFF<Bit>,
     b_first: DFF<Bit>,
     b_last: DFF<Bit>,
     b_i: DFF<Bits<6>>,
     b_w: DFF<Bits<SA>>,
     b_bitset: DFF<Bits<KM>>,
-    b_draws: DFF<Bits<32>>,
     /// Stage B's accumulator write forwarded to the word A reads. Only a one-word symbol reads
     /// the word B writes in the same clock (A is one word ahead of B within a pass and at word 0
     /// when B is at the last), so for ⌈S/WB⌉ ≥ 2 `one_word` is false and synthesis removes both.
@@ -166,6 +163,12 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     stop: Signal<Local, Bit>,
     start_ok: Signal<Local, Bit>,
     tbl_ok: Signal<Local, Bit>,
+    /// The written word is ≤ 64, ≤ 255, < 2^19, ≤ 65,536; the address is a table entry's.
+    le_64: Signal<Local, Bit>,
+    le_255: Signal<Local, Bit>,
+    lt_2p19: Signal<Local, Bit>,
+    le_65536: Signal<Local, Bit>,
+    tbl_addr: Signal<Local, Bit>,
     km1: Signal<Local, Bits<7>>,
     idx_sh: Signal<Local, Bits<3>>,
     x1: Signal<Local, Bits<32>>,
@@ -278,22 +281,21 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             f_v1: Default::default(),
             f_m0: Default::default(),
             f_m1: Default::default(),
-            f_d0: Default::default(),
-            f_d1: Default::default(),
+            draw_ring: Default::default(),
+            out_ptr: Default::default(),
+            out_ptr_next: Default::default(),
             a_on: Default::default(),
             a_i: Default::default(),
             a_w: Default::default(),
             a_rem: Default::default(),
             a_first: Default::default(),
             a_bitset: Default::default(),
-            a_draws: Default::default(),
             b_on: Default::default(),
             b_first: Default::default(),
             b_last: Default::default(),
             b_i: Default::default(),
             b_w: Default::default(),
             b_bitset: Default::default(),
-            b_draws: Default::default(),
             b_fwd: Default::default(),
             b_fwd_data: Default::default(),
             msg_ram: Default::default(),
@@ -307,6 +309,11 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             stop: Default::default(),
             start_ok: Default::default(),
             tbl_ok: Default::default(),
+            le_64: Default::default(),
+            le_255: Default::default(),
+            lt_2p19: Default::default(),
+            le_65536: Default::default(),
+            tbl_addr: Default::default(),
             km1: Default::default(),
             idx_sh: Default::default(),
             x1: Default::default(),
@@ -350,12 +357,14 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         dff_setup!(
             self, clock, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, mg_on, mg_index, mg_scan, mg_u,
             mg_j, sc_t, sc_j, sc_v, rej_late, nx, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
-            mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_d0, f_d1, a_on, a_i, a_w, a_rem, a_first,
-            a_bitset, a_draws, b_on, b_first, b_last, b_i, b_w, b_bitset, b_draws, b_fwd, b_fwd_data
+            mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, out_ptr, a_on, a_i, a_w, a_rem, a_first,
+            a_bitset, b_on, b_first, b_last, b_i, b_w, b_bitset, b_fwd, b_fwd_data
         );
         self.deg_table.read_clock.next = self.clock.val();
         self.deg_table.write_clock.next = self.clock.val();
         self.msg_ram.read_clock.next = self.clock.val();
+        self.draw_ring.read_clock.next = self.clock.val();
+        self.draw_ring.write_clock.next = self.clock.val();
         self.msg_ram.write_clock.next = self.clock.val();
         self.acc_ram.read_clock.next = self.clock.val();
         self.acc_ram.write_clock.next = self.clock.val();
@@ -527,8 +536,15 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.out_last.next = self.beat_last.val();
         self.out_data.next = self.x.val();
         self.out_bitset.next = bit_cast::<64, KM>(self.b_bitset.q.val());
-        self.out_draws.next = self.b_draws.q.val();
         self.sym_cnt.inc.next = self.beat_last.val() & self.out_ready.val();
+        // the ring is read every clock at the slot of the symbol on the output next clock. A
+        // push to that slot in the same clock is the symbol itself, pushed three or more clocks
+        // before its first beat, so the word read then (undefined) is read again in time.
+        self.out_ptr_next.next = self.out_ptr.q.val();
+        if self.sym_cnt.inc.val() {
+            self.out_ptr_next.next = self.out_ptr.q.val() + 1;
+        }
+        self.out_draws.next = self.draw_ring.read_data.val();
         // stage A: issue the next word unless the output holds stage B
         self.pop.next = false;
         if !self.hold.val() {
@@ -538,7 +554,6 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.b_i.d.next = self.a_i.q.val();
             self.b_w.d.next = self.a_w.q.val();
             self.b_bitset.d.next = self.a_bitset.q.val();
-            self.b_draws.d.next = self.a_draws.q.val();
             self.b_fwd.d.next = self.one_word.val() & self.acc_we.val() & (self.b_w.q.val() == self.a_w.q.val());
             self.b_fwd_data.d.next = self.x.val();
             if self.a_on.q.val() {
@@ -567,7 +582,6 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.a_w.d.next = 0.into();
             self.a_first.d.next = true;
             self.a_bitset.d.next = self.f_m0.q.val();
-            self.a_draws.d.next = self.f_d0.q.val();
         }
         // the buffer and accumulator read what stage B holds next clock
         self.rd_i.next = self.a_i.q.val();
@@ -583,18 +597,15 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         if self.pop.val() {
             self.f_v0.d.next = self.f_v1.q.val();
             self.f_m0.d.next = self.f_m1.q.val();
-            self.f_d0.d.next = self.f_d1.q.val();
             self.f_v1.d.next = false;
         }
         if self.push.val() {
             if (self.pop.val() & !self.f_v1.q.val()) | (!self.pop.val() & !self.f_v0.q.val()) {
                 self.f_v0.d.next = true;
                 self.f_m0.d.next = self.push_mask.val();
-                self.f_d0.d.next = self.push_draws.val();
             } else {
                 self.f_v1.d.next = true;
                 self.f_m1.d.next = self.push_mask.val();
-                self.f_d1.d.next = self.push_draws.val();
             }
         }
 
@@ -611,6 +622,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                     // `nx` has held the seed since the start was taken: its xorshift is the first output
                     self.nx_next.next = self.x3.val();
                     self.mg_draws.d.next = 0.into();
+                    self.out_ptr_next.next = 0.into();
                     self.mg_count.d.next = 0.into();
                     self.sym_cnt.load.next = true;
                 } else {
@@ -623,6 +635,16 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         }
 
         // ---- configuration writes (literal addresses: encoder_csr::csr, tied by the const assert) ----
+        // The range checks on the written word as tests of its high bits: a compare with a
+        // constant is a 32-bit carry chain in yosys's iCE40 mapping, these are a few LUTs.
+        self.le_64.next = !self.cfg_wdata.val().get_bits::<25>(7).any()
+            & !(self.cfg_wdata.val().get_bit(6) & self.cfg_wdata.val().get_bits::<6>(0).any());
+        self.le_255.next = !self.cfg_wdata.val().get_bits::<24>(8).any();
+        self.lt_2p19.next = !self.cfg_wdata.val().get_bits::<13>(19).any();
+        self.le_65536.next = !self.cfg_wdata.val().get_bits::<15>(17).any()
+            & !(self.cfg_wdata.val().get_bit(16) & self.cfg_wdata.val().get_bits::<16>(0).any());
+        // TABLE + 1 ..= TABLE + 63: 0b01xx_xxxx with the low six bits not all zero
+        self.tbl_addr.next = !self.cfg_addr.val().get_bit(7) & self.cfg_addr.val().get_bit(6) & self.cfg_addr.val().get_bits::<6>(0).any();
         self.stop.next = false;
         self.start_ok.next = !self.busy_c.val()
             & self.k_reg.q.val().any()
@@ -631,9 +653,8 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             & self.msg_size.q.val().any()
             & (self.msg_size.q.val() <= self.max_msg.val());
         self.tbl_ok.next = !self.busy_c.val()
-            & (self.cfg_addr.val() > 64)
-            & (self.cfg_addr.val() < 128)
-            & (self.cfg_wdata.val() <= 65536);
+            & self.tbl_addr.val()
+            & self.le_65536.val();
         if self.cfg_we.val() {
             if self.cfg_addr.val() == 0 {
                 if self.cfg_wdata.val().get_bit(1) {
@@ -655,19 +676,19 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             } else if self.busy_c.val() {
                 self.rej_late.d.next = true;
             } else if self.cfg_addr.val() == 1 {
-                if self.cfg_wdata.val().any() & (self.cfg_wdata.val() <= 64) {
+                if self.cfg_wdata.val().any() & self.le_64.val() {
                     self.k_reg.d.next = self.cfg_wdata.val().get_bits::<7>(0);
                 } else {
                     self.rej_late.d.next = true;
                 }
             } else if self.cfg_addr.val() == 2 {
-                if self.cfg_wdata.val() < 0x80000 {
+                if self.lt_2p19.val() {
                     self.msg_size.d.next = self.cfg_wdata.val().get_bits::<19>(0);
                 } else {
                     self.rej_late.d.next = true;
                 }
             } else if self.cfg_addr.val() == 3 {
-                if self.cfg_wdata.val() <= 255 {
+                if self.le_255.val() {
                     self.msg_id.d.next = self.cfg_wdata.val().get_bits::<8>(0);
                 } else {
                     self.rej_late.d.next = true;
@@ -697,6 +718,13 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.msg_ram.write_data.next = self.buf_wdata.val();
         self.msg_ram.write_enable.next = self.buf_we.val() & !self.busy_c.val();
         self.buf_rej.inc.next = self.buf_we.val() & self.busy_c.val();
+
+        // ---- the draw ring: a push writes its count, the output reads its symbol's ----
+        self.draw_ring.write_enable.next = self.push.val();
+        self.draw_ring.write_address.next = self.mg_count.q.val().get_bits::<4>(0);
+        self.draw_ring.write_data.next = self.push_draws.val();
+        self.out_ptr.d.next = self.out_ptr_next.val();
+        self.draw_ring.read_address.next = self.out_ptr_next.val();
 
         // ---- the PRNG state and its xorshift, for the next clock's draw ----
         // a step, and the end of a start's setup, move `nx` to its xorshift (a taken start loads
