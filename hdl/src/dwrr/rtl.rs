@@ -222,8 +222,9 @@ impl<const N: usize, const QB: usize> Logic for Dwrr<N, QB> {
                     }
                 }
             }
-            // register writes (csr module): quanta at 0..N, 16 bits
-            if self.csr_we.val() & (self.csr_addr.val().index() == i) & (self.csr_wdata.val() <= 0xFFFF) {
+            // register writes (csr module): quanta at 0..N, 16 bits, tested on the high bits (a
+            // 32-bit compare with a constant is a carry chain in yosys)
+            if self.csr_we.val() & (self.csr_addr.val().index() == i) & !self.csr_wdata.val().get_bits::<16>(16).any() {
                 self.quantum[i].d.next = self.csr_wdata.val().get_bits::<16>(0);
             }
         }

@@ -658,7 +658,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
                     }
                 }
                 2 => {
-                    if self.csr_wdata.val() <= 0x3FFF {
+                    if !self.csr_wdata.val().get_bits::<18>(14).any() {
                         self.max_len.d.next = self.csr_wdata.val().get_bits::<16>(0);
                     }
                 }

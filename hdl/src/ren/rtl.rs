@@ -308,9 +308,10 @@ impl Logic for RenCounters {
         self.c_clamped.inc.next = self.clamp.val();
 
         // --- register writes (csr module); they win over everything above
+        // range checks test the high bits (a 32-bit compare with a constant is a carry chain in yosys)
         self.csr_ok.next = false;
         match self.csr_addr.val().index() {
-            0 => self.csr_ok.next = self.csr_wdata.val() <= 2,
+            0 => self.csr_ok.next = !self.csr_wdata.val().get_bits::<30>(2).any() & !(self.csr_wdata.val().get_bit(1) & self.csr_wdata.val().get_bit(0)),
             1 => self.csr_ok.next = true,
             2 => self.csr_ok.next = self.csr_wdata.val().get_bits::<16>(0).any(),
             3 => self.csr_ok.next = self.csr_wdata.val().any(),

@@ -138,14 +138,15 @@ impl Logic for TokenShaper {
         self.c_violation.inc.next = self.deq.val() & !self.elig.val() & !self.bad.val();
 
         // register writes (csr module)
+        // range checks test the high bits (a 32-bit compare with a constant is a carry chain in yosys)
         self.csr_ok.next = false;
         match self.csr_addr.val().index() {
             0 => self.csr_ok.next = true,
             1 => self.csr_ok.next = self.csr_wdata.val().get_bits::<16>(0) > self.fill_frac.q.val(),
             2 => self.csr_ok.next = true,
-            3 => self.csr_ok.next = self.csr_wdata.val() <= 255,
+            3 => self.csr_ok.next = !self.csr_wdata.val().get_bits::<24>(8).any(),
             4 => self.csr_ok.next = self.csr_wdata.val().get_bits::<16>(0).any(),
-            5 => self.csr_ok.next = self.csr_wdata.val() < bit_cast::<32, 16>(self.scale.q.val()),
+            5 => self.csr_ok.next = !self.csr_wdata.val().get_bits::<16>(16).any() & (self.csr_wdata.val().get_bits::<16>(0) < self.scale.q.val()),
             _ => self.csr_ok.next = (self.csr_addr.val() >= 16) & (self.csr_addr.val() < 20),
         }
         if self.csr_we.val() & self.csr_ok.val() {
