@@ -13,7 +13,8 @@
 //!    registered with it, so CHECK only compares it with the tombstone and the open context:
 //!    `NPKT · S` (a constant table) and the compares are not in series with the state machine.
 //! 2. **Reduce the mask**: `m' = m ⊕ coef_p` over the touched pivots `T = m ∧ valid`, one coef
-//!    read per clock. `m' = 0` is REDUNDANT: the payload is drained with no RAM write.
+//!    read per clock; the read address is a register, so a row is XORed two clocks after it is
+//!    picked (the back-elimination scanner reads the same way). `m' = 0` is REDUNDANT: the payload is drained with no RAM write.
 //! 3. **Payload passes**, one word per clock: pass 0 takes the payload from the input and XORs
 //!    the first touched row, the next passes XOR the other touched rows into the accumulator;
 //!    the last of them also writes `y'` to row q (free, as slot q is not valid). Until pass 0
@@ -215,7 +216,13 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     // mask reduction
     t_set: DFF<Bits<KM>>,
     red_rem: DFF<Bits<KM>>,
+    /// A touched row's read is issued (its index in `coef_ra`), and its row is on the coefficient
+    /// RAM's output (`red_pend`, a clock later).
+    red_iss: DFF<Bit>,
     red_pend: DFF<Bit>,
+    /// The coefficient RAM's read address, registered: the lowest-one units feed a register, not
+    /// the block RAM's address pins, so a read takes two clocks from the set to the row.
+    coef_ra: DFF<Bits<6>>,
     m: DFF<Bits<KM>>,
     q_oh: DFF<Bits<KM>>,
     q_idx: DFF<Bits<6>>,
@@ -237,6 +244,11 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     // back-elimination scanner
     s_on: DFF<Bit>,
     s_rem: DFF<Bits<KM>>,
+    /// The scanner's read issued (row `s_ipidx`, one-hot `s_ipoh`), then on the RAM's output
+    /// (`s_pend`, row `s_pidx`, one-hot `s_poh`).
+    s_iss: DFF<Bit>,
+    s_ipoh: DFF<Bits<KM>>,
+    s_ipidx: DFF<Bits<6>>,
     s_pend: DFF<Bit>,
     s_poh: DFF<Bits<KM>>,
     s_pidx: DFF<Bits<6>>,
@@ -381,7 +393,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             rec_fail: Default::default(),
             t_set: Default::default(),
             red_rem: Default::default(),
+            red_iss: Default::default(),
             red_pend: Default::default(),
+            coef_ra: Default::default(),
             m: Default::default(),
             q_oh: Default::default(),
             q_idx: Default::default(),
@@ -401,6 +415,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             b_in: Default::default(),
             s_on: Default::default(),
             s_rem: Default::default(),
+            s_iss: Default::default(),
+            s_ipoh: Default::default(),
+            s_ipidx: Default::default(),
             s_pend: Default::default(),
             s_poh: Default::default(),
             s_pidx: Default::default(),
@@ -474,8 +491,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         dff_setup!(
             self, clock, state, h_hdr, h_trunc, h_reason, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
-            tick_pend, rec_fail, t_set, red_rem, red_pend, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w,
-            p_rem, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, s_on, s_rem, s_pend, s_poh, s_pidx, elim, ra_on, ra_slot,
+            tick_pend, rec_fail, t_set, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w,
+            p_rem, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, s_on, s_rem, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, elim, ra_on, ra_slot,
             ra_w, ra_left, ob_on, ob_slot, ob_w, ob_bytes, ob_last
         );
         self.row_ram.read_clock.next = self.clock.val();
@@ -605,10 +622,11 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         if self.s_on.q.val() {
             self.lo_s.x.next = self.s_rem.q.val();
         }
-        self.coef_ram.read_address.next = self.lo_a.idx.val();
+        self.coef_ra.d.next = self.lo_a.idx.val();
         if self.s_on.q.val() {
-            self.coef_ram.read_address.next = self.lo_s.idx.val();
+            self.coef_ra.d.next = self.lo_s.idx.val();
         }
+        self.coef_ram.read_address.next = self.coef_ra.q.val();
         self.sc_new.next = self.coef_ram.read_data.val() ^ self.m.q.val();
         self.coef_ram.write_enable.next = false;
         self.coef_ram.write_address.next = self.s_pidx.q.val();
@@ -652,12 +670,15 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
 
         // ---- back-elimination scanner: coef rows with bit q get m' XORed in ----
         if self.s_on.q.val() {
-            self.s_pend.d.next = self.s_rem.q.val().any();
+            self.s_iss.d.next = self.s_rem.q.val().any();
+            self.s_pend.d.next = self.s_iss.q.val();
+            self.s_poh.d.next = self.s_ipoh.q.val();
+            self.s_pidx.d.next = self.s_ipidx.q.val();
             if self.s_rem.q.val().any() {
                 self.s_rem.d.next = self.lo_s.rest.val();
-                self.s_poh.d.next = self.lo_s.oh.val();
-                self.s_pidx.d.next = self.lo_s.idx.val();
-            } else if !self.s_pend.q.val() {
+                self.s_ipoh.d.next = self.lo_s.oh.val();
+                self.s_ipidx.d.next = self.lo_s.idx.val();
+            } else if !self.s_iss.q.val() & !self.s_pend.q.val() {
                 self.s_on.d.next = false;
             }
             if self.s_pend.q.val() & (self.coef_ram.read_data.val() & self.q_oh.q.val()).any() {
@@ -726,19 +747,21 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 self.t_set.d.next = bit_cast::<KM, 64>(self.h_bits.q.val()) & self.valid.q.val();
                 self.red_rem.d.next = bit_cast::<KM, 64>(self.h_bits.q.val()) & self.valid.q.val();
                 self.m.d.next = bit_cast::<KM, 64>(self.h_bits.q.val());
+                self.red_iss.d.next = false;
                 self.red_pend.d.next = false;
                 self.state.d.next = 2.into();
             }
         }
         if self.state.q.val() == 2 {
-            // REDUCE: one touched coef row per clock
+            // REDUCE: one touched coef row per clock, XORed in two clocks after it is picked
             if self.red_pend.q.val() {
                 self.m.d.next = self.m.q.val() ^ self.coef_ram.read_data.val();
             }
-            self.red_pend.d.next = self.red_rem.q.val().any();
+            self.red_iss.d.next = self.red_rem.q.val().any();
+            self.red_pend.d.next = self.red_iss.q.val();
             if self.red_rem.q.val().any() {
                 self.red_rem.d.next = self.lo_a.rest.val();
-            } else if !self.red_pend.q.val() {
+            } else if !self.red_iss.q.val() & !self.red_pend.q.val() {
                 self.state.d.next = 3.into();
             }
         }
@@ -809,6 +832,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                         }
                         self.s_on.d.next = true;
                         self.s_rem.d.next = self.valid.q.val();
+                        self.s_iss.d.next = false;
                         self.s_pend.d.next = false;
                     }
                 }
