@@ -14,14 +14,15 @@
 //!    `NPKT · S` (a constant table) and the compares are not in series with the state machine.
 //! 2. **Reduce the mask**: `m' = m ⊕ coef_p` over the touched pivots `T = m ∧ valid`, one coef
 //!    read per clock; the read address is a register, so a row is XORed two clocks after it is
-//!    picked (the back-elimination scanner reads the same way). `m' = 0` is REDUNDANT: the payload is drained with no RAM write.
+//!    picked. `m' = 0` is REDUNDANT: the payload is drained with no RAM write.
 //! 3. **Payload passes**, one word per clock: pass 0 takes the payload from the input and XORs
 //!    the first touched row, the next passes XOR the other touched rows into the accumulator;
 //!    the last of them also writes `y'` to row q (free, as slot q is not valid). Until pass 0
 //!    has seen its last beat nothing but the accumulator and the free row q is written, so a
 //!    framing error (beats disagree with the length) aborts with no state change.
-//! 4. **Back-elimination**: a scanner reads the valid coef rows (during the passes), and for
-//!    each with bit q it writes `coef_p ⊕ m'` and marks the row; then one pass per marked row
+//! 4. **Back-elimination**: a scanner reads the valid coef rows (during the passes), one per
+//!    clock with the read address registered, checks each a clock after the RAM returns it, and
+//!    for each with bit q writes `coef_p ⊕ m'` and marks the row; then one pass per marked row
 //!    does `row_p ^= y'`.
 //! 5. **Install** `m'` at slot q; INNOVATIVE, or COMPLETE at rank k.
 //!
@@ -252,6 +253,15 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     s_pend: DFF<Bit>,
     s_poh: DFF<Bits<KM>>,
     s_pidx: DFF<Bits<6>>,
+    /// The row read, checked a clock after the RAM returns it (`s_chk`): whether it has bit q
+    /// (`s_hit`), the row with m' XORed in (`s_cnew`), whether that leaves only its pivot
+    /// (`s_same`), the row (`s_cpidx`, `s_cpoh`). The RAM's output only reaches registers.
+    s_chk: DFF<Bit>,
+    s_hit: DFF<Bit>,
+    s_same: DFF<Bit>,
+    s_cnew: DFF<Bits<KM>>,
+    s_cpoh: DFF<Bits<KM>>,
+    s_cpidx: DFF<Bits<6>>,
     elim: DFF<Bits<KM>>,
     // readout: issue stage (ra_*) and output stage (ob_*)
     ra_on: DFF<Bit>,
@@ -419,6 +429,12 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             s_ipoh: Default::default(),
             s_ipidx: Default::default(),
             s_pend: Default::default(),
+            s_chk: Default::default(),
+            s_hit: Default::default(),
+            s_same: Default::default(),
+            s_cnew: Default::default(),
+            s_cpoh: Default::default(),
+            s_cpidx: Default::default(),
             s_poh: Default::default(),
             s_pidx: Default::default(),
             elim: Default::default(),
@@ -492,7 +508,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self, clock, state, h_hdr, h_trunc, h_reason, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, t_set, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w,
-            p_rem, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, s_on, s_rem, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, elim, ra_on, ra_slot,
+            p_rem, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, s_on, s_rem, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, ra_on, ra_slot,
             ra_w, ra_left, ob_on, ob_slot, ob_w, ob_bytes, ob_last
         );
         self.row_ram.read_clock.next = self.clock.val();
@@ -629,8 +645,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.coef_ram.read_address.next = self.coef_ra.q.val();
         self.sc_new.next = self.coef_ram.read_data.val() ^ self.m.q.val();
         self.coef_ram.write_enable.next = false;
-        self.coef_ram.write_address.next = self.s_pidx.q.val();
-        self.coef_ram.write_data.next = self.sc_new.val();
+        self.coef_ram.write_address.next = self.s_cpidx.q.val();
+        self.coef_ram.write_data.next = self.s_cnew.q.val();
 
         // ---- payload passes: issue (read) ----
         self.stall.next = self.b_on.q.val() & (self.b_w.q.val() == self.pe_w.q.val());
@@ -678,15 +694,21 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 self.s_rem.d.next = self.lo_s.rest.val();
                 self.s_ipoh.d.next = self.lo_s.oh.val();
                 self.s_ipidx.d.next = self.lo_s.idx.val();
-            } else if !self.s_iss.q.val() & !self.s_pend.q.val() {
+            } else if !self.s_iss.q.val() & !self.s_pend.q.val() & !self.s_chk.q.val() {
                 self.s_on.d.next = false;
             }
-            if self.s_pend.q.val() & (self.coef_ram.read_data.val() & self.q_oh.q.val()).any() {
-                self.elim.d.next = self.elim.q.val() | self.s_poh.q.val();
+            self.s_chk.d.next = self.s_pend.q.val();
+            self.s_hit.d.next = (self.coef_ram.read_data.val() & self.q_oh.q.val()).any();
+            self.s_cnew.d.next = self.sc_new.val();
+            self.s_same.d.next = self.sc_new.val() == self.s_poh.q.val();
+            self.s_cpoh.d.next = self.s_poh.q.val();
+            self.s_cpidx.d.next = self.s_pidx.q.val();
+            if self.s_chk.q.val() & self.s_hit.q.val() {
+                self.elim.d.next = self.elim.q.val() | self.s_cpoh.q.val();
                 self.coef_ram.write_enable.next = true;
-                self.known.d.next = self.known.q.val() & !self.s_poh.q.val();
-                if self.sc_new.val() == self.s_poh.q.val() {
-                    self.known.d.next = self.known.q.val() | self.s_poh.q.val();
+                self.known.d.next = self.known.q.val() & !self.s_cpoh.q.val();
+                if self.s_same.q.val() {
+                    self.known.d.next = self.known.q.val() | self.s_cpoh.q.val();
                 }
             }
         }
@@ -834,6 +856,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                         self.s_rem.d.next = self.valid.q.val();
                         self.s_iss.d.next = false;
                         self.s_pend.d.next = false;
+                        self.s_chk.d.next = false;
                     }
                 }
             }
