@@ -171,7 +171,6 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     pub cnt_complete: Signal<Out, Bits<32>>,
     pub cnt_failed: Signal<Out, Bits<32>>,
     // parameters
-    s16: Constant<Bits<16>>,
     s24: Constant<Bits<24>>,
     /// `NPKT · S` for each NPKT: a 64-entry constant table (a few LUT levels; the multiply it
     /// replaces took a DSP block's delay on the ECP5).
@@ -181,8 +180,9 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     k_max: Constant<Bits<7>>,
     last_word: Constant<Bits<SA>>,
     sa: Constant<Bits<RA>>,
-    lwb: Constant<Bits<16>>,
     wb: Constant<Bits<19>>,
+    /// Bytes in a row's last word: `S − (⌈S/WB⌉ − 1)·WB`.
+    s_last: Constant<Bits<19>>,
     ones64: Constant<Bits<64>>,
     // the symbol in progress
     state: DFF<Bits<4>>,
@@ -302,8 +302,12 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     x: Signal<Local, Bits<W>>,
     sc_new: Signal<Local, Bits<KM>>,
     hold: Signal<Local, Bit>,
-    row_left: Signal<Local, Bits<16>>,
-    nb: Signal<Local, Bits<19>>,
+    /// The readout's word is its row's last; the bytes it carries if the message goes on
+    /// (`nbr`); what is left fits it (`ra_fits`); the bytes it carries (`nb`).
+    ra_lastw: Signal<Local, Bit>,
+    nbr: Signal<Local, Bits<19>>,
+    ra_fits: Signal<Local, Bit>,
+    nb: Signal<Local, Bits<8>>,
     rd_slot: Signal<Local, Bits<6>>,
     rd_w: Signal<Local, Bits<SA>>,
 }
@@ -364,7 +368,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             cnt_after_complete: Default::default(),
             cnt_complete: Default::default(),
             cnt_failed: Default::default(),
-            s16: c(s as u64),
             s24: c(s as u64),
             npkt_s: (0..64u64).map(|n| Bits::<24>::from(n * s as u64)).into(),
             len_ok: c((HEADER_LEN + s) as u64),
@@ -372,8 +375,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             k_max: c(k_max as u64),
             last_word: c(wps as u64 - 1),
             sa: c(SA as u64),
-            lwb: c(wb.trailing_zeros() as u64),
             wb: c(wb as u64),
+            s_last: c((s - (wps - 1) * wb) as u64),
             ones64: c(u64::MAX),
             state: Default::default(),
             h_hdr: Default::default(),
@@ -475,7 +478,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             x: Default::default(),
             sc_new: Default::default(),
             hold: Default::default(),
-            row_left: Default::default(),
+            ra_lastw: Default::default(),
+            nbr: Default::default(),
+            ra_fits: Default::default(),
             nb: Default::default(),
             rd_slot: Default::default(),
             rd_w: Default::default(),
@@ -715,13 +720,19 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
 
         // ---- readout: issue (ra) and output (ob) stages; a held beat is read again ----
         self.hold.next = self.ob_on.q.val() & !self.msg_ready.val();
-        self.row_left.next = self.s16.val() - (bit_cast::<16, SA>(self.ra_w.q.val()) << self.lwb.val());
-        self.nb.next = self.wb.val();
-        if bit_cast::<19, 16>(self.row_left.val()) < self.nb.val() {
-            self.nb.next = bit_cast::<19, 16>(self.row_left.val());
+        // a row's words carry WB bytes but its last, which carries the constant `s_last`; the
+        // message ends in this beat when what is left fits it (two compares with constants side
+        // by side, not a subtract, two compares and two multiplexers in series)
+        self.ra_lastw.next = self.ra_w.q.val() == self.last_word.val();
+        self.nbr.next = self.wb.val();
+        self.ra_fits.next = self.ra_left.q.val() <= self.wb.val();
+        if self.ra_lastw.val() {
+            self.nbr.next = self.s_last.val();
+            self.ra_fits.next = self.ra_left.q.val() <= self.s_last.val();
         }
-        if self.ra_left.q.val() < self.nb.val() {
-            self.nb.next = self.ra_left.q.val();
+        self.nb.next = self.nbr.val().get_bits::<8>(0);
+        if self.ra_fits.val() {
+            self.nb.next = self.ra_left.q.val().get_bits::<8>(0);
         }
         self.rd_slot.next = self.pe_src.q.val();
         self.rd_w.next = self.pe_w.q.val();
@@ -951,13 +962,13 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 self.ob_on.d.next = self.ra_on.q.val();
                 self.ob_slot.d.next = self.ra_slot.q.val();
                 self.ob_w.d.next = self.ra_w.q.val();
-                self.ob_bytes.d.next = self.nb.val().get_bits::<8>(0);
-                self.ob_last.d.next = self.ra_left.q.val() == self.nb.val();
+                self.ob_bytes.d.next = self.nb.val();
+                self.ob_last.d.next = self.ra_fits.val();
                 if self.ra_on.q.val() {
-                    self.ra_left.d.next = self.ra_left.q.val() - self.nb.val();
-                    if self.ra_left.q.val() == self.nb.val() {
+                    self.ra_left.d.next = self.ra_left.q.val() - self.nbr.val();
+                    if self.ra_fits.val() {
                         self.ra_on.d.next = false;
-                    } else if self.ra_w.q.val() == self.last_word.val() {
+                    } else if self.ra_lastw.val() {
                         self.ra_w.d.next = 0.into();
                         self.ra_slot.d.next = self.ra_slot.q.val() + 1;
                     } else {

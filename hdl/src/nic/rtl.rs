@@ -143,6 +143,10 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     in_regs: Signal<Local, Bit>,
     hit: [Signal<Local, Bit>; 58],
     rv: [Signal<Local, Bits<32>>; 58],
+    /// The register read as a one-hot AND-OR: `rv[i]` where register i is hit, and the OR of
+    /// those up to i (the hits are exclusive, so synthesis balances the OR).
+    rhit_v: [Signal<Local, Bits<32>>; 58],
+    ror: [Signal<Local, Bits<32>>; 58],
     rsel: Signal<Local, Bits<32>>,
     wr_ok: Signal<Local, Bit>,
     we_reg: Signal<Local, Bit>,
@@ -251,6 +255,8 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             in_regs: Default::default(),
             hit: std::array::from_fn(|_| Default::default()),
             rv: std::array::from_fn(|_| Default::default()),
+            rhit_v: std::array::from_fn(|_| Default::default()),
+            ror: std::array::from_fn(|_| Default::default()),
             rsel: Default::default(),
             wr_ok: Default::default(),
             we_reg: Default::default(),
@@ -630,12 +636,17 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.rv[47].next = self.dec.cnt_complete.val();
         self.rv[48].next = self.dec.cnt_failed.val();
         self.rv[57].next = self.draws.q.val();
-        self.rsel.next = 0.into();
         for i in 0..58 {
+            self.rhit_v[i].next = 0.into();
             if self.hit[i].val() {
-                self.rsel.next = self.rv[i].val();
+                self.rhit_v[i].next = self.rv[i].val();
             }
         }
+        self.ror[0].next = self.rhit_v[0].val();
+        for i in 1..58 {
+            self.ror[i].next = self.ror[i - 1].val() | self.rhit_v[i].val();
+        }
+        self.rsel.next = self.ror[57].val();
 
         // ---- read port: registers now, windows from their RAMs; data after the edge ----
         if self.bus_re.val() {
