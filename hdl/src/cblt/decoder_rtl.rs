@@ -69,13 +69,13 @@ const _: () = assert!(
 pub const COUNTERS: [&str; 8] =
     ["symbols", "invalid", "framing", "redundant", "innovative", "after_complete", "complete", "failed"];
 
-/// The lowest set bit of an N-bit word (N ≤ 64): one-hot, its index and the word without it.
+/// The lowest set bit of an N-bit word (N ≤ 64): one-hot and its index (the word without it
+/// is `x & !oh`, made where it is used).
 #[derive(LogicBlock)]
 pub struct LowestOne<const N: usize> {
     pub x: Signal<In, Bits<N>>,
     pub oh: Signal<Out, Bits<N>>,
     pub idx: Signal<Out, Bits<6>>,
-    pub rest: Signal<Out, Bits<N>>,
     sel: [Constant<Bits<N>>; 6],
     pw: [Constant<Bits<6>>; 6],
     low: Signal<Local, Bits<N>>,
@@ -90,7 +90,6 @@ impl<const N: usize> Default for LowestOne<N> {
             x: Default::default(),
             oh: Default::default(),
             idx: Default::default(),
-            rest: Default::default(),
             sel: std::array::from_fn(|b| Constant::new(sel(b).into())),
             pw: std::array::from_fn(|b| Constant::new((1u64 << b).into())),
             low: Default::default(),
@@ -104,7 +103,6 @@ impl<const N: usize> Logic for LowestOne<N> {
     fn update(&mut self) {
         self.low.next = self.x.val() & (Bits::<N>::from(0) - self.x.val());
         self.oh.next = self.low.val();
-        self.rest.next = self.x.val() & !self.low.val();
         for b in 0..6 {
             self.part[b].next = 0.into();
             if (self.low.val() & self.sel[b].val()).any() {
@@ -278,6 +276,10 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     coef_ram: BlockRam<KM, 6>,
     lo_a: LowestOne<KM>,
     lo_s: LowestOne<KM>,
+    /// The passes' own units, on a register each (the sources left, the rows to eliminate),
+    /// so the state's multiplexer is not in series with their carry chains.
+    lo_p: LowestOne<KM>,
+    lo_e: LowestOne<KM>,
     cnt: [SatCounter; 8],
     // combinational
     npkt: Signal<Local, Bits<6>>,
@@ -455,6 +457,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             coef_ram: Default::default(),
             lo_a: Default::default(),
             lo_s: Default::default(),
+            lo_p: Default::default(),
+            lo_e: Default::default(),
             cnt: Default::default(),
             npkt: Default::default(),
             size: Default::default(),
@@ -628,17 +632,14 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.rec_redundant.next = self.ctx_red.q.val();
         self.rec_invalid.next = self.ctx_inv.q.val();
 
-        // ---- lowest-one units: lo_a serves the state, lo_s the scanner (or pass 0's source) ----
+        // ---- lowest-one units: lo_a serves REDUCE and DECIDE, lo_s the scanner (or pass 0's
+        // source), lo_p and lo_e the passes' sources and the rows to eliminate ----
         self.lo_a.x.next = self.red_rem.q.val();
         if self.state.q.val() == 3 {
             self.lo_a.x.next = self.m.q.val();
         }
-        if self.state.q.val() == 4 {
-            self.lo_a.x.next = self.p_rem.q.val();
-        }
-        if self.state.q.val() == 5 {
-            self.lo_a.x.next = self.elim.q.val();
-        }
+        self.lo_p.x.next = self.p_rem.q.val();
+        self.lo_e.x.next = self.elim.q.val();
         self.lo_s.x.next = self.t_set.q.val();
         if self.s_on.q.val() {
             self.lo_s.x.next = self.s_rem.q.val();
@@ -696,7 +697,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.s_poh.d.next = self.s_ipoh.q.val();
             self.s_pidx.d.next = self.s_ipidx.q.val();
             if self.s_rem.q.val().any() {
-                self.s_rem.d.next = self.lo_s.rest.val();
+                self.s_rem.d.next = self.s_rem.q.val() & !self.lo_s.oh.val();
                 self.s_ipoh.d.next = self.lo_s.oh.val();
                 self.s_ipidx.d.next = self.lo_s.idx.val();
             } else if !self.s_iss.q.val() & !self.s_pend.q.val() & !self.s_chk.q.val() {
@@ -793,7 +794,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.red_iss.d.next = self.red_rem.q.val().any();
             self.red_pend.d.next = self.red_iss.q.val();
             if self.red_rem.q.val().any() {
-                self.red_rem.d.next = self.lo_a.rest.val();
+                self.red_rem.d.next = self.red_rem.q.val() & !self.lo_a.oh.val();
             } else if !self.red_iss.q.val() & !self.red_pend.q.val() {
                 self.state.d.next = 3.into();
             }
@@ -812,8 +813,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 self.pe_w.d.next = 0.into();
                 self.pe_has.d.next = self.t_set.q.val().any();
                 self.pe_src.d.next = self.lo_s.idx.val();
-                self.p_rem.d.next = self.lo_s.rest.val();
-                self.pe_rowq.d.next = !self.lo_s.rest.val().any();
+                self.p_rem.d.next = self.t_set.q.val() & !self.lo_s.oh.val();
+                self.pe_rowq.d.next = !(self.t_set.q.val() & !self.lo_s.oh.val()).any();
                 self.elim.d.next = 0.into();
                 self.state.d.next = 4.into();
             }
@@ -825,17 +826,17 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                     self.pe_w.d.next = 0.into();
                     if self.pe_kind.q.val() == 2 {
                         if self.elim.q.val().any() {
-                            self.pe_src.d.next = self.lo_a.idx.val();
-                            self.elim.d.next = self.lo_a.rest.val();
+                            self.pe_src.d.next = self.lo_e.idx.val();
+                            self.elim.d.next = self.elim.q.val() & !self.lo_e.oh.val();
                         } else {
                             self.pe_on.d.next = false;
                         }
                     } else if self.p_rem.q.val().any() {
                         self.pe_kind.d.next = 1.into();
-                        self.pe_src.d.next = self.lo_a.idx.val();
+                        self.pe_src.d.next = self.lo_p.idx.val();
                         self.pe_has.d.next = true;
-                        self.p_rem.d.next = self.lo_a.rest.val();
-                        self.pe_rowq.d.next = !self.lo_a.rest.val().any();
+                        self.p_rem.d.next = self.p_rem.q.val() & !self.lo_p.oh.val();
+                        self.pe_rowq.d.next = !(self.p_rem.q.val() & !self.lo_p.oh.val()).any();
                     } else {
                         self.pe_on.d.next = false;
                         self.state.d.next = 5.into();
@@ -877,8 +878,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                     self.pe_kind.d.next = 2.into();
                     self.pe_has.d.next = true;
                     self.pe_w.d.next = 0.into();
-                    self.pe_src.d.next = self.lo_a.idx.val();
-                    self.elim.d.next = self.lo_a.rest.val();
+                    self.pe_src.d.next = self.lo_e.idx.val();
+                    self.elim.d.next = self.elim.q.val() & !self.lo_e.oh.val();
                 } else if !self.b_on.q.val() {
                     self.state.d.next = 6.into();
                 }

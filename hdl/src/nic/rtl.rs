@@ -367,10 +367,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.enc.out_ready.next = self.tx_count.q.val() != 4;
         self.tx_push.next = self.enc.out_valid.val() & self.enc.out_last.val() & (self.tx_count.q.val() != 4);
         self.tx_pop.next = self.we_reg.val() & self.hit[22].val() & (self.tx_count.q.val() != 0);
+        // the beat's word in its symbol: a register that the last beat (and a flush) clears, so
+        // the encoder's beat flags are off the RAMs' addresses
         self.tx_wcur.next = self.tx_w.q.val();
-        if self.enc.out_first.val() {
-            self.tx_wcur.next = 0.into();
-        }
         self.tx_ram.write_enable.next = self.enc.out_valid.val() & (self.tx_count.q.val() != 4);
         self.tx_ram.write_address.next =
             (bit_cast::<TA, 2>(self.tx_tail.q.val()) << self.sa_t.val()) | bit_cast::<TA, SA>(self.tx_wcur.val());
@@ -378,6 +377,13 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         if self.tx_ram.write_enable.val() {
             self.draws.d.next = self.enc.out_draws.val();
             self.tx_w.d.next = self.tx_wcur.val() + 1;
+            if self.enc.out_first.val() {
+                // a first beat realigns the count (it is 0 then, unless a flush cut a symbol)
+                self.tx_w.d.next = 1.into();
+            }
+        }
+        if self.tx_push.val() {
+            self.tx_w.d.next = 0.into();
         }
         self.tx_meta.write_enable.next = self.tx_ram.write_enable.val() & (self.tx_wcur.val() < 3);
         self.tx_meta.write_address.next = (bit_cast::<4, 2>(self.tx_tail.q.val()) << 2) | bit_cast::<4, SA>(self.tx_wcur.val());
@@ -401,6 +407,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             self.tx_count.d.next = self.tx_count.q.val() - 1;
         }
         if self.we_reg.val() & self.hit[7].val() & self.bus_wdata.val().get_bit(1) {
+            self.tx_w.d.next = 0.into();
             self.tx_head.d.next = 0.into();
             self.tx_tail.d.next = 0.into();
             self.tx_count.d.next = 0.into();
