@@ -183,11 +183,13 @@ pub fn all() -> Vec<Top> {
             design_note: "The header check takes two clocks: the rules on the packet alone (length, size, \
                 `NPKT · S` < MSG_SIZE ≤ `NPKT · S + S` as one add and a compare with the constant S, the bitset \
                 against k as a shift, no subtract; `NPKT · S` from a constant table) are registered with the header, \
-                and CHECK compares only with the tombstone and the open context. What is left is the reduce \
-                stage: the state, the lowest set bit of the touched pivots and the coefficient RAM's read \
-                address in one clock, most of it routing to the block RAM. Registering the next pivot's index a \
-                clock ahead splits it (the full NIC's note on the ECP5). Its area is eight 32-bit statistics, the \
-                record's counters and the harness's flip-flops beside the elimination itself.",
+                and CHECK compares only with the tombstone and the open context. The coefficient RAM's read \
+                address is a register (the lowest-one units feed it, not the block RAM's pins) and the \
+                back-elimination scanner checks a row a clock after the RAM returns it; the passes' lowest-one \
+                units sit on their own registers, and the readout's beat size and end are two compares with \
+                constants side by side. Its three RAMs are marked free of read-during-write checks, which took \
+                yosys's bypass registers off them. Its area is the elimination, eight 32-bit statistics, the \
+                record's counters and the harness's flip-flops.",
         },
         Top {
             name: "nic",
@@ -201,13 +203,13 @@ pub fn all() -> Vec<Top> {
             fits: true,
             design_note: "Fits with room since the encoder's degree table, the completion queue (four records of seven \
                 words, once 800 flip-flops and their read multiplexers) and the TX queue's headers and bitsets moved \
-                to block RAM, and both cores' masks are as wide as k_max (16 bits here, not 64). The decoder's \
-                packet-only header checks are made as the header is taken and the encoder's index draw a clock \
-                ahead, which took those two paths off the top, and the RX feeder's last beat is a register set with \
-                the push, and the encoder's degree scan compares a registered table entry. What is left is the \
-                decoder's packet-only header rules on the incoming header (the RX staging register through the \
-                NPKT and size compares to the registered reason). The register read is still a 58-way priority chain (an \
-                AND-OR form synthesized no smaller) and every statistic is a 32-bit counter.",
+                to block RAM, both cores' masks are as wide as k_max (16 bits here, not 64), and its eleven RAMs are \
+                marked free of read-during-write checks (yosys otherwise adds a bypass of about 70 flip-flops and \
+                37 LUTs to each). The decoder's packet-only header checks are made as the header \
+                is taken and the encoder's index draw a clock ahead; the RX feeder's last beat and the TX beat's \
+                word are registers; the register read is a one-hot AND-OR. What is left is the decoder's \
+                packet-only header rules on the incoming header (the RX staging register through the NPKT and size \
+                compares to the registered reason). Every statistic is a 32-bit counter.",
         },
     ]);
     tops
