@@ -254,10 +254,15 @@ pub fn ecp5_all() -> Vec<Top> {
             block RAM; the logic takes a tenth of the LUTs. The 45F of the ECP5-5G Versa (108 DP16KD) would need one \
             buffer instead of three: the decoder delivering the message from its own rows and the encoder reading \
             the source symbols from host memory by DMA. `NPKT · S` (S = 1460) is a constant table, not a DSP \
-            multiply. What is left is the decoder's reduce stage: the state, the lowest set bit of the touched \
-            pivots and the coefficient RAM's read address in one clock, most of it routing to the block RAM. \
-            Registering the next pivot's index a clock ahead (the set shrinks by one bit per clock) takes the \
-            lowest-one unit off the RAM's address, as the encoder does for its index draw.",
+            multiply. The decoder's lowest-one units no longer drive a block RAM's address (the coefficient \
+            RAM's read address is a register) and its scanner checks a row from a register; the RAMs carry no \
+            read-during-write bypass. What is left is spread over several paths of 9.3–10.2 ns (seeds 1–5 of \
+            the last measured build): the register read (the bus address through the 58-way AND-OR to the read \
+            register), the encoder's output stall (the TX queue's full flag through the payload engine's hold \
+            to its next source), and the decoder's payload pass (a row read from block RAM, XORed and written \
+            back in one clock, about 3 ns of it the RAM's output). Each needs a pipeline stage: a registered \
+            two-level read multiplexer, a registered `out_ready`, the pass's XOR registered before the write \
+            (with the stall widened by one stage).",
     });
     tops
 }
