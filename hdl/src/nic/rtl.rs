@@ -144,7 +144,7 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     hit: [Signal<Local, Bit>; 58],
     rv: [Signal<Local, Bits<32>>; 58],
     /// The register read as a one-hot AND-OR: `rv[i]` where register i is hit, and the OR of
-    /// those up to i (the hits are exclusive, so synthesis balances the OR).
+    /// those up to i (at most one is hit, see `new`; an OR chain is one synthesis balances).
     rhit_v: [Signal<Local, Bits<32>>; 58],
     ror: [Signal<Local, Bits<32>>; 58],
     rsel: Signal<Local, Bits<32>>,
@@ -187,7 +187,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
         assert!(MA <= 15 && SA <= 13, "the windows hold 2^15 message words and 2^13 symbol words");
         let (caps, layout) = caps_words(s, k_max, 4, SA);
         let span = |r: &super::Register| {
-            assert!(r.count.is_power_of_two());
+            // aligned to its own size, so a masked compare hits exactly its span: the map has no
+            // overlaps (`nic::tests`), so at most one register is hit (the read's AND-OR)
+            assert!(r.count.is_power_of_two() && r.offset % (4 * r.count) == 0, "{}", r.name);
             (r.offset as u64, (0xFFF & !(4 * r.count - 1)) as u64)
         };
         NicTop {
