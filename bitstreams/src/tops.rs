@@ -256,11 +256,11 @@ pub fn ecp5_all() -> Vec<Top> {
             the source symbols from host memory by DMA. `NPKT · S` (S = 1460) is a constant table, not a DSP \
             multiply. The decoder's lowest-one units no longer drive a block RAM's address (the coefficient \
             RAM's read address is a register) and its scanner checks a row from a register; the RAMs carry no \
-            read-during-write bypass. What is left is spread over several paths of 9.3–10.2 ns (seeds 1–5 of \
-            the last measured build): the register read (the bus address through the 58-way AND-OR to the read \
+            read-during-write bypass. What is left is spread over several paths of nearly one length, each the \
+            critical path of some seed (the one above is seed 1's): the register read (the bus address through the 58-way AND-OR to the read \
             register), the encoder's output stall (the TX queue's full flag through the payload engine's hold \
             to its next source), and the decoder's payload pass (a row read from block RAM, XORed and written \
-            back in one clock, about 3 ns of it the RAM's output). Each needs a pipeline stage: a registered \
+            back in one clock, much of it the RAM's output). Each needs a pipeline stage: a registered \
             two-level read multiplexer, a registered `out_ready`, the pass's XOR registered before the write \
             (with the stall widened by one stage).",
     });
