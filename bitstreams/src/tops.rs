@@ -205,7 +205,7 @@ pub fn all() -> Vec<Top> {
                 words, once 800 flip-flops and their read multiplexers) and the TX queue's headers and bitsets moved \
                 to block RAM, both cores' masks are as wide as k_max (16 bits here, not 64), and its eleven RAMs are \
                 marked free of read-during-write checks (yosys otherwise adds a bypass of about 70 flip-flops and \
-                37 LUTs to each). The decoder's packet-only header checks are made as the header \
+                39 LUTs to each). The decoder's packet-only header checks are made as the header \
                 is taken and the encoder's index draw a clock ahead; the RX feeder's last beat and the TX beat's \
                 word are registers; the register read is a one-hot AND-OR. What is left is the decoder's \
                 packet-only header rules on the incoming header (the RX staging register through the NPKT and size \

@@ -4,6 +4,8 @@
 //! through the whole flow to a bitstream; the committed report covers every top. The full flow
 //! is `cargo run --release -p bitstreams`. Two tops go through the ECP5 flow on one seed (one on
 //! the board clock, one behind the PLL); the committed ECP5 report covers every ECP5 top.
+//! `rtl_util::BlockRam` maps to block RAM with no read-during-write bypass (against rust-hdl's
+//! `RAM`, which gets one).
 
 use std::path::Path;
 
@@ -170,4 +172,75 @@ fn committed_ecp5_report_covers_every_top() {
         }
     }
     assert_eq!(std::fs::read_dir(dir.join("bin/ecp5")).unwrap().count(), tops.iter().filter(|t| t.fits).count(), "stale files in bitstreams/bin/ecp5/");
+}
+
+/// `rtl_util::BlockRam` maps to block RAM alone, where rust-hdl's `RAM` (read and written on one
+/// clock) gets yosys's read-during-write bypass: the figures the RAM's documentation quotes
+/// (16 × 32 words, `synth_ice40 -abc9`), printed here.
+#[test]
+fn block_ram_has_no_read_during_write_bypass() {
+    use rust_hdl::prelude::*;
+    use rust_hdl::widgets::prelude::RAM;
+    macro_rules! one_clock {
+        ($name:ident, $ram:ty) => {
+            #[derive(LogicBlock, Default)]
+            struct $name {
+                clock: Signal<In, Clock>,
+                ra: Signal<In, Bits<4>>,
+                wa: Signal<In, Bits<4>>,
+                wd: Signal<In, Bits<32>>,
+                we: Signal<In, Bit>,
+                rd: Signal<Out, Bits<32>>,
+                ram: $ram,
+            }
+            impl Logic for $name {
+                #[hdl_gen]
+                fn update(&mut self) {
+                    self.ram.read_clock.next = self.clock.val();
+                    self.ram.write_clock.next = self.clock.val();
+                    self.ram.read_address.next = self.ra.val();
+                    self.ram.write_address.next = self.wa.val();
+                    self.ram.write_data.next = self.wd.val();
+                    self.ram.write_enable.next = self.we.val();
+                    self.rd.next = self.ram.read_data.val();
+                }
+            }
+        };
+    }
+    one_clock!(WithBlockRam, hdl::rtl_util::BlockRam<32, 4>);
+    one_clock!(WithRam, RAM<Bits<32>, 4>);
+    // (flip-flops, LUT4, block RAMs) after `synth_ice40 -abc9`
+    fn cells(name: &str, verilog: &str) -> (u32, u32, u32) {
+        let dir = std::env::temp_dir().join(format!("ram-bypass-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (v, stat) = (dir.join("top.v"), dir.join("stat.txt"));
+        std::fs::write(&v, verilog).unwrap();
+        let out = std::process::Command::new("yosys")
+            .arg("-q")
+            .arg("-p")
+            .arg(format!("read_verilog {}; synth_ice40 -top top -abc9; tee -q -o {} stat", v.display(), stat.display()))
+            .output()
+            .expect("yosys: run scripts/deps.sh");
+        assert!(out.status.success(), "yosys failed: {}", String::from_utf8_lossy(&out.stderr));
+        let text = std::fs::read_to_string(&stat).unwrap();
+        let count = |prefix: &str| -> u32 {
+            text.lines()
+                .filter_map(|l| l.trim().strip_prefix(prefix))
+                .filter_map(|r| r.split_whitespace().last()?.parse::<u32>().ok())
+                .sum()
+        };
+        std::fs::remove_dir_all(&dir).ok();
+        (count("SB_DFF"), count("SB_LUT4"), count("SB_RAM40_4K"))
+    }
+    fn verilog<T: Block + Default>() -> String {
+        let mut uut = T::default();
+        uut.connect_all();
+        generate_verilog(&uut)
+    }
+    let block_ram = cells("block-ram", &verilog::<WithBlockRam>());
+    let ram = cells("ram", &verilog::<WithRam>());
+    println!("16 × 32 RAM: BlockRam {block_ram:?}, rust-hdl RAM {ram:?} (flip-flops, LUT4, SB_RAM40_4K)");
+    assert_eq!((block_ram.0, block_ram.2), (0, 2), "BlockRam is two block RAMs and nothing else: {block_ram:?}");
+    assert!(block_ram.1 <= 2, "{block_ram:?}");
+    assert!(ram.2 == 2 && ram.0 >= 32, "rust-hdl's RAM gets the bypass this widget avoids: {ram:?}");
 }

@@ -210,8 +210,9 @@ impl<const A: usize> Logic for CsrStage<A> {
 /// **undefined**, as it is on the block RAMs of the iCE40 and the ECP5 in this mode. The
 /// Verilog marks the memory `(* no_rw_check *)`, so yosys maps it to block RAM alone; for `RAM`
 /// it adds a bypass (the write data and address registered, an address compare and a W-bit
-/// multiplexer on the read data) that is about 70 flip-flops and 37 LUTs for a 16 × 32 memory,
-/// and sits on the read path. Every user forwards such a word itself or never reads it, and the
+/// multiplexer on the read data) that is about 70 flip-flops and 39 LUTs for a 16 × 32 memory
+/// (`bitstreams`' test `block_ram_has_no_read_during_write_bypass` measures both), and sits on
+/// the read path. Every user forwards such a word itself or never reads it, and the
 /// simulation keeps them honest: on rust-hdl and on Verilator (`SYNTHESIS` undefined) the
 /// colliding read returns a word that is neither the old nor the new one, so a design that uses
 /// it disagrees with its golden model.
