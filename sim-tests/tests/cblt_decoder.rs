@@ -40,7 +40,7 @@ fn vectors_pass_on_verilator() {
 
 #[test]
 fn fuzz_against_the_model_on_verilator() {
-    for (b, n) in [((16, 32, 64), 60), ((1460, 32, 64), 12), ((100, 64, 64), 40), ((16, 32, 8), 40)] {
+    for (b, n) in [((16, 32, 64), 60), ((1460, 32, 64), 12), ((100, 64, 64), 40), ((16, 32, 8), 40), ((4, 32, 16), 40), ((8, 32, 16), 40)] {
         let st = fuzz_decoder(Engine::Verilator, b, 11, n).unwrap();
         println!("{b:?}: {st:?}");
         assert!(st.delivered >= 2 && st.failed >= 1 && st.packets > 100, "{b:?}: {st:?}");

@@ -19,7 +19,9 @@
 //!    the first touched row, the next passes XOR the other touched rows into the accumulator;
 //!    the last of them also writes `y'` to row q (free, as slot q is not valid). Until pass 0
 //!    has seen its last beat nothing but the accumulator and the free row q is written, so a
-//!    framing error (beats disagree with the length) aborts with no state change.
+//!    framing error (beats disagree with the length) aborts with no state change. A word is
+//!    read (issue), XORed (B) and written (C) in three stages; the issue waits while B or C
+//!    holds the word it would read.
 //! 4. **Back-elimination**: a scanner reads the valid coef rows (during the passes), one per
 //!    clock with the read address registered, checks each a clock after the RAM returns it, and
 //!    for each with bit q writes `coef_p ⊕ m'` and marks the row; then one pass per marked row
@@ -240,6 +242,15 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     b_has: DFF<Bit>,
     b_rowq: DFF<Bit>,
     b_in: DFF<Bits<W>>,
+    /// The write stage: B's XOR registered, written to the accumulator (`c_acc`) and to a row
+    /// (`c_row`, at `c_ra`) a clock later, so a RAM's output reaches a register and a RAM's
+    /// input comes from one (no RAM → XOR → RAM path). `c_on`: it holds a word.
+    c_on: DFF<Bit>,
+    c_acc: DFF<Bit>,
+    c_row: DFF<Bit>,
+    c_w: DFF<Bits<SA>>,
+    c_ra: DFF<Bits<RA>>,
+    c_x: DFF<Bits<W>>,
     // back-elimination scanner
     s_on: DFF<Bit>,
     s_rem: DFF<Bits<KM>>,
@@ -428,6 +439,12 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             b_has: Default::default(),
             b_rowq: Default::default(),
             b_in: Default::default(),
+            c_on: Default::default(),
+            c_acc: Default::default(),
+            c_row: Default::default(),
+            c_w: Default::default(),
+            c_ra: Default::default(),
+            c_x: Default::default(),
             s_on: Default::default(),
             s_rem: Default::default(),
             s_iss: Default::default(),
@@ -517,7 +534,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self, clock, state, h_hdr, h_trunc, h_reason, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, t_set, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w,
-            p_rem, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, s_on, s_rem, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, ra_on, ra_slot,
+            p_rem, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, ra_on, ra_slot,
             ra_w, ra_left, ob_on, ob_slot, ob_w, ob_bytes, ob_last
         );
         self.row_ram.read_clock.next = self.clock.val();
@@ -655,7 +672,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.coef_ram.write_data.next = self.s_cnew.q.val();
 
         // ---- payload passes: issue (read) ----
-        self.stall.next = self.b_on.q.val() & (self.b_w.q.val() == self.pe_w.q.val());
+        // a word still to be written (in B or C) is not read: words only, whatever the row
+        self.stall.next = (self.b_on.q.val() & (self.b_w.q.val() == self.pe_w.q.val()))
+            | (self.c_on.q.val() & (self.c_w.q.val() == self.pe_w.q.val()));
         self.issue.next =
             self.pe_on.q.val() & !self.stall.val() & ((self.pe_kind.q.val() != 0) | self.in_valid.val());
         self.in_ready.next = self.issue.val() & (self.pe_kind.q.val() == 0);
@@ -678,17 +697,22 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.bv.next = self.row_ram.read_data.val();
         }
         self.x.next = self.av.val() ^ self.bv.val();
-        self.acc_ram.write_enable.next = self.b_on.q.val() & (self.b_kind.q.val() != 2);
-        self.acc_ram.write_address.next = self.b_w.q.val();
-        self.acc_ram.write_data.next = self.x.val();
-        self.row_ram.write_enable.next = self.b_on.q.val() & ((self.b_kind.q.val() == 2) | self.b_rowq.q.val());
-        self.row_ram.write_address.next =
-            (bit_cast::<RA, 6>(self.q_idx.q.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.b_w.q.val());
+        // ---- payload passes: write (stage C) ----
+        self.c_on.d.next = self.b_on.q.val();
+        self.c_acc.d.next = self.b_on.q.val() & (self.b_kind.q.val() != 2);
+        self.c_row.d.next = self.b_on.q.val() & ((self.b_kind.q.val() == 2) | self.b_rowq.q.val());
+        self.c_w.d.next = self.b_w.q.val();
+        self.c_x.d.next = self.x.val();
+        self.c_ra.d.next = (bit_cast::<RA, 6>(self.q_idx.q.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.b_w.q.val());
         if self.b_kind.q.val() == 2 {
-            self.row_ram.write_address.next =
-                (bit_cast::<RA, 6>(self.b_src.q.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.b_w.q.val());
+            self.c_ra.d.next = (bit_cast::<RA, 6>(self.b_src.q.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.b_w.q.val());
         }
-        self.row_ram.write_data.next = self.x.val();
+        self.acc_ram.write_enable.next = self.c_acc.q.val();
+        self.acc_ram.write_address.next = self.c_w.q.val();
+        self.acc_ram.write_data.next = self.c_x.q.val();
+        self.row_ram.write_enable.next = self.c_row.q.val();
+        self.row_ram.write_address.next = self.c_ra.q.val();
+        self.row_ram.write_data.next = self.c_x.q.val();
 
         // ---- back-elimination scanner: coef rows with bit q get m' XORed in ----
         if self.s_on.q.val() {
@@ -880,7 +904,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                     self.pe_w.d.next = 0.into();
                     self.pe_src.d.next = self.lo_e.idx.val();
                     self.elim.d.next = self.elim.q.val() & !self.lo_e.oh.val();
-                } else if !self.b_on.q.val() {
+                } else if !self.b_on.q.val() & !self.c_on.q.val() {
                     self.state.d.next = 6.into();
                 }
             }
@@ -1029,6 +1053,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.tick_pend.d.next = false;
             self.pe_on.d.next = false;
             self.b_on.d.next = false;
+            self.c_on.d.next = false;
+            self.c_acc.d.next = false;
+            self.c_row.d.next = false;
             self.s_on.d.next = false;
             self.ra_on.d.next = false;
             self.ob_on.d.next = false;

@@ -74,8 +74,9 @@ pub trait DecoderIo {
     fn step(&mut self, i: &DecIn) -> DecOut;
 }
 
-/// The builds the tests use: (S, W bits, k_max).
-pub const BUILDS: [(usize, usize, usize); 4] = [(16, 32, 64), (1460, 32, 64), (100, 64, 64), (16, 32, 8)];
+/// The builds the tests use: (S, W bits, k_max). S = 4 and 8 at W = 32 are rows of one and two
+/// words, where consecutive passes read the words the write stages still hold.
+pub const BUILDS: [(usize, usize, usize); 6] = [(16, 32, 64), (1460, 32, 64), (100, 64, 64), (16, 32, 8), (4, 32, 16), (8, 32, 16)];
 
 /// A decoder build on `engine`.
 pub fn decoder(engine: Engine, s: usize, w: usize, k_max: usize) -> Result<Box<dyn DecoderIo>> {
@@ -83,6 +84,8 @@ pub fn decoder(engine: Engine, s: usize, w: usize, k_max: usize) -> Result<Box<d
         (Engine::Rusthdl, 16, 32, 64) => Ok(Box::new(RustHdlDecoder::<32, 8, 2, 64>::new(16, 64)?)),
         (Engine::Verilator, 16, 32, 64) => Ok(Box::new(VerilatorDecoder::new::<32, 8, 2, 64>(16, 64)?)),
         (Engine::Verilator, 16, 32, 8) => Ok(Box::new(VerilatorDecoder::new::<32, 5, 2, 8>(16, 8)?)),
+        (Engine::Verilator, 4, 32, 16) => Ok(Box::new(VerilatorDecoder::new::<32, 5, 1, 16>(4, 16)?)),
+        (Engine::Verilator, 8, 32, 16) => Ok(Box::new(VerilatorDecoder::new::<32, 5, 1, 16>(8, 16)?)),
         (Engine::Verilator, 1460, 32, 64) => Ok(Box::new(VerilatorDecoder::new::<32, 15, 9, 64>(1460, 64)?)),
         (Engine::Verilator, 100, 64, 64) => Ok(Box::new(VerilatorDecoder::new::<64, 10, 4, 64>(100, 64)?)),
         (Engine::Verilator, 1460, 64, 64) => Ok(Box::new(VerilatorDecoder::new::<64, 14, 8, 64>(1460, 64)?)),
