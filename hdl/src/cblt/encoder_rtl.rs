@@ -194,6 +194,14 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     push_draws: Signal<Local, Bits<32>>,
     pop: Signal<Local, Bit>,
     hold: Signal<Local, Bit>,
+    /// Stage A's next state when it advances, and whether it takes the FIFO's head then.
+    pop_go: Signal<Local, Bit>,
+    na_on: Signal<Local, Bit>,
+    na_i: Signal<Local, Bits<6>>,
+    na_w: Signal<Local, Bits<SA>>,
+    na_rem: Signal<Local, Bits<KM>>,
+    na_first: Signal<Local, Bit>,
+    na_bitset: Signal<Local, Bits<KM>>,
     rem_low: Signal<Local, Bits<KM>>,
     rem_idx: Signal<Local, Bits<6>>,
     head_low: Signal<Local, Bits<KM>>,
@@ -337,6 +345,13 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             push_draws: Default::default(),
             pop: Default::default(),
             hold: Default::default(),
+            pop_go: Default::default(),
+            na_on: Default::default(),
+            na_i: Default::default(),
+            na_w: Default::default(),
+            na_rem: Default::default(),
+            na_first: Default::default(),
+            na_bitset: Default::default(),
             rem_low: Default::default(),
             rem_idx: Default::default(),
             head_low: Default::default(),
@@ -545,8 +560,42 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.out_ptr_next.next = self.out_ptr.q.val() + 1;
         }
         self.out_draws.next = self.draw_ring.read_data.val();
-        // stage A: issue the next word unless the output holds stage B
-        self.pop.next = false;
+        // stage A: its next state if it advances (`na_*`, `pop_go`), from registers alone; the
+        // output's hold then selects it or keeps A and B, one multiplexer after the ready
+        self.pop_go.next = false;
+        self.na_on.next = self.a_on.q.val();
+        self.na_i.next = self.a_i.q.val();
+        self.na_w.next = self.a_w.q.val();
+        self.na_rem.next = self.a_rem.q.val();
+        self.na_first.next = self.a_first.q.val();
+        self.na_bitset.next = self.a_bitset.q.val();
+        if self.a_on.q.val() {
+            if self.a_w.q.val() == self.last_word.val() {
+                self.na_w.next = 0.into();
+                if self.a_rem.q.val().any() {
+                    self.na_i.next = self.rem_idx.val();
+                    self.na_rem.next = self.a_rem.q.val() & !self.rem_low.val();
+                    self.na_first.next = false;
+                } else if self.f_v0.q.val() {
+                    self.pop_go.next = true;
+                } else {
+                    self.na_on.next = false;
+                }
+            } else {
+                self.na_w.next = self.a_w.q.val() + 1;
+            }
+        } else if self.f_v0.q.val() {
+            self.pop_go.next = true;
+        }
+        if self.pop_go.val() {
+            self.na_on.next = true;
+            self.na_i.next = self.head_idx.val();
+            self.na_rem.next = self.f_m0.q.val() & !self.head_low.val();
+            self.na_w.next = 0.into();
+            self.na_first.next = true;
+            self.na_bitset.next = self.f_m0.q.val();
+        }
+        self.pop.next = self.pop_go.val() & !self.hold.val();
         if !self.hold.val() {
             self.b_on.d.next = self.a_on.q.val();
             self.b_first.d.next = self.a_first.q.val();
@@ -556,32 +605,12 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.b_bitset.d.next = self.a_bitset.q.val();
             self.b_fwd.d.next = self.one_word.val() & self.acc_we.val() & (self.b_w.q.val() == self.a_w.q.val());
             self.b_fwd_data.d.next = self.x.val();
-            if self.a_on.q.val() {
-                if self.a_w.q.val() == self.last_word.val() {
-                    self.a_w.d.next = 0.into();
-                    if self.a_rem.q.val().any() {
-                        self.a_i.d.next = self.rem_idx.val();
-                        self.a_rem.d.next = self.a_rem.q.val() & !self.rem_low.val();
-                        self.a_first.d.next = false;
-                    } else if self.f_v0.q.val() {
-                        self.pop.next = true;
-                    } else {
-                        self.a_on.d.next = false;
-                    }
-                } else {
-                    self.a_w.d.next = self.a_w.q.val() + 1;
-                }
-            } else if self.f_v0.q.val() {
-                self.pop.next = true;
-            }
-        }
-        if self.pop.val() {
-            self.a_on.d.next = true;
-            self.a_i.d.next = self.head_idx.val();
-            self.a_rem.d.next = self.f_m0.q.val() & !self.head_low.val();
-            self.a_w.d.next = 0.into();
-            self.a_first.d.next = true;
-            self.a_bitset.d.next = self.f_m0.q.val();
+            self.a_on.d.next = self.na_on.val();
+            self.a_i.d.next = self.na_i.val();
+            self.a_w.d.next = self.na_w.val();
+            self.a_rem.d.next = self.na_rem.val();
+            self.a_first.d.next = self.na_first.val();
+            self.a_bitset.d.next = self.na_bitset.val();
         }
         // the buffer and accumulator read what stage B holds next clock
         self.rd_i.next = self.a_i.q.val();

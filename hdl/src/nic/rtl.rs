@@ -89,8 +89,11 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     last_word: Constant<Bits<SA>>,
     all32: Constant<Bits<32>>,
     // bus
-    rd_reg: DFF<Bits<32>>,
-    /// Where the read data comes from: 0 the registers (`rd_reg`), 1 the TX window, 2 the RX
+    /// The register read in two levels: the AND-OR of each group of eight registers is
+    /// registered at the read's edge (`rd_grp[g]`, zero unless the read hit the group), and the
+    /// data after the edge is the OR of the eight (same latency, half the depth before the edge).
+    rd_grp: [DFF<Bits<32>>; 8],
+    /// Where the read data comes from: 0 the registers (`rd_grp`), 1 the TX window, 2 the RX
     /// message window, 3 the completion queue, 4 the TX head's header and bitset.
     rd_src: DFF<Bits<3>>,
     cyc_lo: DFF<Bits<32>>,
@@ -102,6 +105,9 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     tx_head: DFF<Bits<2>>,
     tx_tail: DFF<Bits<2>>,
     tx_count: DFF<Bits<3>>,
+    /// `tx_count == TX_SLOTS`, registered from the count's next value: the encoder's ready is a
+    /// flip-flop, not a compare, at the head of its stall path.
+    tx_full: DFF<Bit>,
     tx_w: DFF<Bits<SA>>,
     /// Each TX slot's header and bitset: slot s's TX_HDR, TX_BITSET_HI, TX_BITSET_LO at words
     /// `4s + 0..3` (the registers' word offsets mod 4), written with the symbol's first three beats.
@@ -143,10 +149,11 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     in_regs: Signal<Local, Bit>,
     hit: [Signal<Local, Bit>; 58],
     rv: [Signal<Local, Bits<32>>; 58],
-    /// The register read as a one-hot AND-OR: `rv[i]` where register i is hit, and the OR of
-    /// those up to i (at most one is hit, see `new`; an OR chain is one synthesis balances).
-    rhit_v: [Signal<Local, Bits<32>>; 58],
-    ror: [Signal<Local, Bits<32>>; 58],
+    /// The register read as a one-hot AND-OR: `rv[i]` where register i is hit (0 past the
+    /// map's 58), and the OR of those from the group's first up to i (at most one is hit, see
+    /// `new`; an OR chain is one synthesis balances).
+    rhit_v: [Signal<Local, Bits<32>>; 64],
+    ror: [Signal<Local, Bits<32>>; 64],
     rsel: Signal<Local, Bits<32>>,
     wr_ok: Signal<Local, Bit>,
     we_reg: Signal<Local, Bit>,
@@ -158,6 +165,7 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     csr_off: Signal<Local, Bits<8>>,
     tx_push: Signal<Local, Bit>,
     tx_pop: Signal<Local, Bit>,
+    tx_cnt_n: Signal<Local, Bits<3>>,
     tx_wcur: Signal<Local, Bits<SA>>,
     fd_adv: Signal<Local, Bit>,
     fd_last: Signal<Local, Bit>,
@@ -217,7 +225,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             sa_t: c(SA as u64),
             last_word: c(s.div_ceil(4) as u64 - 1),
             all32: c(0xFFFF_FFFF),
-            rd_reg: Default::default(),
+            rd_grp: Default::default(),
             rd_src: Default::default(),
             cyc_lo: Default::default(),
             cyc_hi: Default::default(),
@@ -227,6 +235,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             tx_head: Default::default(),
             tx_tail: Default::default(),
             tx_count: Default::default(),
+            tx_full: Default::default(),
             tx_w: Default::default(),
             tx_meta: Default::default(),
             rx_hdr: Default::default(),
@@ -270,6 +279,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             csr_off: Default::default(),
             tx_push: Default::default(),
             tx_pop: Default::default(),
+            tx_cnt_n: Default::default(),
             tx_wcur: Default::default(),
             fd_adv: Default::default(),
             fd_last: Default::default(),
@@ -296,7 +306,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, rd_reg, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_w, rx_hdr,
+            self, clock, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_full, tx_w, rx_hdr,
             rx_bhi, rx_blo, rx_len, fd_on, fd_w, fd_lw, res_seq, res_word, res_known, res_stop, idle_limit, tick_div,
             tick_cnt, m_full, m_row, m_w, m_bytes, cq_head, cq_tail, cq_count, cq_wf, rd_cqz
         );
@@ -366,13 +376,13 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.enc.buf_wdata.next = self.bus_wdata.val();
 
         // ---- TX queue: the encoder's beats into the tail slot, the host reads the head ----
-        self.enc.out_ready.next = self.tx_count.q.val() != 4;
-        self.tx_push.next = self.enc.out_valid.val() & self.enc.out_last.val() & (self.tx_count.q.val() != 4);
+        self.enc.out_ready.next = !self.tx_full.q.val();
+        self.tx_push.next = self.enc.out_valid.val() & self.enc.out_last.val() & !self.tx_full.q.val();
         self.tx_pop.next = self.we_reg.val() & self.hit[22].val() & (self.tx_count.q.val() != 0);
         // the beat's word in its symbol: a register that the last beat (and a flush) clears, so
         // the encoder's beat flags are off the RAMs' addresses
         self.tx_wcur.next = self.tx_w.q.val();
-        self.tx_ram.write_enable.next = self.enc.out_valid.val() & (self.tx_count.q.val() != 4);
+        self.tx_ram.write_enable.next = self.enc.out_valid.val() & !self.tx_full.q.val();
         self.tx_ram.write_address.next =
             (bit_cast::<TA, 2>(self.tx_tail.q.val()) << self.sa_t.val()) | bit_cast::<TA, SA>(self.tx_wcur.val());
         self.tx_ram.write_data.next = self.enc.out_data.val();
@@ -402,18 +412,21 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         if self.tx_pop.val() {
             self.tx_head.d.next = self.tx_head.q.val() + 1;
         }
+        self.tx_cnt_n.next = self.tx_count.q.val();
         if self.tx_push.val() & !self.tx_pop.val() {
-            self.tx_count.d.next = self.tx_count.q.val() + 1;
+            self.tx_cnt_n.next = self.tx_count.q.val() + 1;
         }
         if !self.tx_push.val() & self.tx_pop.val() {
-            self.tx_count.d.next = self.tx_count.q.val() - 1;
+            self.tx_cnt_n.next = self.tx_count.q.val() - 1;
         }
         if self.we_reg.val() & self.hit[7].val() & self.bus_wdata.val().get_bit(1) {
             self.tx_w.d.next = 0.into();
             self.tx_head.d.next = 0.into();
             self.tx_tail.d.next = 0.into();
-            self.tx_count.d.next = 0.into();
+            self.tx_cnt_n.next = 0.into();
         }
+        self.tx_count.d.next = self.tx_cnt_n.val();
+        self.tx_full.d.next = self.tx_cnt_n.val() == 4;
         self.tx_meta.read_address.next = (bit_cast::<4, 2>(self.tx_head.q.val()) << 2) | bit_cast::<4, 20>(self.wa.val() & 3);
         self.r_txmeta.next = self.hit[19].val() | self.hit[20].val() | self.hit[21].val();
         self.tx_ram.read_address.next =
@@ -645,21 +658,38 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.rv[47].next = self.dec.cnt_complete.val();
         self.rv[48].next = self.dec.cnt_failed.val();
         self.rv[57].next = self.draws.q.val();
-        for i in 0..58 {
+        for i in 0..64 {
             self.rhit_v[i].next = 0.into();
+        }
+        for i in 0..58 {
             if self.hit[i].val() {
                 self.rhit_v[i].next = self.rv[i].val();
             }
         }
-        self.ror[0].next = self.rhit_v[0].val();
-        for i in 1..58 {
-            self.ror[i].next = self.ror[i - 1].val() | self.rhit_v[i].val();
+        for g in 0..8 {
+            self.ror[8 * g].next = self.rhit_v[8 * g].val();
+            for j in 1..8 {
+                self.ror[8 * g + j].next = self.ror[8 * g + j - 1].val() | self.rhit_v[8 * g + j].val();
+            }
         }
-        self.rsel.next = self.ror[57].val();
 
         // ---- read port: registers now, windows from their RAMs; data after the edge ----
+        for g in 0..8 {
+            self.rd_grp[g].clock.next = self.clock.val();
+            self.rd_grp[g].d.next = self.rd_grp[g].q.val();
+            if self.bus_re.val() {
+                self.rd_grp[g].d.next = self.ror[8 * g + 7].val();
+            }
+        }
+        self.rsel.next = self.rd_grp[0].q.val()
+            | self.rd_grp[1].q.val()
+            | self.rd_grp[2].q.val()
+            | self.rd_grp[3].q.val()
+            | self.rd_grp[4].q.val()
+            | self.rd_grp[5].q.val()
+            | self.rd_grp[6].q.val()
+            | self.rd_grp[7].q.val();
         if self.bus_re.val() {
-            self.rd_reg.d.next = self.rsel.val();
             self.rd_src.d.next = 0.into();
             if self.r_txsym.val() {
                 self.rd_src.d.next = 1.into();
@@ -675,7 +705,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             }
             self.rd_cqz.d.next = self.hit[49].val() & (self.cq_count.q.val() == 0);
         }
-        self.bus_rdata.next = self.rd_reg.q.val();
+        self.bus_rdata.next = self.rsel.val();
         if self.rd_src.q.val() == 1 {
             self.bus_rdata.next = self.tx_ram.read_data.val();
         }
@@ -691,7 +721,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
                 self.bus_rdata.next = (self.cq_ram.read_data.val() >> 1) << 1;
             }
         }
-        self.active.next = (self.enc.busy.val() & (self.tx_count.q.val() != 4))
+        self.active.next = (self.enc.busy.val() & !self.tx_full.q.val())
             | self.fd_on.q.val()
             | (self.dec.busy.val() & !self.m_full.q.val() & !(self.dec.rec_valid.val() & (self.cq_count.q.val() == 4)));
     }
