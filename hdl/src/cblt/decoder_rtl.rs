@@ -6,12 +6,13 @@
 //! accumulator RAM. Rows are kept fully reduced (RREF): slot q holds the row whose lowest bit
 //! is q. Per symbol:
 //!
-//! 1. **Check** (one clock): §6.3's rules on the header beside the first beat, in the model's
+//! 1. **Check** (two clocks): §6.3's rules on the header beside the first beat, in the model's
 //!    order; a tombstoned MSG_ID is AFTER_COMPLETE; another message while a context is open is
 //!    INVALID. A rejected symbol is drained and changes nothing. The rules on the packet alone
-//!    (length, size, NPKT · S, the bitset against k) are evaluated on the incoming header and
-//!    registered with it, so CHECK only compares it with the tombstone and the open context:
-//!    `NPKT · S` (a constant table) and the compares are not in series with the state machine.
+//!    (length, size, the bitset against k) are evaluated on the incoming header and registered
+//!    with it, as is `NPKT · S` (a constant table), which SCREEN compares with the size a clock
+//!    later; CHECK then only compares the header with the tombstone and the open context. No
+//!    table, add or compare is in series with another or with the state machine.
 //! 2. **Reduce the mask**: `m' = m ⊕ coef_p` over the touched pivots `T = m ∧ valid`, one coef
 //!    read per clock; the read address is a register, so a row is XORed two clocks after it is
 //!    picked. `m' = 0` is REDUNDANT: the payload is drained with no RAM write.
@@ -189,7 +190,14 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     h_hdr: DFF<Bits<32>>,
     /// The packet is TRUNCATED (checked as it is taken).
     h_trunc: DFF<Bit>,
-    /// The first §6.3 reason of the packet alone, 0 if none (checked as it is taken).
+    /// The packet-only §6.3 rules, over two clocks. As the packet is taken: `NPKT · S` from the
+    /// table (`h_lo`), the first reason ranked above NPKT's (`h_rhi`: size zero or too large)
+    /// and the first ranked below it (`h_rlo`: empty bitset, bits beyond k, length, k above the
+    /// core). In SCREEN: NPKT's own rule from `h_lo`, and the first reason of all (`h_reason`, 0
+    /// if none).
+    h_lo: DFF<Bits<24>>,
+    h_rhi: DFF<Bits<4>>,
+    h_rlo: DFF<Bits<4>>,
     h_reason: DFF<Bits<4>>,
     h_bits: DFF<Bits<64>>,
     st_code: DFF<Bits<3>>,
@@ -215,7 +223,7 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     tick_pend: DFF<Bit>,
     rec_fail: DFF<Bit>,
     // mask reduction
-    t_set: DFF<Bits<KM>>,
+    /// The touched rows left to XOR in REDUCE, then m' in DECIDE.
     red_rem: DFF<Bits<KM>>,
     /// A touched row's read is issued (its index in `coef_ra`), and its row is on the coefficient
     /// RAM's output (`red_pend`, a clock later).
@@ -253,6 +261,7 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     c_x: DFF<Bits<W>>,
     // back-elimination scanner
     s_on: DFF<Bit>,
+    /// The touched rows from CHECK to DECIDE (pass 0's source), then the rows left to scan.
     s_rem: DFF<Bits<KM>>,
     /// The scanner's read issued (row `s_ipidx`, one-hot `s_ipoh`), then on the RAM's output
     /// (`s_pend`, row `s_pidx`, one-hot `s_poh`).
@@ -273,6 +282,9 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     s_cpidx: DFF<Bits<6>>,
     elim: DFF<Bits<KM>>,
     // readout: issue stage (ra_*) and output stage (ob_*)
+    /// The state is READ (9), as a flip-flop of its own: the readout's stages are enabled by one
+    /// register, not by a decode of `state`.
+    st_read: DFF<Bit>,
     ra_on: DFF<Bit>,
     ra_slot: DFF<Bits<6>>,
     ra_w: DFF<Bits<SA>>,
@@ -296,13 +308,13 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     npkt: Signal<Local, Bits<6>>,
     size: Signal<Local, Bits<18>>,
     kk: Signal<Local, Bits<7>>,
-    lo: Signal<Local, Bits<24>>,
     full: Signal<Local, Bits<64>>,
     c_trunc: Signal<Local, Bit>,
     c_tomb: Signal<Local, Bit>,
     c_npkt: Signal<Local, Bit>,
     size_m_lo: Signal<Local, Bits<24>>,
-    ck_reason: Signal<Local, Bits<4>>,
+    ck_rhi: Signal<Local, Bits<4>>,
+    ck_rlo: Signal<Local, Bits<4>>,
     c_reason: Signal<Local, Bits<4>>,
     ctx_k: Signal<Local, Bits<7>>,
     live_rank: Signal<Local, Bits<7>>,
@@ -394,6 +406,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             state: Default::default(),
             h_hdr: Default::default(),
             h_trunc: Default::default(),
+            h_lo: Default::default(),
+            h_rhi: Default::default(),
+            h_rlo: Default::default(),
             h_reason: Default::default(),
             h_bits: Default::default(),
             st_code: Default::default(),
@@ -417,7 +432,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             tomb_idle: Default::default(),
             tick_pend: Default::default(),
             rec_fail: Default::default(),
-            t_set: Default::default(),
             red_rem: Default::default(),
             red_iss: Default::default(),
             red_pend: Default::default(),
@@ -460,6 +474,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             s_poh: Default::default(),
             s_pidx: Default::default(),
             elim: Default::default(),
+            st_read: Default::default(),
             ra_on: Default::default(),
             ra_slot: Default::default(),
             ra_w: Default::default(),
@@ -480,13 +495,13 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             npkt: Default::default(),
             size: Default::default(),
             kk: Default::default(),
-            lo: Default::default(),
             full: Default::default(),
             c_trunc: Default::default(),
             c_tomb: Default::default(),
             c_npkt: Default::default(),
             size_m_lo: Default::default(),
-            ck_reason: Default::default(),
+            ck_rhi: Default::default(),
+            ck_rlo: Default::default(),
             c_reason: Default::default(),
             ctx_k: Default::default(),
             live_rank: Default::default(),
@@ -531,10 +546,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, h_hdr, h_trunc, h_reason, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, bound, ctx_hdr, rank,
+            self, clock, state, h_hdr, h_trunc, h_lo, h_rhi, h_rlo, h_reason, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
-            tick_pend, rec_fail, t_set, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w,
-            p_rem, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, ra_on, ra_slot,
+            tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w,
+            p_rem, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, st_read, ra_on, ra_slot,
             ra_w, ra_left, ob_on, ob_slot, ob_w, ob_bytes, ob_last
         );
         self.row_ram.read_clock.next = self.clock.val();
@@ -561,46 +576,44 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.tick_pend.d.next = true;
         }
 
-        // ---- §6.3 checks in the model's order, over two clocks: those of the packet alone on the
-        // incoming header (registered with it as `h_trunc` and `h_reason`), then in CHECK those
-        // against the decoder's state (the tombstone, the open context) ----
+        // ---- §6.3 checks in the model's order, over three clocks: those of the packet alone on
+        // the incoming header (registered with it: `h_trunc`, `h_lo`, `h_rhi`, `h_rlo`), then
+        // NPKT's in SCREEN (`h_reason`), then in CHECK those against the decoder's state (the
+        // tombstone, the open context) ----
         self.npkt.next = self.in_hdr.val().get_bits::<6>(26);
         self.size.next = self.in_hdr.val().get_bits::<18>(8);
         self.kk.next = bit_cast::<7, 6>(self.npkt.val()) + 1;
         self.npkt_s.address.next = self.npkt.val();
-        self.lo.next = self.npkt_s.data.val();
         self.full.next = self.ones64.val();
         if self.npkt.val() != 63 {
             self.full.next = !(self.ones64.val() << self.kk.val().get_bits::<6>(0));
         }
         self.c_trunc.next = self.in_len.val() < 12;
+        self.ck_rlo.next = 0.into();
+        if self.kk.val() > self.k_max.val() {
+            self.ck_rlo.next = 9.into();
+        }
+        if self.in_len.val() != self.len_ok.val() {
+            self.ck_rlo.next = 7.into();
+        }
+        if (self.in_bitset.val() & !self.full.val()).any() {
+            self.ck_rlo.next = 6.into();
+        }
+        if !self.in_bitset.val().any() {
+            self.ck_rlo.next = 5.into();
+        }
+        self.ck_rhi.next = 0.into();
+        if bit_cast::<19, 18>(self.size.val()) > self.max_size.val() {
+            self.ck_rhi.next = 3.into();
+        }
+        if !self.size.val().any() {
+            self.ck_rhi.next = 2.into();
+        }
         // NPKT·S < MSG_SIZE ≤ NPKT·S + S, as one add and one compare with the constant S:
         // MSG_SIZE − NPKT·S − 1 < S in 24 bits (NPKT·S < 2^22 and MSG_SIZE < 2^18, so a
         // MSG_SIZE ≤ NPKT·S wraps to at least 2^24 − 2^22, above any S < 2^16)
-        self.size_m_lo.next = bit_cast::<24, 18>(self.size.val()) + !self.lo.val();
+        self.size_m_lo.next = bit_cast::<24, 18>(self.h_hdr.q.val().get_bits::<18>(8)) + !self.h_lo.q.val();
         self.c_npkt.next = !(self.size_m_lo.val() < self.s24.val());
-        self.ck_reason.next = 0.into();
-        if self.kk.val() > self.k_max.val() {
-            self.ck_reason.next = 9.into();
-        }
-        if self.in_len.val() != self.len_ok.val() {
-            self.ck_reason.next = 7.into();
-        }
-        if (self.in_bitset.val() & !self.full.val()).any() {
-            self.ck_reason.next = 6.into();
-        }
-        if !self.in_bitset.val().any() {
-            self.ck_reason.next = 5.into();
-        }
-        if self.c_npkt.val() {
-            self.ck_reason.next = 4.into();
-        }
-        if bit_cast::<19, 18>(self.size.val()) > self.max_size.val() {
-            self.ck_reason.next = 3.into();
-        }
-        if !self.size.val().any() {
-            self.ck_reason.next = 2.into();
-        }
         self.c_tomb.next = self.tomb_v.q.val() & (self.h_hdr.q.val().get_bits::<8>(0) == self.tomb_hdr.q.val().get_bits::<8>(0));
         self.c_reason.next = self.h_reason.q.val();
         if !self.h_reason.q.val().any() & self.bound.q.val() & (self.h_hdr.q.val() != self.ctx_hdr.q.val()) {
@@ -649,18 +662,14 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.rec_redundant.next = self.ctx_red.q.val();
         self.rec_invalid.next = self.ctx_inv.q.val();
 
-        // ---- lowest-one units: lo_a serves REDUCE and DECIDE, lo_s the scanner (or pass 0's
-        // source), lo_p and lo_e the passes' sources and the rows to eliminate ----
+        // ---- lowest-one units, each on one register (no multiplexer before its carry chain):
+        // lo_a on `red_rem` (the touched rows in REDUCE, then m' for DECIDE's pivot), lo_s on
+        // `s_rem` (the touched rows for pass 0's source in DECIDE, then the scanner's rows),
+        // lo_p and lo_e on the passes' sources and the rows to eliminate ----
         self.lo_a.x.next = self.red_rem.q.val();
-        if self.state.q.val() == 3 {
-            self.lo_a.x.next = self.m.q.val();
-        }
         self.lo_p.x.next = self.p_rem.q.val();
         self.lo_e.x.next = self.elim.q.val();
-        self.lo_s.x.next = self.t_set.q.val();
-        if self.s_on.q.val() {
-            self.lo_s.x.next = self.s_rem.q.val();
-        }
+        self.lo_s.x.next = self.s_rem.q.val();
         self.coef_ra.d.next = self.lo_a.idx.val();
         if self.s_on.q.val() {
             self.coef_ra.d.next = self.lo_s.idx.val();
@@ -761,7 +770,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         }
         self.rd_slot.next = self.pe_src.q.val();
         self.rd_w.next = self.pe_w.q.val();
-        if self.state.q.val() == 9 {
+        if self.st_read.q.val() {
             self.rd_slot.next = self.ra_slot.q.val();
             self.rd_w.next = self.ra_w.q.val();
             if self.hold.val() {
@@ -781,7 +790,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 self.h_hdr.d.next = self.in_hdr.val();
                 self.h_bits.d.next = self.in_bitset.val();
                 self.h_trunc.d.next = self.c_trunc.val();
-                self.h_reason.d.next = self.ck_reason.val();
+                self.h_lo.d.next = self.npkt_s.data.val();
+                self.h_rhi.d.next = self.ck_rhi.val();
+                self.h_rlo.d.next = self.ck_rlo.val();
                 self.dr_check.d.next = false;
                 self.dr_w.d.next = 0.into();
                 self.dr_over.d.next = false;
@@ -790,6 +801,17 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             }
         }
         if self.state.q.val() == 1 {
+            // SCREEN: NPKT's rule, ranked between the size's and the bitset's
+            self.h_reason.d.next = self.h_rlo.q.val();
+            if self.c_npkt.val() {
+                self.h_reason.d.next = 4.into();
+            }
+            if self.h_rhi.q.val().any() {
+                self.h_reason.d.next = self.h_rhi.q.val();
+            }
+            self.state.d.next = 12.into();
+        }
+        if self.state.q.val() == 12 {
             // CHECK
             self.state.d.next = 7.into();
             if self.h_trunc.q.val() {
@@ -802,7 +824,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 self.st_reason.d.next = self.c_reason.val();
             } else {
                 // the header check has passed: no bit at or above k ≤ k_max ≤ KM is set
-                self.t_set.d.next = bit_cast::<KM, 64>(self.h_bits.q.val()) & self.valid.q.val();
+                self.s_rem.d.next = bit_cast::<KM, 64>(self.h_bits.q.val()) & self.valid.q.val();
                 self.red_rem.d.next = bit_cast::<KM, 64>(self.h_bits.q.val()) & self.valid.q.val();
                 self.m.d.next = bit_cast::<KM, 64>(self.h_bits.q.val());
                 self.red_iss.d.next = false;
@@ -820,6 +842,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             if self.red_rem.q.val().any() {
                 self.red_rem.d.next = self.red_rem.q.val() & !self.lo_a.oh.val();
             } else if !self.red_iss.q.val() & !self.red_pend.q.val() {
+                // m' is final: DECIDE takes its lowest one from `red_rem`'s unit
+                self.red_rem.d.next = self.m.q.val();
                 self.state.d.next = 3.into();
             }
         }
@@ -835,10 +859,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 self.pe_on.d.next = true;
                 self.pe_kind.d.next = 0.into();
                 self.pe_w.d.next = 0.into();
-                self.pe_has.d.next = self.t_set.q.val().any();
+                self.pe_has.d.next = self.s_rem.q.val().any();
                 self.pe_src.d.next = self.lo_s.idx.val();
-                self.p_rem.d.next = self.t_set.q.val() & !self.lo_s.oh.val();
-                self.pe_rowq.d.next = !(self.t_set.q.val() & !self.lo_s.oh.val()).any();
+                self.p_rem.d.next = self.s_rem.q.val() & !self.lo_s.oh.val();
+                self.pe_rowq.d.next = !(self.s_rem.q.val() & !self.lo_s.oh.val()).any();
                 self.elim.d.next = 0.into();
                 self.state.d.next = 4.into();
             }
@@ -975,13 +999,14 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 self.ob_on.d.next = false;
                 self.rec_fail.d.next = false;
                 self.state.d.next = 9.into();
+                self.st_read.d.next = true;
             }
             if self.st_code.q.val() == 4 {
                 self.cnt[5].inc.next = true;
                 self.tomb_idle.d.next = 0.into();
             }
         }
-        if self.state.q.val() == 9 {
+        if self.st_read.q.val() {
             // READ: rows 0..k−1 in order, MSG_SIZE bytes in all
             if !self.hold.val() {
                 self.ob_on.d.next = self.ra_on.q.val();
@@ -1003,6 +1028,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             }
             if self.ob_on.q.val() & self.ob_last.q.val() & self.msg_ready.val() {
                 self.state.d.next = 10.into();
+                self.st_read.d.next = false;
             }
         }
         if self.state.q.val() == 10 {
@@ -1059,6 +1085,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.s_on.d.next = false;
             self.ra_on.d.next = false;
             self.ob_on.d.next = false;
+            self.st_read.d.next = false;
         }
     }
 }
