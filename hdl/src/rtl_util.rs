@@ -247,13 +247,9 @@ impl<I: Iterator<Item = Bits<W>>, const W: usize, const N: usize> From<I> for Bl
 
 impl<const W: usize, const N: usize> Logic for BlockRam<W, N> {
     fn update(&mut self) {
-        if self.read_clock.pos_edge() {
-            let old = self._mem.get(&self.read_address.val()).copied().unwrap_or_default();
-            let collides = self.write_clock.pos_edge() && self.write_enable.val() && self.write_address.val() == self.read_address.val();
-            self.read_data.next = if collides { collision_word(old, self.write_data.val()) } else { old };
-        }
-        if self.write_clock.pos_edge() && self.write_enable.val() {
-            self._mem.insert(self.write_address.val(), self.write_data.val());
+        let r = block_ram_step(&mut self._mem, self.read_clock.pos_edge(), self.read_address.val(), self.write_clock.pos_edge(), self.write_enable.val(), self.write_address.val(), self.write_data.val());
+        if let Some(d) = r {
+            self.read_data.next = d;
         }
     }
 
@@ -262,16 +258,83 @@ impl<const W: usize, const N: usize> Logic for BlockRam<W, N> {
     }
 
     fn hdl(&self) -> Verilog {
-        assert!(W >= 2, "BlockRam needs words of two bits or more");
-        let init: Vec<String> = self._mem.iter().map(|(a, d)| format!("   mem[{}] = {};", a.verilog(), d.verilog())).collect();
-        let init = if init.is_empty() { String::new() } else { format!("initial begin\n{}\nend\n", init.join("\n")) };
-        Verilog::Custom(format!(
-            "\
+        Verilog::Custom(block_ram_verilog::<W, N>(&self._mem, false))
+    }
+}
+
+/// [`BlockRam`] with a read enable: a read happens at `read_clock` only with `read_enable`
+/// high, and `read_data` holds otherwise (the block RAM's read clock enable, `RCLKE` on the
+/// iCE40, `CEB` on the ECP5). A consumer that stalls keeps its word on the RAM's output, with no
+/// multiplexer on the read address.
+#[derive(LogicBlock, Default)]
+pub struct BlockRamRe<const W: usize, const N: usize> {
+    pub read_address: Signal<In, Bits<N>>,
+    pub read_clock: Signal<In, Clock>,
+    pub read_enable: Signal<In, bool>,
+    pub read_data: Signal<Out, Bits<W>>,
+    pub write_address: Signal<In, Bits<N>>,
+    pub write_clock: Signal<In, Clock>,
+    pub write_data: Signal<In, Bits<W>>,
+    pub write_enable: Signal<In, bool>,
+    _mem: Box<std::collections::BTreeMap<Bits<N>, Bits<W>>>,
+}
+
+impl<const W: usize, const N: usize> Logic for BlockRamRe<W, N> {
+    fn update(&mut self) {
+        let read = self.read_clock.pos_edge() && self.read_enable.val();
+        let r = block_ram_step(&mut self._mem, read, self.read_address.val(), self.write_clock.pos_edge(), self.write_enable.val(), self.write_address.val(), self.write_data.val());
+        if let Some(d) = r {
+            self.read_data.next = d;
+        }
+    }
+
+    fn connect(&mut self) {
+        self.read_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(block_ram_verilog::<W, N>(&self._mem, true))
+    }
+}
+
+/// One simulation step of a block RAM: the word read at a read edge (a colliding read returns
+/// [`collision_word`]), then the write.
+fn block_ram_step<const W: usize, const N: usize>(
+    mem: &mut std::collections::BTreeMap<Bits<N>, Bits<W>>,
+    read: bool,
+    ra: Bits<N>,
+    write_edge: bool,
+    we: bool,
+    wa: Bits<N>,
+    wd: Bits<W>,
+) -> Option<Bits<W>> {
+    let out = read.then(|| {
+        let old = mem.get(&ra).copied().unwrap_or_default();
+        if write_edge && we && wa == ra {
+            collision_word(old, wd)
+        } else {
+            old
+        }
+    });
+    if write_edge && we {
+        mem.insert(wa, wd);
+    }
+    out
+}
+
+/// The Verilog of a block RAM, with or without a read enable.
+fn block_ram_verilog<const W: usize, const N: usize>(mem: &std::collections::BTreeMap<Bits<N>, Bits<W>>, read_enable: bool) -> String {
+    assert!(W >= 2, "BlockRam needs words of two bits or more");
+    let init: Vec<String> = mem.iter().map(|(a, d)| format!("   mem[{}] = {};", a.verilog(), d.verilog())).collect();
+    let init = if init.is_empty() { String::new() } else { format!("initial begin\n{}\nend\n", init.join("\n")) };
+    let (re_open, re_close) = if read_enable { ("if (read_enable) begin\n", "end\n") } else { ("", "") };
+    format!(
+        "\
 (* no_rw_check *)
 reg[{hi}:0] mem[{top}:0];
 {init}
 always @(posedge read_clock) begin
-`ifdef SYNTHESIS
+{re_open}`ifdef SYNTHESIS
    read_data <= mem[read_address];
 `else
    // a read of the word written at this edge is undefined on the FPGA: neither word here
@@ -280,7 +343,7 @@ always @(posedge read_clock) begin
    else
       read_data <= mem[read_address];
 `endif
-end
+{re_close}end
 
 always @(posedge write_clock) begin
    if (write_enable) begin
@@ -288,8 +351,7 @@ always @(posedge write_clock) begin
    end
 end
 ",
-            hi = W - 1,
-            top = (1usize << N) - 1,
-        ))
-    }
+        hi = W - 1,
+        top = (1usize << N) - 1,
+    )
 }

@@ -2,9 +2,10 @@
 //! every read that is not of the word written at the same edge returns the stored word, and a
 //! read of that word returns neither the old nor the new one (undefined on the FPGA, so the
 //! blocks that use the RAM must not depend on it and the simulation makes them fail if they do).
+//! `BlockRamRe` the same, and with its read enable low the output holds its word.
 
 use hdl::cycle::{Dut, Pin, Rng};
-use hdl::rtl_util::BlockRam;
+use hdl::rtl_util::{BlockRam, BlockRamRe};
 use rust_hdl::prelude::*;
 use sim_tests::blocks::{RustHdlDut, VerilatorDut};
 
@@ -35,11 +36,47 @@ impl Logic for OneClockRam {
 
 hdl::pin_io!(OneClockRam; in: read_address, write_address, write_data, write_enable; out: read_data);
 
+/// `BlockRamRe` on one clock.
+#[derive(LogicBlock, Default)]
+struct OneClockRamRe {
+    clock: Signal<In, Clock>,
+    read_address: Signal<In, Bits<4>>,
+    write_address: Signal<In, Bits<4>>,
+    write_data: Signal<In, Bits<8>>,
+    write_enable: Signal<In, Bit>,
+    read_enable: Signal<In, Bit>,
+    read_data: Signal<Out, Bits<8>>,
+    ram: BlockRamRe<8, 4>,
+}
+
+impl Logic for OneClockRamRe {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.ram.read_clock.next = self.clock.val();
+        self.ram.write_clock.next = self.clock.val();
+        self.ram.read_address.next = self.read_address.val();
+        self.ram.read_enable.next = self.read_enable.val();
+        self.ram.write_address.next = self.write_address.val();
+        self.ram.write_data.next = self.write_data.val();
+        self.ram.write_enable.next = self.write_enable.val();
+        self.read_data.next = self.ram.read_data.val();
+    }
+}
+
+hdl::pin_io!(OneClockRamRe; in: read_address, write_address, write_data, write_enable, read_enable; out: read_data);
+
 const INPUTS: &[Pin] = &[
     Pin { name: "read_address", width: 4 },
     Pin { name: "write_address", width: 4 },
     Pin { name: "write_data", width: 8 },
     Pin { name: "write_enable", width: 1 },
+];
+const INPUTS_RE: &[Pin] = &[
+    Pin { name: "read_address", width: 4 },
+    Pin { name: "write_address", width: 4 },
+    Pin { name: "write_data", width: 8 },
+    Pin { name: "write_enable", width: 1 },
+    Pin { name: "read_enable", width: 1 },
 ];
 const OUTPUTS: &[Pin] = &[Pin { name: "read_data", width: 8 }];
 
@@ -49,18 +86,40 @@ fn block_ram_reads_what_was_written_and_nothing_it_collides_with() {
     uut.connect_all();
     let engines: Vec<Box<dyn Dut>> =
         vec![Box::new(RustHdlDut::<OneClockRam>::new().unwrap()), Box::new(VerilatorDut::new("block_ram", &generate_verilog(&uut), INPUTS, OUTPUTS).unwrap())];
+    check(engines, false);
+}
+
+#[test]
+fn block_ram_with_read_enable_holds_its_word_when_disabled() {
+    let mut uut = OneClockRamRe::default();
+    uut.connect_all();
+    let engines: Vec<Box<dyn Dut>> =
+        vec![Box::new(RustHdlDut::<OneClockRamRe>::new().unwrap()), Box::new(VerilatorDut::new("block_ram_re", &generate_verilog(&uut), INPUTS_RE, OUTPUTS).unwrap())];
+    check(engines, true);
+}
+
+/// Random reads and writes on each engine against a plain memory; with `read_enable`, a read
+/// is skipped one clock in three and the output must keep the word it had.
+fn check(engines: Vec<Box<dyn Dut>>, read_enable: bool) {
     for (e, mut dut) in engines.into_iter().enumerate() {
         let mut rng = Rng::new(0xB7A3);
         let mut mem = [0u64; 16];
         // what the read issued last clock must return, or None after a collision
         let mut expect: Option<(u64, Option<u64>, u64)> = None; // (old, new when colliding, address)
-        let (mut plain, mut collided) = (0, 0);
+        let (mut plain, mut collided, mut held) = (0, 0, 0);
+        // the output after the last enabled read, to compare a held one with
+        let mut last: Option<u64> = None;
         for step in 0..20_000 {
             let ra = rng.below(16);
             let wa = if rng.below(3) == 0 { ra } else { rng.below(16) };
             let we = rng.below(2) == 0;
             let wd = rng.below(256);
-            let got = dut.eval(&[ra, wa, wd, we as u64])[0];
+            let re = !read_enable || rng.below(3) != 0;
+            let mut pins = vec![ra, wa, wd, we as u64];
+            if read_enable {
+                pins.push(re as u64);
+            }
+            let got = dut.eval(&pins)[0];
             match expect {
                 Some((old, None, a)) => {
                     assert_eq!(got, old, "engine {e} step {step}: read of word {a}");
@@ -70,14 +129,21 @@ fn block_ram_reads_what_was_written_and_nothing_it_collides_with() {
                     assert!(got != old && got != new, "engine {e} step {step}: colliding read of word {a} gave {got:#x} (old {old:#x}, new {new:#x})");
                     collided += 1;
                 }
-                None => {}
+                None => {
+                    if let Some(l) = last {
+                        assert_eq!(got, l, "engine {e} step {step}: a disabled read changed the output");
+                        held += 1;
+                    }
+                }
             }
-            expect = Some((mem[ra as usize], (we && wa == ra).then_some(wd), ra));
+            last = Some(got);
+            expect = re.then(|| (mem[ra as usize], (we && wa == ra).then_some(wd), ra));
             dut.edge();
             if we {
                 mem[wa as usize] = wd;
             }
         }
-        assert!(plain > 10_000 && collided > 1_000, "engine {e}: {plain} plain reads, {collided} collisions");
+        assert!(plain > 5_000 && collided > 500, "engine {e}: {plain} plain reads, {collided} collisions");
+        assert!(!read_enable || held > 5_000, "engine {e}: {held} held reads");
     }
 }

@@ -37,7 +37,7 @@
 //! Every symbol ends with one `res_valid` clock: status (`Status::code`), reason
 //! (`Invalid::code`, 10 for a framing error), rank and known_mask, and the header a STOP echoes.
 
-use crate::rtl_util::{c, BlockRam, SatCounter};
+use crate::rtl_util::{c, BlockRam, BlockRamRe, SatCounter};
 use rust_hdl::prelude::*;
 
 use super::decoder::Status;
@@ -281,20 +281,20 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     s_cpoh: DFF<Bits<KM>>,
     s_cpidx: DFF<Bits<6>>,
     elim: DFF<Bits<KM>>,
-    // readout: issue stage (ra_*) and output stage (ob_*)
+    // readout: issue stage (ra_*, its row and word in `pe_src` and `pe_w`, the passes' issue
+    // registers, which are the row RAM's read address) and output stage (ob_*, its word on the
+    // RAM's output, which holds it while the output waits)
     /// The state is READ (9), as a flip-flop of its own: the readout's stages are enabled by one
     /// register, not by a decode of `state`.
     st_read: DFF<Bit>,
     ra_on: DFF<Bit>,
-    ra_slot: DFF<Bits<6>>,
-    ra_w: DFF<Bits<SA>>,
     ra_left: DFF<Bits<19>>,
     ob_on: DFF<Bit>,
-    ob_slot: DFF<Bits<6>>,
-    ob_w: DFF<Bits<SA>>,
     ob_bytes: DFF<Bits<8>>,
     ob_last: DFF<Bit>,
-    row_ram: BlockRam<W, RA>,
+    /// Read at `{pe_src, pe_w}` straight from the registers (no multiplexer before the address
+    /// pins of its many block RAMs); the read enable holds the readout's word while it waits.
+    row_ram: BlockRamRe<W, RA>,
     acc_ram: BlockRam<W, SA>,
     coef_ram: BlockRam<KM, 6>,
     lo_a: LowestOne<KM>,
@@ -333,8 +333,6 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     nbr: Signal<Local, Bits<19>>,
     ra_fits: Signal<Local, Bit>,
     nb: Signal<Local, Bits<8>>,
-    rd_slot: Signal<Local, Bits<6>>,
-    rd_w: Signal<Local, Bits<SA>>,
 }
 
 impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecoder<W, RA, SA, KM> {
@@ -476,12 +474,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             elim: Default::default(),
             st_read: Default::default(),
             ra_on: Default::default(),
-            ra_slot: Default::default(),
-            ra_w: Default::default(),
             ra_left: Default::default(),
             ob_on: Default::default(),
-            ob_slot: Default::default(),
-            ob_w: Default::default(),
             ob_bytes: Default::default(),
             ob_last: Default::default(),
             row_ram: Default::default(),
@@ -518,8 +512,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             nbr: Default::default(),
             ra_fits: Default::default(),
             nb: Default::default(),
-            rd_slot: Default::default(),
-            rd_w: Default::default(),
         }
     }
 
@@ -549,8 +541,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self, clock, state, h_hdr, h_trunc, h_lo, h_rhi, h_rlo, h_reason, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w,
-            p_rem, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, st_read, ra_on, ra_slot,
-            ra_w, ra_left, ob_on, ob_slot, ob_w, ob_bytes, ob_last
+            p_rem, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, st_read, ra_on,
+            ra_left, ob_on, ob_bytes, ob_last
         );
         self.row_ram.read_clock.next = self.clock.val();
         self.row_ram.write_clock.next = self.clock.val();
@@ -752,12 +744,12 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             }
         }
 
-        // ---- readout: issue (ra) and output (ob) stages; a held beat is read again ----
+        // ---- readout: issue (ra) and output (ob) stages; a held beat stays on the RAM output ----
         self.hold.next = self.ob_on.q.val() & !self.msg_ready.val();
         // a row's words carry WB bytes but its last, which carries the constant `s_last`; the
         // message ends in this beat when what is left fits it (two compares with constants side
         // by side, not a subtract, two compares and two multiplexers in series)
-        self.ra_lastw.next = self.ra_w.q.val() == self.last_word.val();
+        self.ra_lastw.next = self.pe_w.q.val() == self.last_word.val();
         self.nbr.next = self.wb.val();
         self.ra_fits.next = self.ra_left.q.val() <= self.wb.val();
         if self.ra_lastw.val() {
@@ -768,18 +760,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         if self.ra_fits.val() {
             self.nb.next = self.ra_left.q.val().get_bits::<8>(0);
         }
-        self.rd_slot.next = self.pe_src.q.val();
-        self.rd_w.next = self.pe_w.q.val();
-        if self.st_read.q.val() {
-            self.rd_slot.next = self.ra_slot.q.val();
-            self.rd_w.next = self.ra_w.q.val();
-            if self.hold.val() {
-                self.rd_slot.next = self.ob_slot.q.val();
-                self.rd_w.next = self.ob_w.q.val();
-            }
-        }
         self.row_ram.read_address.next =
-            (bit_cast::<RA, 6>(self.rd_slot.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.rd_w.val());
+            (bit_cast::<RA, 6>(self.pe_src.q.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.pe_w.q.val());
+        self.row_ram.read_enable.next = !self.hold.val();
 
         // ---- the sequence ----
         if self.state.q.val() == 0 {
@@ -993,8 +976,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             if self.st_code.q.val() == 3 {
                 self.cnt[6].inc.next = true;
                 self.ra_on.d.next = true;
-                self.ra_slot.d.next = 0.into();
-                self.ra_w.d.next = 0.into();
+                self.pe_src.d.next = 0.into();
+                self.pe_w.d.next = 0.into();
                 self.ra_left.d.next = bit_cast::<19, 18>(self.ctx_hdr.q.val().get_bits::<18>(8));
                 self.ob_on.d.next = false;
                 self.rec_fail.d.next = false;
@@ -1010,8 +993,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             // READ: rows 0..k−1 in order, MSG_SIZE bytes in all
             if !self.hold.val() {
                 self.ob_on.d.next = self.ra_on.q.val();
-                self.ob_slot.d.next = self.ra_slot.q.val();
-                self.ob_w.d.next = self.ra_w.q.val();
                 self.ob_bytes.d.next = self.nb.val();
                 self.ob_last.d.next = self.ra_fits.val();
                 if self.ra_on.q.val() {
@@ -1019,10 +1000,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                     if self.ra_fits.val() {
                         self.ra_on.d.next = false;
                     } else if self.ra_lastw.val() {
-                        self.ra_w.d.next = 0.into();
-                        self.ra_slot.d.next = self.ra_slot.q.val() + 1;
+                        self.pe_w.d.next = 0.into();
+                        self.pe_src.d.next = self.pe_src.q.val() + 1;
                     } else {
-                        self.ra_w.d.next = self.ra_w.q.val() + 1;
+                        self.pe_w.d.next = self.pe_w.q.val() + 1;
                     }
                 }
             }

@@ -88,6 +88,10 @@ pub const MAGIC: u32 = 0x4342_4C54;
 pub const VERSION: u32 = 0x0001_0000;
 /// BAR0's size in bytes: the register block and the windows.
 pub const BAR_SIZE: u32 = 0x8_0000;
+/// Clocks from a read's edge (`bus_re`) to the edge where `bus_rdata` holds its word: the read
+/// is registered at its edge and its data at the next, so `bus_rdata` is valid in the second
+/// clock after the read's edge. Reads pipeline, one per clock.
+pub const READ_LATENCY: usize = 2;
 /// The register block's size (every register is below it).
 pub const REG_SPACE: u32 = 0x1000;
 /// TX queue depth in symbols.

@@ -6,7 +6,8 @@
 //! of up to k_max symbols in 2^MA words, all with a 32-bit data path (one bus word per beat).
 //!
 //! Bus: `bus_addr` is a byte address (bits 1..0 ignored). A write (`bus_we`) takes effect at the
-//! clock edge; a read (`bus_re`) returns `bus_rdata` in the clock after that edge (one clock of latency).
+//! clock edge; a read (`bus_re`) returns `bus_rdata` in the second clock after that edge
+//! ([`super::READ_LATENCY`]), the registers as they are after that edge; reads pipeline.
 //! The address decode is generated from [`REGISTERS`]: a constant
 //! offset and mask per register; `update` names the registers by their index, which the
 //! const assert below ties to the table.
@@ -76,6 +77,9 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     stage_ram: BlockRam<32, SA>,
     msg_ram: BlockRam<32, MA>,
     refused: SatCounter,
+    /// A refused bus write, counted a clock later (the write's decode is off the counter's
+    /// enable); a read sees it, as a read returns the registers after its edge.
+    refuse_r: DFF<Bit>,
     // the decode, from REGISTERS
     raddr: [Constant<Bits<12>>; 58],
     rmask: [Constant<Bits<12>>; 58],
@@ -89,11 +93,16 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     last_word: Constant<Bits<SA>>,
     all32: Constant<Bits<32>>,
     // bus
-    /// The register read in two levels: the AND-OR of each group of eight registers is
-    /// registered at the read's edge (`rd_grp[g]`, zero unless the read hit the group), and the
-    /// data after the edge is the OR of the eight (same latency, half the depth before the edge).
+    /// The read, two clocks from its edge to its data (`READ_LATENCY`), every path between
+    /// registers: at the read's edge the register decode (`hit_r`, all zero for a window or no
+    /// read), the window (`rd_src`) and the window RAMs' addresses are registered; at the next
+    /// edge each group of eight registers' AND-OR (`rd_grp[g]`, zero unless the read hit it) and
+    /// the window's word (`rd_win`, zero for a register read); `bus_rdata` is the OR of the nine.
+    /// A register reads as it is after the read's edge.
+    hit_r: [DFF<Bit>; 58],
     rd_grp: [DFF<Bits<32>>; 8],
-    /// Where the read data comes from: 0 the registers (`rd_grp`), 1 the TX window, 2 the RX
+    rd_win: DFF<Bits<32>>,
+    /// Where the read data comes from: 0 the registers (or no read), 1 the TX window, 2 the RX
     /// message window, 3 the completion queue, 4 the TX head's header and bitset.
     rd_src: DFF<Bits<3>>,
     cyc_lo: DFF<Bits<32>>,
@@ -121,6 +130,9 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     fd_w: DFF<Bits<16>>,
     /// The packet's last beat, `max(1, ⌈(len − 12)/4⌉) − 1`, set with the push.
     fd_lw: DFF<Bits<16>>,
+    /// The beat on the decoder's input is the last (`fd_w == fd_lw`), a register set with the
+    /// push and as the feeder advances, so `in_last` comes from a flip-flop.
+    fd_lst: DFF<Bit>,
     // the last result
     res_seq: DFF<Bits<16>>,
     res_word: DFF<Bits<32>>,
@@ -155,6 +167,7 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     rhit_v: [Signal<Local, Bits<32>>; 64],
     ror: [Signal<Local, Bits<32>>; 64],
     rsel: Signal<Local, Bits<32>>,
+    win: Signal<Local, Bits<32>>,
     wr_ok: Signal<Local, Bit>,
     we_reg: Signal<Local, Bit>,
     w_stage: Signal<Local, Bit>,
@@ -214,6 +227,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             stage_ram: Default::default(),
             msg_ram: Default::default(),
             refused: Default::default(),
+            refuse_r: Default::default(),
             raddr: std::array::from_fn(|i| c(span(&REGISTERS[i]).0)),
             rmask: std::array::from_fn(|i| c(span(&REGISTERS[i]).1)),
             rwr: std::array::from_fn(|i| Constant::new(REGISTERS[i].access != Access::Ro)),
@@ -225,7 +239,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             sa_t: c(SA as u64),
             last_word: c(s.div_ceil(4) as u64 - 1),
             all32: c(0xFFFF_FFFF),
+            hit_r: std::array::from_fn(|_| Default::default()),
             rd_grp: Default::default(),
+            rd_win: Default::default(),
             rd_src: Default::default(),
             cyc_lo: Default::default(),
             cyc_hi: Default::default(),
@@ -245,6 +261,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             fd_on: Default::default(),
             fd_w: Default::default(),
             fd_lw: Default::default(),
+            fd_lst: Default::default(),
             res_seq: Default::default(),
             res_word: Default::default(),
             res_known: Default::default(),
@@ -269,6 +286,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             rhit_v: std::array::from_fn(|_| Default::default()),
             ror: std::array::from_fn(|_| Default::default()),
             rsel: Default::default(),
+            win: Default::default(),
             wr_ok: Default::default(),
             we_reg: Default::default(),
             w_stage: Default::default(),
@@ -306,8 +324,8 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_full, tx_w, rx_hdr,
-            rx_bhi, rx_blo, rx_len, fd_on, fd_w, fd_lw, res_seq, res_word, res_known, res_stop, idle_limit, tick_div,
+            self, clock, refuse_r, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_full, tx_w, rx_hdr,
+            rx_bhi, rx_blo, rx_len, fd_on, fd_w, fd_lw, fd_lst, res_seq, res_word, res_known, res_stop, idle_limit, tick_div,
             tick_cnt, m_full, m_row, m_w, m_bytes, cq_head, cq_tail, cq_count, cq_wf, rd_cqz
         );
         self.enc.clock.next = self.clock.val();
@@ -352,7 +370,8 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         if self.cyc_lo.q.val() == self.all32.val() {
             self.cyc_hi.d.next = self.cyc_hi.q.val() + 1;
         }
-        if self.bus_re.val() & self.hit[4].val() {
+        // CYCLES_HI is latched as CYCLES_LO is read, both as they are after the read's edge
+        if self.hit_r[4].q.val() {
             self.cyc_latch.d.next = self.cyc_hi.q.val();
         }
         if self.we_reg.val() & self.hit[6].val() {
@@ -457,18 +476,20 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         {
             self.refuse.next = true;
         }
-        self.refused.inc.next = self.refuse.val();
+        self.refuse_r.d.next = self.refuse.val();
+        self.refused.inc.next = self.refuse_r.q.val();
 
         // ---- feeder: the staged packet into the decoder, one word per beat ----
         // beats = max(1, ⌈(len − 12)/4⌉), the last one `(len − 13) >> 2` for len > 12; the RAM
         // read is registered, so the address leads by one
         self.pl.next = self.rx_len.q.val() - 13;
-        self.fd_last.next = self.fd_w.q.val() == self.fd_lw.q.val();
+        self.fd_last.next = self.fd_lst.q.val();
         self.fd_adv.next = self.fd_on.q.val() & self.dec.in_ready.val();
         self.fd_next.next = self.fd_w.q.val();
         if self.fd_adv.val() {
             self.fd_next.next = self.fd_w.q.val() + 1;
             self.fd_w.d.next = self.fd_w.q.val() + 1;
+            self.fd_lst.d.next = (self.fd_w.q.val() + 1) == self.fd_lw.q.val();
             if self.fd_last.val() {
                 self.fd_on.d.next = false;
             }
@@ -479,8 +500,10 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
                 self.fd_on.d.next = true;
                 self.fd_w.d.next = 0.into();
                 self.fd_lw.d.next = 0.into();
+                self.fd_lst.d.next = true;
                 if self.rx_len.q.val() > 12 {
                     self.fd_lw.d.next = self.pl.val() >> 2;
+                    self.fd_lst.d.next = (self.pl.val() >> 2) == 0;
                 }
             }
         }
@@ -658,11 +681,15 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.rv[47].next = self.dec.cnt_complete.val();
         self.rv[48].next = self.dec.cnt_failed.val();
         self.rv[57].next = self.draws.q.val();
+        for i in 0..58 {
+            self.hit_r[i].clock.next = self.clock.val();
+            self.hit_r[i].d.next = self.bus_re.val() & self.hit[i].val();
+        }
         for i in 0..64 {
             self.rhit_v[i].next = 0.into();
         }
         for i in 0..58 {
-            if self.hit[i].val() {
+            if self.hit_r[i].q.val() {
                 self.rhit_v[i].next = self.rv[i].val();
             }
         }
@@ -671,26 +698,13 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             for j in 1..8 {
                 self.ror[8 * g + j].next = self.ror[8 * g + j - 1].val() | self.rhit_v[8 * g + j].val();
             }
+            self.rd_grp[g].clock.next = self.clock.val();
+            self.rd_grp[g].d.next = self.ror[8 * g + 7].val();
         }
 
-        // ---- read port: registers now, windows from their RAMs; data after the edge ----
-        for g in 0..8 {
-            self.rd_grp[g].clock.next = self.clock.val();
-            self.rd_grp[g].d.next = self.rd_grp[g].q.val();
-            if self.bus_re.val() {
-                self.rd_grp[g].d.next = self.ror[8 * g + 7].val();
-            }
-        }
-        self.rsel.next = self.rd_grp[0].q.val()
-            | self.rd_grp[1].q.val()
-            | self.rd_grp[2].q.val()
-            | self.rd_grp[3].q.val()
-            | self.rd_grp[4].q.val()
-            | self.rd_grp[5].q.val()
-            | self.rd_grp[6].q.val()
-            | self.rd_grp[7].q.val();
+        // ---- read port: the decode and the window at the edge, their data at the next ----
+        self.rd_src.d.next = 0.into();
         if self.bus_re.val() {
-            self.rd_src.d.next = 0.into();
             if self.r_txsym.val() {
                 self.rd_src.d.next = 1.into();
             }
@@ -705,22 +719,32 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             }
             self.rd_cqz.d.next = self.hit[49].val() & (self.cq_count.q.val() == 0);
         }
-        self.bus_rdata.next = self.rsel.val();
+        self.win.next = 0.into();
         if self.rd_src.q.val() == 1 {
-            self.bus_rdata.next = self.tx_ram.read_data.val();
+            self.win.next = self.tx_ram.read_data.val();
         }
         if self.rd_src.q.val() == 2 {
-            self.bus_rdata.next = self.msg_ram.read_data.val();
+            self.win.next = self.msg_ram.read_data.val();
         }
         if self.rd_src.q.val() == 4 {
-            self.bus_rdata.next = self.tx_meta.read_data.val();
+            self.win.next = self.tx_meta.read_data.val();
         }
         if self.rd_src.q.val() == 3 {
-            self.bus_rdata.next = self.cq_ram.read_data.val();
+            self.win.next = self.cq_ram.read_data.val();
             if self.rd_cqz.q.val() {
-                self.bus_rdata.next = (self.cq_ram.read_data.val() >> 1) << 1;
+                self.win.next = (self.cq_ram.read_data.val() >> 1) << 1;
             }
         }
+        self.rd_win.d.next = self.win.val();
+        self.rsel.next = self.rd_grp[0].q.val()
+            | self.rd_grp[1].q.val()
+            | self.rd_grp[2].q.val()
+            | self.rd_grp[3].q.val()
+            | self.rd_grp[4].q.val()
+            | self.rd_grp[5].q.val()
+            | self.rd_grp[6].q.val()
+            | self.rd_grp[7].q.val();
+        self.bus_rdata.next = self.rsel.val() | self.rd_win.q.val();
         self.active.next = (self.enc.busy.val() & !self.tx_full.q.val())
             | self.fd_on.q.val()
             | (self.dec.busy.val() & !self.m_full.q.val() & !(self.dec.rec_valid.val() & (self.cq_count.q.val() == 4)));

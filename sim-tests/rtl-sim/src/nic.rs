@@ -9,7 +9,7 @@
 use anyhow::{bail, Context, Result};
 use hdl::nic::rtl::NicTop;
 use host_driver::shm::{self, op, state, status, word, Mailbox};
-use hdl::nic::BAR_SIZE;
+use hdl::nic::{BAR_SIZE, READ_LATENCY};
 use rust_hdl::prelude::*;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -59,18 +59,45 @@ fn gen<const MA: usize, const SA: usize, const TA: usize, const KM: usize>(b: Ni
     generate_verilog(&uut)
 }
 
-/// The NIC's memory bus, one word per clock.
+/// The NIC's memory bus, one word per clock; a read's word is on `bus_rdata`
+/// [`READ_LATENCY`] edges after the read's own (the first of them).
 pub trait NicBus {
-    /// One write clock.
-    fn write(&mut self, addr: u32, v: u32);
-    /// One read clock; the word is the one the read returns after its edge.
-    fn read(&mut self, addr: u32) -> u32;
-    /// One clock with an idle bus.
-    fn idle(&mut self);
+    /// One clock: the bus inputs, then the edge (and the outputs settled after it).
+    fn clock(&mut self, addr: u32, we: bool, re: bool, wdata: u32);
+    /// `bus_rdata` after the last edge.
+    fn rdata(&self) -> u32;
     /// The top's `active` output.
     fn active(&self) -> bool;
     /// Clocks so far.
     fn cycles(&self) -> u64;
+    /// One write clock.
+    fn write(&mut self, addr: u32, v: u32) {
+        self.clock(addr, true, false, v);
+    }
+    /// One clock with an idle bus.
+    fn idle(&mut self) {
+        self.clock(0, false, false, 0);
+    }
+    /// `n` words from `addr` up, one read per clock as a bridge issues a burst, each taken
+    /// `READ_LATENCY − 1` clocks after its own: `n + READ_LATENCY − 1` clocks.
+    fn read_burst(&mut self, addr: u32, n: usize) -> Vec<u32> {
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n + READ_LATENCY - 1 {
+            if i < n {
+                self.clock(addr + 4 * i as u32, false, true, 0);
+            } else {
+                self.idle();
+            }
+            if i + 1 >= READ_LATENCY {
+                out.push(self.rdata());
+            }
+        }
+        out
+    }
+    /// One word: `READ_LATENCY` clocks.
+    fn read(&mut self, addr: u32) -> u32 {
+        self.read_burst(addr, 1)[0]
+    }
 }
 
 pub struct VerilatorNic {
@@ -112,15 +139,11 @@ impl VerilatorNic {
 }
 
 impl NicBus for VerilatorNic {
-    fn write(&mut self, addr: u32, v: u32) {
-        self.clock_with(addr, true, false, v);
+    fn clock(&mut self, addr: u32, we: bool, re: bool, wdata: u32) {
+        self.clock_with(addr, we, re, wdata);
     }
-    fn read(&mut self, addr: u32) -> u32 {
-        self.clock_with(addr, false, true, 0);
+    fn rdata(&self) -> u32 {
         self.top.get(self.rdata) as u32
-    }
-    fn idle(&mut self) {
-        self.clock_with(0, false, false, 0);
     }
     fn active(&self) -> bool {
         self.top.get(self.active) != 0
@@ -164,15 +187,11 @@ impl RustHdlNic {
 }
 
 impl NicBus for RustHdlNic {
-    fn write(&mut self, addr: u32, v: u32) {
-        self.clock_with(addr, true, false, v);
+    fn clock(&mut self, addr: u32, we: bool, re: bool, wdata: u32) {
+        self.clock_with(addr, we, re, wdata);
     }
-    fn read(&mut self, addr: u32) -> u32 {
-        self.clock_with(addr, false, true, 0);
+    fn rdata(&self) -> u32 {
         self.uut.bus_rdata.val().to_u64() as u32
-    }
-    fn idle(&mut self) {
-        self.clock_with(0, false, false, 0);
     }
     fn active(&self) -> bool {
         self.uut.active.val()
@@ -195,7 +214,7 @@ pub fn execute(bus: &mut dyn NicBus, mb: &Mailbox, opcode: u32, addr: u32, count
     match opcode {
         op::READ | op::WRITE if count > shm::MAX_WORDS || !in_bar(count) => status::BAD_ADDRESS,
         op::READ => {
-            let data: Vec<u32> = (0..count).map(|i| bus.read(addr + 4 * i as u32)).collect();
+            let data = bus.read_burst(addr, count);
             mb.put_data(&data);
             status::OK
         }
