@@ -195,7 +195,7 @@ pub fn all() -> Vec<Top> {
             name: "nic",
             block: "FEC NIC top (register map, encoder, decoder, TX queue, RX staging, message buffer, completion queue)",
             params: format!(
-                "S = {} bytes, k_max = {}, W = 32 bits (the `sim-small` build), 32-bit bus with one clock of read latency",
+                "S = {} bytes, k_max = {}, W = 32 bits (the `sim-small` build), 32-bit bus with two clocks of read latency (pipelined)",
                 harness::NIC_S,
                 harness::NIC_K_MAX
             ),
@@ -243,7 +243,7 @@ pub fn ecp5_all() -> Vec<Top> {
         name: "nic-full",
         block: nic.block,
         params: format!(
-            "S = {} bytes, k_max = {}, W = 32 bits (the `sim` build the driver runs), 32-bit bus with one clock of read latency",
+            "S = {} bytes, k_max = {}, W = 32 bits (the `sim` build the driver runs), 32-bit bus with two clocks of read latency (pipelined)",
             harness::NIC_FULL_S,
             harness::NIC_FULL_K_MAX
         ),

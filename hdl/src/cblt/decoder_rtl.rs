@@ -281,19 +281,23 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     s_cpoh: DFF<Bits<KM>>,
     s_cpidx: DFF<Bits<6>>,
     elim: DFF<Bits<KM>>,
-    // readout: issue stage (ra_*, its row and word in `pe_src` and `pe_w`, the passes' issue
-    // registers, which are the row RAM's read address) and output stage (ob_*, its word on the
-    // RAM's output, which holds it while the output waits)
+    // readout: issue stage (ra_*) and output stage (ob_*, its word on the RAM's output, which
+    // holds it while the output waits)
     /// The state is READ (9), as a flip-flop of its own: the readout's stages are enabled by one
     /// register, not by a decode of `state`.
     st_read: DFF<Bit>,
     ra_on: DFF<Bit>,
+    ra_slot: DFF<Bits<6>>,
+    ra_w: DFF<Bits<SA>>,
     ra_left: DFF<Bits<19>>,
     ob_on: DFF<Bit>,
     ob_bytes: DFF<Bits<8>>,
     ob_last: DFF<Bit>,
-    /// Read at `{pe_src, pe_w}` straight from the registers (no multiplexer before the address
-    /// pins of its many block RAMs); the read enable holds the readout's word while it waits.
+    /// The row RAM's read address, `{ra_slot, ra_w}` in READ and `{pe_src, pe_w}` otherwise, as
+    /// a register of its own loaded with their next values: the RAM's address pins (S = 1460 is
+    /// 64 block RAMs on the ECP5) are driven by flip-flops, with no multiplexer before them.
+    rd_a: DFF<Bits<RA>>,
+    /// Read at `rd_a`; the read enable holds the readout's word while it waits.
     row_ram: BlockRamRe<W, RA>,
     acc_ram: BlockRam<W, SA>,
     coef_ram: BlockRam<KM, 6>,
@@ -473,6 +477,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             s_pidx: Default::default(),
             elim: Default::default(),
             st_read: Default::default(),
+            ra_slot: Default::default(),
+            ra_w: Default::default(),
+            rd_a: Default::default(),
             ra_on: Default::default(),
             ra_left: Default::default(),
             ob_on: Default::default(),
@@ -541,7 +548,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self, clock, state, h_hdr, h_trunc, h_lo, h_rhi, h_rlo, h_reason, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w,
-            p_rem, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, st_read, ra_on,
+            p_rem, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, st_read, ra_on, ra_slot, ra_w, rd_a,
             ra_left, ob_on, ob_bytes, ob_last
         );
         self.row_ram.read_clock.next = self.clock.val();
@@ -749,7 +756,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         // a row's words carry WB bytes but its last, which carries the constant `s_last`; the
         // message ends in this beat when what is left fits it (two compares with constants side
         // by side, not a subtract, two compares and two multiplexers in series)
-        self.ra_lastw.next = self.pe_w.q.val() == self.last_word.val();
+        self.ra_lastw.next = self.ra_w.q.val() == self.last_word.val();
         self.nbr.next = self.wb.val();
         self.ra_fits.next = self.ra_left.q.val() <= self.wb.val();
         if self.ra_lastw.val() {
@@ -760,9 +767,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         if self.ra_fits.val() {
             self.nb.next = self.ra_left.q.val().get_bits::<8>(0);
         }
-        self.row_ram.read_address.next =
-            (bit_cast::<RA, 6>(self.pe_src.q.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.pe_w.q.val());
-        self.row_ram.read_enable.next = !self.hold.val();
+        self.row_ram.read_address.next = self.rd_a.q.val();
+        // the same function as `!hold`, written apart so the enable of the RAM's many blocks is
+        // its own net, not the one that also drives the readout's stages
+        self.row_ram.read_enable.next = !self.ob_on.q.val() | self.msg_ready.val();
 
         // ---- the sequence ----
         if self.state.q.val() == 0 {
@@ -976,8 +984,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             if self.st_code.q.val() == 3 {
                 self.cnt[6].inc.next = true;
                 self.ra_on.d.next = true;
-                self.pe_src.d.next = 0.into();
-                self.pe_w.d.next = 0.into();
+                self.ra_slot.d.next = 0.into();
+                self.ra_w.d.next = 0.into();
                 self.ra_left.d.next = bit_cast::<19, 18>(self.ctx_hdr.q.val().get_bits::<18>(8));
                 self.ob_on.d.next = false;
                 self.rec_fail.d.next = false;
@@ -1000,10 +1008,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                     if self.ra_fits.val() {
                         self.ra_on.d.next = false;
                     } else if self.ra_lastw.val() {
-                        self.pe_w.d.next = 0.into();
-                        self.pe_src.d.next = self.pe_src.q.val() + 1;
+                        self.ra_w.d.next = 0.into();
+                        self.ra_slot.d.next = self.ra_slot.q.val() + 1;
                     } else {
-                        self.pe_w.d.next = self.pe_w.q.val() + 1;
+                        self.ra_w.d.next = self.ra_w.q.val() + 1;
                     }
                 }
             }
@@ -1067,6 +1075,12 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.ra_on.d.next = false;
             self.ob_on.d.next = false;
             self.st_read.d.next = false;
+        }
+        // the row RAM's address for the next clock: the next values of the registers it copies
+        // (read here, after every assignment to them)
+        self.rd_a.d.next = (bit_cast::<RA, 6>(self.pe_src.d.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.pe_w.d.val());
+        if self.st_read.d.val() {
+            self.rd_a.d.next = (bit_cast::<RA, 6>(self.ra_slot.d.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.ra_w.d.val());
         }
     }
 }
