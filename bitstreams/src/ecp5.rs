@@ -161,10 +161,11 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
 /// `--timing-allow-fail`). Returns the clock and the placed config's file name.
 fn behind_pll(name: &str, verilog: &str, dir: &Path, target_mhz: f64, seed: u64, progress: Progress) -> Result<(f64, String)> {
     // ecppll makes the clock nearest the one asked for, which may be above it: ask lower until
-    // the clock it makes is at or below the target
+    // the clock it makes is at or below the target, by steps that double (its clocks from the
+    // board's 12 MHz can be a few MHz apart)
     let mut ask = target_mhz;
     let mut mhz = f64::INFINITY;
-    for _ in 0..8 {
+    for i in 0..8 {
         let out = tool(
             Command::new("yowasp-ecppll").current_dir(dir).args(["-i", &BOARD_MHZ.to_string(), "-o", &format!("{ask:.3}"), "-n", "board_pll", "-f", "board_pll.v"]),
             &format!("ecppll {ask:.3} MHz"),
@@ -179,7 +180,7 @@ fn behind_pll(name: &str, verilog: &str, dir: &Path, target_mhz: f64, seed: u64,
         if mhz <= target_mhz {
             break;
         }
-        ask -= mhz - target_mhz + 0.25;
+        ask = target_mhz - (mhz - target_mhz) - 0.25 * (1u32 << i) as f64;
     }
     anyhow::ensure!(mhz <= target_mhz, "{name}: ecppll made no clock at or below {target_mhz:.3} MHz (last {mhz} MHz)");
     let pll = std::fs::read_to_string(dir.join("board_pll.v"))?;

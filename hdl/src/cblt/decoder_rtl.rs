@@ -21,8 +21,8 @@
 //!    the last of them also writes `y'` to row q (free, as slot q is not valid). Until pass 0
 //!    has seen its last beat nothing but the accumulator and the free row q is written, so a
 //!    framing error (beats disagree with the length) aborts with no state change. A word is
-//!    read (issue), XORed (B) and written (C) in three stages; the issue waits while B or C
-//!    holds the word it would read.
+//!    issued, read (R, from a registered address), XORed (B) and written (C) in four stages;
+//!    the issue waits while R or B holds the word it would read.
 //! 4. **Back-elimination**: a scanner reads the valid coef rows (during the passes), one per
 //!    clock with the read address registered, checks each a clock after the RAM returns it, and
 //!    for each with bit q writes `coef_p ⊕ m'` and marks the row; then one pass per marked row
@@ -235,7 +235,8 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     m: DFF<Bits<KM>>,
     q_oh: DFF<Bits<KM>>,
     q_idx: DFF<Bits<6>>,
-    // payload passes: issue stage (pe_*) and XOR/write stage (b_*)
+    // payload passes: issue stage (pe_*), read stage (r_*: the row RAM's address in `rd_a`),
+    // XOR stage (b_*) and write stage (c_*)
     pe_on: DFF<Bit>,
     pe_kind: DFF<Bits<2>>,
     pe_src: DFF<Bits<6>>,
@@ -243,6 +244,15 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     pe_rowq: DFF<Bit>,
     pe_w: DFF<Bits<SA>>,
     p_rem: DFF<Bits<KM>>,
+    /// The read stage: the word issued a clock ago, whose row word the RAM reads at this
+    /// clock's edge (from `rd_a`, loaded with `{pe_src, pe_w}` as it issued), and the input beat.
+    r_on: DFF<Bit>,
+    r_kind: DFF<Bits<2>>,
+    r_w: DFF<Bits<SA>>,
+    r_src: DFF<Bits<6>>,
+    r_has: DFF<Bit>,
+    r_rowq: DFF<Bit>,
+    r_in: DFF<Bits<W>>,
     b_on: DFF<Bit>,
     b_kind: DFF<Bits<2>>,
     b_w: DFF<Bits<SA>>,
@@ -293,9 +303,9 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     ob_on: DFF<Bit>,
     ob_bytes: DFF<Bits<8>>,
     ob_last: DFF<Bit>,
-    /// The row RAM's read address, `{ra_slot, ra_w}` in READ and `{pe_src, pe_w}` otherwise, as
-    /// a register of its own loaded with their next values: the RAM's address pins (S = 1460 is
-    /// 64 block RAMs on the ECP5) are driven by flip-flops, with no multiplexer before them.
+    /// The row RAM's read address, a register: `{pe_src, pe_w}` as a word issues (read stage
+    /// R), `{ra_slot, ra_w}` in READ (loaded with their next values). The RAM's address pins
+    /// (S = 1460 is 64 block RAMs on the ECP5) are driven by flip-flops, no multiplexer before.
     rd_a: DFF<Bits<RA>>,
     /// Read at `rd_a`; the read enable holds the readout's word while it waits.
     row_ram: BlockRamRe<W, RA>,
@@ -334,6 +344,10 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     /// The readout's word is its row's last; the bytes it carries if the message goes on
     /// (`nbr`); what is left fits it (`ra_fits`); the bytes it carries (`nb`).
     ra_lastw: Signal<Local, Bit>,
+    na_slot: Signal<Local, Bits<6>>,
+    na_w: Signal<Local, Bits<SA>>,
+    ra_addr: Signal<Local, Bits<RA>>,
+    na_addr: Signal<Local, Bits<RA>>,
     nbr: Signal<Local, Bits<19>>,
     ra_fits: Signal<Local, Bit>,
     nb: Signal<Local, Bits<8>>,
@@ -448,6 +462,13 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             pe_rowq: Default::default(),
             pe_w: Default::default(),
             p_rem: Default::default(),
+            r_on: Default::default(),
+            r_kind: Default::default(),
+            r_w: Default::default(),
+            r_src: Default::default(),
+            r_has: Default::default(),
+            r_rowq: Default::default(),
+            r_in: Default::default(),
             b_on: Default::default(),
             b_kind: Default::default(),
             b_w: Default::default(),
@@ -516,6 +537,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             sc_new: Default::default(),
             hold: Default::default(),
             ra_lastw: Default::default(),
+            na_slot: Default::default(),
+            na_w: Default::default(),
+            ra_addr: Default::default(),
+            na_addr: Default::default(),
             nbr: Default::default(),
             ra_fits: Default::default(),
             nb: Default::default(),
@@ -548,7 +573,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self, clock, state, h_hdr, h_trunc, h_lo, h_rhi, h_rlo, h_reason, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w,
-            p_rem, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, st_read, ra_on, ra_slot, ra_w, rd_a,
+            p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, st_read, ra_on, ra_slot, ra_w, rd_a,
             ra_left, ob_on, ob_bytes, ob_last
         );
         self.row_ram.read_clock.next = self.clock.val();
@@ -680,21 +705,29 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.coef_ram.write_data.next = self.s_cnew.q.val();
 
         // ---- payload passes: issue (read) ----
-        // a word still to be written (in B or C) is not read: words only, whatever the row
-        self.stall.next = (self.b_on.q.val() & (self.b_w.q.val() == self.pe_w.q.val()))
-            | (self.c_on.q.val() & (self.c_w.q.val() == self.pe_w.q.val()));
+        // a word is read at the end of R, the clock after it issues: it waits while a word R or
+        // B holds now, written at or after that edge, is the same (words only, whatever the row)
+        self.stall.next = (self.r_on.q.val() & (self.r_w.q.val() == self.pe_w.q.val()))
+            | (self.b_on.q.val() & (self.b_w.q.val() == self.pe_w.q.val()));
         self.issue.next =
             self.pe_on.q.val() & !self.stall.val() & ((self.pe_kind.q.val() != 0) | self.in_valid.val());
         self.in_ready.next = self.issue.val() & (self.pe_kind.q.val() == 0);
         self.fr_bad.next = (self.pe_kind.q.val() == 0) & (self.in_last.val() != (self.pe_w.q.val() == self.last_word.val()));
-        self.b_on.d.next = self.issue.val();
-        self.b_kind.d.next = self.pe_kind.q.val();
-        self.b_w.d.next = self.pe_w.q.val();
-        self.b_src.d.next = self.pe_src.q.val();
-        self.b_has.d.next = self.pe_has.q.val();
-        self.b_rowq.d.next = self.pe_rowq.q.val();
-        self.b_in.d.next = self.in_data.val();
-        self.acc_ram.read_address.next = self.pe_w.q.val();
+        self.r_on.d.next = self.issue.val();
+        self.r_kind.d.next = self.pe_kind.q.val();
+        self.r_w.d.next = self.pe_w.q.val();
+        self.r_src.d.next = self.pe_src.q.val();
+        self.r_has.d.next = self.pe_has.q.val();
+        self.r_rowq.d.next = self.pe_rowq.q.val();
+        self.r_in.d.next = self.in_data.val();
+        self.b_on.d.next = self.r_on.q.val();
+        self.b_kind.d.next = self.r_kind.q.val();
+        self.b_w.d.next = self.r_w.q.val();
+        self.b_src.d.next = self.r_src.q.val();
+        self.b_has.d.next = self.r_has.q.val();
+        self.b_rowq.d.next = self.r_rowq.q.val();
+        self.b_in.d.next = self.r_in.q.val();
+        self.acc_ram.read_address.next = self.r_w.q.val();
         // ---- payload passes: XOR and write ----
         self.av.next = self.acc_ram.read_data.val();
         if self.b_kind.q.val() == 0 {
@@ -757,6 +790,15 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         // message ends in this beat when what is left fits it (two compares with constants side
         // by side, not a subtract, two compares and two multiplexers in series)
         self.ra_lastw.next = self.ra_w.q.val() == self.last_word.val();
+        // the readout's next row and word if it advances, and its address now and then
+        self.na_slot.next = self.ra_slot.q.val();
+        self.na_w.next = self.ra_w.q.val() + 1;
+        if self.ra_lastw.val() {
+            self.na_slot.next = self.ra_slot.q.val() + 1;
+            self.na_w.next = 0.into();
+        }
+        self.ra_addr.next = (bit_cast::<RA, 6>(self.ra_slot.q.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.ra_w.q.val());
+        self.na_addr.next = (bit_cast::<RA, 6>(self.na_slot.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.na_w.val());
         self.nbr.next = self.wb.val();
         self.ra_fits.next = self.ra_left.q.val() <= self.wb.val();
         if self.ra_lastw.val() {
@@ -919,7 +961,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                     self.pe_w.d.next = 0.into();
                     self.pe_src.d.next = self.lo_e.idx.val();
                     self.elim.d.next = self.elim.q.val() & !self.lo_e.oh.val();
-                } else if !self.b_on.q.val() & !self.c_on.q.val() {
+                } else if !self.r_on.q.val() & !self.b_on.q.val() & !self.c_on.q.val() {
                     self.state.d.next = 6.into();
                 }
             }
@@ -1007,11 +1049,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                     self.ra_left.d.next = self.ra_left.q.val() - self.nbr.val();
                     if self.ra_fits.val() {
                         self.ra_on.d.next = false;
-                    } else if self.ra_lastw.val() {
-                        self.ra_w.d.next = 0.into();
-                        self.ra_slot.d.next = self.ra_slot.q.val() + 1;
                     } else {
-                        self.ra_w.d.next = self.ra_w.q.val() + 1;
+                        self.ra_w.d.next = self.na_w.val();
+                        self.ra_slot.d.next = self.na_slot.val();
                     }
                 }
             }
@@ -1067,6 +1107,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.tomb_v.d.next = false;
             self.tick_pend.d.next = false;
             self.pe_on.d.next = false;
+            self.r_on.d.next = false;
             self.b_on.d.next = false;
             self.c_on.d.next = false;
             self.c_acc.d.next = false;
@@ -1076,11 +1117,18 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.ob_on.d.next = false;
             self.st_read.d.next = false;
         }
-        // the row RAM's address for the next clock: the next values of the registers it copies
-        // (read here, after every assignment to them)
-        self.rd_a.d.next = (bit_cast::<RA, 6>(self.pe_src.d.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.pe_w.d.val());
+        // the row RAM's address for the next clock: the word the passes issue now (read in R),
+        // or in READ the readout's, made from its registers with the output's hold as the last
+        // select (row 0 word 0 as READ begins)
+        self.rd_a.d.next = (bit_cast::<RA, 6>(self.pe_src.q.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.pe_w.q.val());
         if self.st_read.d.val() {
-            self.rd_a.d.next = (bit_cast::<RA, 6>(self.ra_slot.d.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.ra_w.d.val());
+            self.rd_a.d.next = 0.into();
+            if self.st_read.q.val() {
+                self.rd_a.d.next = self.ra_addr.val();
+                if !self.hold.val() & self.ra_on.q.val() {
+                    self.rd_a.d.next = self.na_addr.val();
+                }
+            }
         }
     }
 }
