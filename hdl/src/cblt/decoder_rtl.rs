@@ -273,6 +273,10 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     s_on: DFF<Bit>,
     /// The touched rows from CHECK to DECIDE (pass 0's source), then the rows left to scan.
     s_rem: DFF<Bits<KM>>,
+    /// `lo_s` on `s_rem`, registered every clock: DECIDE takes pass 0's source from these (s_rem
+    /// is set at CHECK and holds through REDUCE, a clock or more), not through the carry chain.
+    s_low_oh: DFF<Bits<KM>>,
+    s_low_idx: DFF<Bits<6>>,
     /// The scanner's read issued (row `s_ipidx`, one-hot `s_ipoh`), then on the RAM's output
     /// (`s_pend`, row `s_pidx`, one-hot `s_poh`).
     s_iss: DFF<Bit>,
@@ -345,6 +349,10 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     /// (`nbr`); what is left fits it (`ra_fits`); the bytes it carries (`nb`).
     ra_lastw: Signal<Local, Bit>,
     na_slot: Signal<Local, Bits<6>>,
+    ra_go_on: Signal<Local, Bit>,
+    ra_go_left: Signal<Local, Bits<19>>,
+    ra_go_w: Signal<Local, Bits<SA>>,
+    ra_go_slot: Signal<Local, Bits<6>>,
     na_w: Signal<Local, Bits<SA>>,
     ra_addr: Signal<Local, Bits<RA>>,
     na_addr: Signal<Local, Bits<RA>>,
@@ -484,6 +492,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             c_x: Default::default(),
             s_on: Default::default(),
             s_rem: Default::default(),
+            s_low_oh: Default::default(),
+            s_low_idx: Default::default(),
             s_iss: Default::default(),
             s_ipoh: Default::default(),
             s_ipidx: Default::default(),
@@ -538,6 +548,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             hold: Default::default(),
             ra_lastw: Default::default(),
             na_slot: Default::default(),
+            ra_go_on: Default::default(),
+            ra_go_left: Default::default(),
+            ra_go_w: Default::default(),
+            ra_go_slot: Default::default(),
             na_w: Default::default(),
             ra_addr: Default::default(),
             na_addr: Default::default(),
@@ -573,7 +587,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self, clock, state, h_hdr, h_trunc, h_lo, h_rhi, h_rlo, h_reason, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w,
-            p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, st_read, ra_on, ra_slot, ra_w, rd_a,
+            p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_low_oh, s_low_idx, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, st_read, ra_on, ra_slot, ra_w, rd_a,
             ra_left, ob_on, ob_bytes, ob_last
         );
         self.row_ram.read_clock.next = self.clock.val();
@@ -694,6 +708,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.lo_p.x.next = self.p_rem.q.val();
         self.lo_e.x.next = self.elim.q.val();
         self.lo_s.x.next = self.s_rem.q.val();
+        self.s_low_oh.d.next = self.lo_s.oh.val();
+        self.s_low_idx.d.next = self.lo_s.idx.val();
         self.coef_ra.d.next = self.lo_a.idx.val();
         if self.s_on.q.val() {
             self.coef_ra.d.next = self.lo_s.idx.val();
@@ -893,9 +909,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 self.pe_kind.d.next = 0.into();
                 self.pe_w.d.next = 0.into();
                 self.pe_has.d.next = self.s_rem.q.val().any();
-                self.pe_src.d.next = self.lo_s.idx.val();
-                self.p_rem.d.next = self.s_rem.q.val() & !self.lo_s.oh.val();
-                self.pe_rowq.d.next = !(self.s_rem.q.val() & !self.lo_s.oh.val()).any();
+                self.pe_src.d.next = self.s_low_idx.q.val();
+                self.p_rem.d.next = self.s_rem.q.val() & !self.s_low_oh.q.val();
+                self.pe_rowq.d.next = !(self.s_rem.q.val() & !self.s_low_oh.q.val()).any();
                 self.elim.d.next = 0.into();
                 self.state.d.next = 4.into();
             }
@@ -1039,21 +1055,28 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 self.tomb_idle.d.next = 0.into();
             }
         }
+        // the readout's next state when it advances, from registers alone; the output's hold
+        // then only enables the registers (their clock enable), in series with nothing else
+        self.ra_go_on.next = false;
+        self.ra_go_left.next = self.ra_left.q.val();
+        self.ra_go_w.next = self.ra_w.q.val();
+        self.ra_go_slot.next = self.ra_slot.q.val();
+        if self.ra_on.q.val() {
+            self.ra_go_left.next = self.ra_left.q.val() - self.nbr.val();
+            self.ra_go_on.next = !self.ra_fits.val();
+            self.ra_go_w.next = self.na_w.val();
+            self.ra_go_slot.next = self.na_slot.val();
+        }
         if self.st_read.q.val() {
             // READ: rows 0..k−1 in order, MSG_SIZE bytes in all
             if !self.hold.val() {
                 self.ob_on.d.next = self.ra_on.q.val();
                 self.ob_bytes.d.next = self.nb.val();
                 self.ob_last.d.next = self.ra_fits.val();
-                if self.ra_on.q.val() {
-                    self.ra_left.d.next = self.ra_left.q.val() - self.nbr.val();
-                    if self.ra_fits.val() {
-                        self.ra_on.d.next = false;
-                    } else {
-                        self.ra_w.d.next = self.na_w.val();
-                        self.ra_slot.d.next = self.na_slot.val();
-                    }
-                }
+                self.ra_on.d.next = self.ra_go_on.val();
+                self.ra_left.d.next = self.ra_go_left.val();
+                self.ra_w.d.next = self.ra_go_w.val();
+                self.ra_slot.d.next = self.ra_go_slot.val();
             }
             if self.ob_on.q.val() & self.ob_last.q.val() & self.msg_ready.val() {
                 self.state.d.next = 10.into();

@@ -85,6 +85,11 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     setup: DFF<Bit>,
     setup_n: DFF<Bits<7>>,
     setup_acc: DFF<Bits<19>>,
+    /// The start check's compares, registered: `st_fit` is whether MSG_SIZE fits the k·S that
+    /// `setup_acc` held a clock ago, and `st_end` that the sum had reached k then (the decision
+    /// is a clock after the sum, with no compare in series with the start).
+    st_fit: DFF<Bit>,
+    st_end: DFF<Bit>,
     // mask generator
     mg_on: DFF<Bit>,
     mg_index: DFF<Bit>,
@@ -266,6 +271,8 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             setup: Default::default(),
             setup_n: Default::default(),
             setup_acc: Default::default(),
+            st_fit: Default::default(),
+            st_end: Default::default(),
             mg_on: Default::default(),
             mg_index: Default::default(),
             mg_scan: Default::default(),
@@ -370,7 +377,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, mg_on, mg_index, mg_scan, mg_u,
+            self, clock, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, st_fit, st_end, mg_on, mg_index, mg_scan, mg_u,
             mg_j, sc_t, sc_j, sc_v, rej_late, nx, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
             mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, out_ptr, a_on, a_i, a_w, a_rem, a_first,
             a_bitset, b_on, b_first, b_last, b_i, b_w, b_bitset, b_fwd, b_fwd_data
@@ -639,12 +646,13 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         }
 
         // ---- start: check k = ⌈MSG_SIZE/S⌉ by summing S k times ----
+        self.st_fit.d.next = (self.msg_size.q.val() <= self.setup_acc.q.val())
+            & ((self.msg_size.q.val() + self.s_bytes.val()) > self.setup_acc.q.val());
+        self.st_end.d.next = false;
         if self.setup.q.val() {
-            if self.setup_n.q.val() == self.k_reg.q.val() {
+            if self.st_end.q.val() {
                 self.setup.d.next = false;
-                if (self.msg_size.q.val() <= self.setup_acc.q.val())
-                    & ((self.msg_size.q.val() + self.s_bytes.val()) > self.setup_acc.q.val())
-                {
+                if self.st_fit.q.val() {
                     self.mg_on.d.next = true;
                     self.mg_index.d.next = false;
                     self.mg_scan.d.next = false;
@@ -657,6 +665,9 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                 } else {
                     self.start_ref.inc.next = true;
                 }
+            } else if self.setup_n.q.val() == self.k_reg.q.val() {
+                // the sum is k·S: its compares are registered this clock
+                self.st_end.d.next = true;
             } else {
                 self.setup_acc.d.next = self.setup_acc.q.val() + self.s_bytes.val();
                 self.setup_n.d.next = self.setup_n.q.val() + 1;

@@ -191,6 +191,9 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     cq_word: Signal<Local, Bits<32>>,
     r_cq: Signal<Local, Bit>,
     rx_clear: Signal<Local, Bit>,
+    /// CTRL's RX clear, applied a clock after its write (the bus decode is off the many resets
+    /// it drives); a read sees it, as a read returns the registers after its edge.
+    rx_clear_r: DFF<Bit>,
     refuse: Signal<Local, Bit>,
     f_ebusy: Signal<Local, Bits<32>>,
     f_fd: Signal<Local, Bits<32>>,
@@ -310,6 +313,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             cq_word: Default::default(),
             r_cq: Default::default(),
             rx_clear: Default::default(),
+            rx_clear_r: Default::default(),
             refuse: Default::default(),
             f_ebusy: Default::default(),
             f_fd: Default::default(),
@@ -324,7 +328,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, refuse_r, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_full, tx_w, rx_hdr,
+            self, clock, refuse_r, rx_clear_r, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_full, tx_w, rx_hdr,
             rx_bhi, rx_blo, rx_len, fd_on, fd_w, fd_lw, fd_lst, res_seq, res_word, res_known, res_stop, idle_limit, tick_div,
             tick_cnt, m_full, m_row, m_w, m_bytes, cq_head, cq_tail, cq_count, cq_wf, rd_cqz
         );
@@ -361,7 +365,8 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.r_txsym.next = self.bus_addr.val().get_bits::<5>(15) == 3;
         self.w_txmsg.next = self.bus_we.val() & (self.bus_addr.val().get_bits::<3>(17) == 1);
         self.r_rxmsg.next = self.bus_addr.val().get_bits::<3>(17) == 2;
-        self.rx_clear.next = self.we_reg.val() & self.hit[7].val() & self.bus_wdata.val().get_bit(0);
+        self.rx_clear_r.d.next = self.we_reg.val() & self.hit[7].val() & self.bus_wdata.val().get_bit(0);
+        self.rx_clear.next = self.rx_clear_r.q.val();
         self.refuse.next = (self.we_reg.val() & !self.wr_ok.val())
             | (self.bus_we.val() & !self.in_regs.val() & !self.w_stage.val() & !self.w_txmsg.val());
 
