@@ -199,6 +199,10 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     h_rhi: DFF<Bits<4>>,
     h_rlo: DFF<Bits<4>>,
     h_reason: DFF<Bits<4>>,
+    /// In SCREEN: the header's MSG_ID is the tombstone's (`h_tomb`); another message than the
+    /// open context's (`h_other`).
+    h_tomb: DFF<Bit>,
+    h_other: DFF<Bit>,
     h_bits: DFF<Bits<64>>,
     st_code: DFF<Bits<3>>,
     st_reason: DFF<Bits<4>>,
@@ -434,6 +438,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             h_rhi: Default::default(),
             h_rlo: Default::default(),
             h_reason: Default::default(),
+            h_tomb: Default::default(),
+            h_other: Default::default(),
             h_bits: Default::default(),
             st_code: Default::default(),
             st_reason: Default::default(),
@@ -584,7 +590,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, h_hdr, h_trunc, h_lo, h_rhi, h_rlo, h_reason, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, bound, ctx_hdr, rank,
+            self, clock, state, h_hdr, h_trunc, h_lo, h_rhi, h_rlo, h_reason, h_tomb, h_other, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w,
             p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_low_oh, s_low_idx, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, st_read, ra_on, ra_slot, ra_w, rd_a,
@@ -652,9 +658,11 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         // MSG_SIZE ≤ NPKT·S wraps to at least 2^24 − 2^22, above any S < 2^16)
         self.size_m_lo.next = bit_cast::<24, 18>(self.h_hdr.q.val().get_bits::<18>(8)) + !self.h_lo.q.val();
         self.c_npkt.next = !(self.size_m_lo.val() < self.s24.val());
+        // the header against the tombstone and the open context, compared in SCREEN and
+        // registered for CHECK (neither changes between the two)
         self.c_tomb.next = self.tomb_v.q.val() & (self.h_hdr.q.val().get_bits::<8>(0) == self.tomb_hdr.q.val().get_bits::<8>(0));
         self.c_reason.next = self.h_reason.q.val();
-        if !self.h_reason.q.val().any() & self.bound.q.val() & (self.h_hdr.q.val() != self.ctx_hdr.q.val()) {
+        if !self.h_reason.q.val().any() & self.h_other.q.val() {
             self.c_reason.next = 8.into();
         }
 
@@ -850,7 +858,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             }
         }
         if self.state.q.val() == 1 {
-            // SCREEN: NPKT's rule, ranked between the size's and the bitset's
+            // SCREEN: NPKT's rule, ranked between the size's and the bitset's; the compares with
+            // the decoder's state for CHECK
+            self.h_tomb.d.next = self.c_tomb.val();
+            self.h_other.d.next = self.bound.q.val() & (self.h_hdr.q.val() != self.ctx_hdr.q.val());
             self.h_reason.d.next = self.h_rlo.q.val();
             if self.c_npkt.val() {
                 self.h_reason.d.next = 4.into();
@@ -866,7 +877,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             if self.h_trunc.q.val() {
                 self.st_code.d.next = 0.into();
                 self.st_reason.d.next = 1.into();
-            } else if self.c_tomb.val() {
+            } else if self.h_tomb.q.val() {
                 self.st_code.d.next = 4.into();
             } else if self.c_reason.val().any() {
                 self.st_code.d.next = 0.into();

@@ -194,6 +194,13 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     /// CTRL's RX clear, applied a clock after its write (the bus decode is off the many resets
     /// it drives); a read sees it, as a read returns the registers after its edge.
     rx_clear_r: DFF<Bit>,
+    /// The encoder's register and buffer writes, registered: they reach it a clock after the
+    /// bus write, in the order they came (the bus decode is off the encoder's write logic).
+    ew_cfg: DFF<Bit>,
+    ew_caddr: DFF<Bits<8>>,
+    ew_buf: DFF<Bit>,
+    ew_baddr: DFF<Bits<MA>>,
+    ew_data: DFF<Bits<32>>,
     refuse: Signal<Local, Bit>,
     f_ebusy: Signal<Local, Bits<32>>,
     f_fd: Signal<Local, Bits<32>>,
@@ -314,6 +321,11 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             r_cq: Default::default(),
             rx_clear: Default::default(),
             rx_clear_r: Default::default(),
+            ew_cfg: Default::default(),
+            ew_caddr: Default::default(),
+            ew_buf: Default::default(),
+            ew_baddr: Default::default(),
+            ew_data: Default::default(),
             refuse: Default::default(),
             f_ebusy: Default::default(),
             f_fd: Default::default(),
@@ -328,7 +340,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, refuse_r, rx_clear_r, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_full, tx_w, rx_hdr,
+            self, clock, refuse_r, rx_clear_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_full, tx_w, rx_hdr,
             rx_bhi, rx_blo, rx_len, fd_on, fd_w, fd_lw, fd_lst, res_seq, res_word, res_known, res_stop, idle_limit, tick_div,
             tick_cnt, m_full, m_row, m_w, m_bytes, cq_head, cq_tail, cq_count, cq_wf, rd_cqz
         );
@@ -385,7 +397,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
 
         // ---- encoder: CSR writes, message buffer writes ----
         self.csr_off.next = self.bus_addr.val().get_bits::<8>(2) - 64;
-        self.enc.cfg_we.next = self.we_reg.val()
+        self.ew_cfg.d.next = self.we_reg.val()
             & (self.hit[9].val()
                 | self.hit[10].val()
                 | self.hit[11].val()
@@ -393,11 +405,16 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
                 | self.hit[13].val()
                 | self.hit[14].val()
                 | self.hit[23].val());
-        self.enc.cfg_addr.next = self.csr_off.val();
-        self.enc.cfg_wdata.next = self.bus_wdata.val();
-        self.enc.buf_we.next = self.w_txmsg.val();
-        self.enc.buf_addr.next = bit_cast::<MA, 20>(self.wa.val());
-        self.enc.buf_wdata.next = self.bus_wdata.val();
+        self.ew_caddr.d.next = self.csr_off.val();
+        self.ew_buf.d.next = self.w_txmsg.val();
+        self.ew_baddr.d.next = bit_cast::<MA, 20>(self.wa.val());
+        self.ew_data.d.next = self.bus_wdata.val();
+        self.enc.cfg_we.next = self.ew_cfg.q.val();
+        self.enc.cfg_addr.next = self.ew_caddr.q.val();
+        self.enc.cfg_wdata.next = self.ew_data.q.val();
+        self.enc.buf_we.next = self.ew_buf.q.val();
+        self.enc.buf_addr.next = self.ew_baddr.q.val();
+        self.enc.buf_wdata.next = self.ew_data.q.val();
 
         // ---- TX queue: the encoder's beats into the tail slot, the host reads the head ----
         self.enc.out_ready.next = !self.tx_full.q.val();
