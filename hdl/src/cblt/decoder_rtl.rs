@@ -210,6 +210,8 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     dr_w: DFF<Bits<SA>>,
     dr_over: DFF<Bit>,
     // the context and the tombstone
+    /// A commit opens the context: applied a clock later.
+    ctx_open_r: DFF<Bit>,
     bound: DFF<Bit>,
     ctx_hdr: DFF<Bits<32>>,
     rank: DFF<Bits<7>>,
@@ -446,6 +448,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             dr_check: Default::default(),
             dr_w: Default::default(),
             dr_over: Default::default(),
+            ctx_open_r: Default::default(),
             bound: Default::default(),
             ctx_hdr: Default::default(),
             rank: Default::default(),
@@ -590,7 +593,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, h_hdr, h_trunc, h_lo, h_rhi, h_rlo, h_reason, h_tomb, h_other, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, bound, ctx_hdr, rank,
+            self, clock, state, h_hdr, h_trunc, h_lo, h_rhi, h_rlo, h_reason, h_tomb, h_other, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, ctx_open_r, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w,
             p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_low_oh, s_low_idx, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, st_read, ra_on, ra_slot, ra_w, rd_a,
@@ -838,6 +841,18 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         // its own net, not the one that also drives the readout's stages
         self.row_ram.read_enable.next = !self.ob_on.q.val() | self.msg_ready.val();
 
+        // ---- the context a commit opens, a clock after it (the commit decision is off the
+        // context's registers; nothing reads them before the symbol's RESULT) ----
+        self.ctx_open_r.d.next = false;
+        if self.ctx_open_r.q.val() {
+            self.bound.d.next = true;
+            self.ctx_hdr.d.next = self.h_hdr.q.val();
+            self.ctx_seen.d.next = 0.into();
+            self.ctx_red.d.next = 0.into();
+            self.ctx_inv.d.next = 0.into();
+            self.ctx_idle.d.next = 0.into();
+        }
+
         // ---- the sequence ----
         if self.state.q.val() == 0 {
             // IDLE: a pending tick first, then the next packet's first beat (not taken yet)
@@ -963,15 +978,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                             self.state.d.next = 8.into();
                         }
                     } else if self.pe_w.q.val() == self.last_word.val() {
-                        // commit: open the context and start the scanner
-                        if !self.bound.q.val() {
-                            self.bound.d.next = true;
-                            self.ctx_hdr.d.next = self.h_hdr.q.val();
-                            self.ctx_seen.d.next = 0.into();
-                            self.ctx_red.d.next = 0.into();
-                            self.ctx_inv.d.next = 0.into();
-                            self.ctx_idle.d.next = 0.into();
-                        }
+                        // commit: open the context (a clock later) and start the scanner
+                        self.ctx_open_r.d.next = !self.bound.q.val();
                         self.s_on.d.next = true;
                         self.s_rem.d.next = self.valid.q.val();
                         self.s_iss.d.next = false;
@@ -1141,6 +1149,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.tomb_v.d.next = false;
             self.tick_pend.d.next = false;
             self.pe_on.d.next = false;
+            self.ctx_open_r.d.next = false;
             self.r_on.d.next = false;
             self.b_on.d.next = false;
             self.c_on.d.next = false;
