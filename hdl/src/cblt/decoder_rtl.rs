@@ -812,7 +812,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         }
 
         // ---- readout: issue (ra) and output (ob) stages; a held beat stays on the RAM output ----
-        self.hold.next = self.ob_on.q.val() & !self.msg_ready.val();
+        // the readout holds while the sink is not ready, whether or not a beat is out (a sink
+        // must not wait for `msg_valid` to raise `msg_ready`): the hold is the ready pin itself,
+        // with no logic before the row RAM's read enable and the stages' clock enables
+        self.hold.next = !self.msg_ready.val();
         // a row's words carry WB bytes but its last, which carries the constant `s_last`; the
         // message ends in this beat when what is left fits it (two compares with constants side
         // by side, not a subtract, two compares and two multiplexers in series)
@@ -837,9 +840,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.nb.next = self.ra_left.q.val().get_bits::<8>(0);
         }
         self.row_ram.read_address.next = self.rd_a.q.val();
-        // the same function as `!hold`, written apart so the enable of the RAM's many blocks is
-        // its own net, not the one that also drives the readout's stages
-        self.row_ram.read_enable.next = !self.ob_on.q.val() | self.msg_ready.val();
+        // (the passes read every clock)
+        self.row_ram.read_enable.next = self.msg_ready.val() | !self.st_read.q.val();
 
         // ---- the context a commit opens, a clock after it (the commit decision is off the
         // context's registers; nothing reads them before the symbol's RESULT) ----

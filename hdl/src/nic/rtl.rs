@@ -146,6 +146,10 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     m_row: DFF<Bits<6>>,
     m_w: DFF<Bits<SA>>,
     m_bytes: DFF<Bits<32>>,
+    /// The message RAM's write, a clock after the beat is taken.
+    mw_en: DFF<Bit>,
+    mw_addr: DFF<Bits<MA>>,
+    mw_data: DFF<Bits<32>>,
     // completion queue (circular, CQ_DEPTH records)
     cq_head: DFF<Bits<2>>,
     cq_tail: DFF<Bits<2>>,
@@ -283,6 +287,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             m_row: Default::default(),
             m_w: Default::default(),
             m_bytes: Default::default(),
+            mw_en: Default::default(),
+            mw_addr: Default::default(),
+            mw_data: Default::default(),
             cq_head: Default::default(),
             cq_tail: Default::default(),
             cq_count: Default::default(),
@@ -342,7 +349,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         dff_setup!(
             self, clock, refuse_r, rx_clear_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_full, tx_w, rx_hdr,
             rx_bhi, rx_blo, rx_len, fd_on, fd_w, fd_lw, fd_lst, res_seq, res_word, res_known, res_stop, idle_limit, tick_div,
-            tick_cnt, m_full, m_row, m_w, m_bytes, cq_head, cq_tail, cq_count, cq_wf, rd_cqz
+            tick_cnt, m_full, m_row, m_w, m_bytes, mw_en, mw_addr, mw_data, cq_head, cq_tail, cq_count, cq_wf, rd_cqz
         );
         self.enc.clock.next = self.clock.val();
         self.dec.clock.next = self.clock.val();
@@ -564,10 +571,14 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         // ---- RX message capture: row i, word w at i·2^SA + w ----
         self.dec.msg_ready.next = !self.m_full.q.val();
         self.m_take.next = self.dec.msg_valid.val() & !self.m_full.q.val();
-        self.msg_ram.write_enable.next = self.m_take.val();
-        self.msg_ram.write_address.next =
-            (bit_cast::<MA, 6>(self.m_row.q.val()) << self.sa_m.val()) | bit_cast::<MA, SA>(self.m_w.q.val());
-        self.msg_ram.write_data.next = self.dec.msg_data.val();
+        // the beat is written a clock after it is taken, from registers (the RAM's 64 blocks at
+        // S = 1460 are far apart); the host reads the window only after `m_full`, later still
+        self.mw_en.d.next = self.m_take.val();
+        self.mw_addr.d.next = (bit_cast::<MA, 6>(self.m_row.q.val()) << self.sa_m.val()) | bit_cast::<MA, SA>(self.m_w.q.val());
+        self.mw_data.d.next = self.dec.msg_data.val();
+        self.msg_ram.write_enable.next = self.mw_en.q.val();
+        self.msg_ram.write_address.next = self.mw_addr.q.val();
+        self.msg_ram.write_data.next = self.mw_data.q.val();
         self.msg_ram.read_address.next = bit_cast::<MA, 20>(self.wa.val());
         if self.m_take.val() {
             self.m_bytes.d.next = self.m_bytes.q.val() + bit_cast::<32, 8>(self.dec.msg_bytes.val());
