@@ -140,6 +140,8 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     pub res_rank: Signal<Out, Bits<7>>,
     pub res_known: Signal<Out, Bits<64>>,
     pub res_hdr: Signal<Out, Bits<32>>,
+    /// The message sink is ready: a beat is taken with `msg_valid`. The readout advances only
+    /// while it is high, beat or not, so a sink must raise it without waiting for `msg_valid`.
     pub msg_ready: Signal<In, Bit>,
     pub msg_valid: Signal<Out, Bit>,
     pub msg_data: Signal<Out, Bits<W>>,
