@@ -165,8 +165,9 @@ pub fn all() -> Vec<Top> {
                 clock before the duplicate test from `nx` as it will be (its xorshift on a draw, itself \
                 otherwise; a start's seed only reaches `nx`); whether the next accepted index is the degree's \
                 last is a register, so the acceptance is an AND-OR over the mask and the FIFO push; a refused \
-                register write is counted a clock later. What is left is the scan's compare of `u` with the \
-                registered entry deciding the mask FIFO's push and write enables in one clock. Its area is \
+                register write is counted a clock later; the start check's compares (MSG_SIZE against k·S) \
+                are registered a clock before the start is decided; the payload engine's next state is made \
+                from registers and the output's hold selects it last. Its area is \
                 within the budget of 1,500 cells of its own since its three RAMs are marked free of \
                 read-during-write checks (yosys otherwise adds a bypass of about 70 flip-flops per RAM), the \
                 32-bit draw counts wait in a block-RAM ring instead of riding the mask FIFO and the payload \
@@ -180,16 +181,19 @@ pub fn all() -> Vec<Top> {
             params: format!("S = {s} bytes, k_max = {k}, W = 32 bits; {k} rows of {} words in block RAM", s / 4),
             board: harness::cblt_decoder_board,
             fits: true,
-            design_note: "The header check takes two clocks: the rules on the packet alone (length, size, \
-                `NPKT · S` < MSG_SIZE ≤ `NPKT · S + S` as one add and a compare with the constant S, the bitset \
-                against k as a shift, no subtract; `NPKT · S` from a constant table) are registered with the header, \
-                and CHECK compares only with the tombstone and the open context. The coefficient RAM's read \
-                address is a register (the lowest-one units feed it, not the block RAM's pins) and the \
-                back-elimination scanner checks a row a clock after the RAM returns it; the passes' lowest-one \
-                units sit on their own registers, and the readout's beat size and end are two compares with \
-                constants side by side. Its three RAMs are marked free of read-during-write checks, which took \
-                yosys's bypass registers off them. Its area is the elimination, eight 32-bit statistics, the \
-                record's counters and the harness's flip-flops.",
+            design_note: "The header check takes three clocks with no table, add or compare in series with \
+                another: the rules on the packet alone (length, size, the bitset against k as a shift) and \
+                `NPKT · S` (a constant table) are registered with the header; SCREEN applies `NPKT · S` < \
+                MSG_SIZE ≤ `NPKT · S + S` (one add and a compare with the constant S) and compares the header \
+                with the tombstone and the open context; CHECK decides from those registers. The coefficient \
+                RAM's read address is a register and the back-elimination scanner checks a row a clock after \
+                the RAM returns it; each lowest-one unit sits on one register with no multiplexer before its \
+                carry chain (DECIDE takes pass 0's source from one registered). A payload word is issued, read \
+                from a registered address, XORed and written in four stages, so no path runs from a block RAM \
+                to another; the readout holds its word with the row RAM's read enable, and the context a \
+                commit opens is set a clock later. Its three RAMs are marked free of read-during-write checks, \
+                which took yosys's bypass registers off them. Its area is the elimination, eight 32-bit \
+                statistics, the record's counters and the harness's flip-flops.",
         },
         Top {
             name: "nic",
@@ -207,9 +211,10 @@ pub fn all() -> Vec<Top> {
                 marked free of read-during-write checks (yosys otherwise adds a bypass of about 70 flip-flops and \
                 39 LUTs to each). The decoder's packet-only header checks are made as the header \
                 is taken and the encoder's index draw a clock ahead; the RX feeder's last beat and the TX beat's \
-                word are registers; the register read is a one-hot AND-OR. What is left is the decoder's \
-                packet-only header rules on the incoming header (the RX staging register through the NPKT and size \
-                compares to the registered reason). Every statistic is a 32-bit counter.",
+                word are registers; a register read takes two clocks, its decode registered at its edge and \
+                each group of eight registers' AND-OR at the next; the encoder's writes, the RX clear and the \
+                message RAM's writes are registered a clock after the bus or the decoder. Every statistic is a \
+                32-bit counter.",
         },
     ]);
     tops
@@ -254,15 +259,20 @@ pub fn ecp5_all() -> Vec<Top> {
             block RAM; the logic takes a tenth of the LUTs. The 45F of the ECP5-5G Versa (108 DP16KD) would need one \
             buffer instead of three: the decoder delivering the message from its own rows and the encoder reading \
             the source symbols from host memory by DMA. `NPKT · S` (S = 1460) is a constant table, not a DSP \
-            multiply. The decoder's lowest-one units no longer drive a block RAM's address (the coefficient \
-            RAM's read address is a register) and its scanner checks a row from a register; the RAMs carry no \
-            read-during-write bypass. What is left is spread over several paths of nearly one length, each the \
-            critical path of some seed (the one above is seed 1's): the register read (the bus address through the 58-way AND-OR to the read \
-            register), the encoder's output stall (the TX queue's full flag through the payload engine's hold \
-            to its next source), and the decoder's payload pass (a row read from block RAM, XORed and written \
-            back in one clock, much of it the RAM's output). Each needs a pipeline stage: a registered \
-            two-level read multiplexer, a registered `out_ready`, the pass's XOR registered before the write \
-            (with the stall widened by one stage).",
+            multiply. Each buffer's 64 blocks are spread over the die, so its address, enables and data carry \
+            nanoseconds of routing: the decoder's row RAM is read from an address register loaded from \
+            registers (a read stage in the payload passes), its XOR is registered before the write, its \
+            readout holds with the RAM's read enable; the RX message RAM is written from registers; the \
+            bus read is registered at its edge and its data at the next (two clocks, pipelined); the \
+            encoder's writes and the RX clear reach their logic a clock after the bus; the TX queue's full \
+            flag is a flip-flop. The rest of the steps of this round are in the decoder's and the encoder's \
+            notes (the header check over three clocks, the lowest-one units on registers, the start check \
+            registered). What is left is spread over paths of nearly one length, each the critical path of \
+            some seed: the encoder's output stall (the payload engine's hold into the mask FIFO's enables, \
+            a net with a large fanout), the decoder's pass control (the issue decision into the pass and \
+            elimination registers) and the encoder's register writes into its start and its refusal counter. \
+            The next steps are the stall as a registered almost-full with a skid entry, the issue decision \
+            made a clock ahead, and the start's decision a clock after the write.",
     });
     tops
 }
