@@ -245,22 +245,31 @@ impl<I: Iterator<Item = Bits<W>>, const W: usize, const N: usize> From<I> for Bl
     }
 }
 
-impl<const W: usize, const N: usize> Logic for BlockRam<W, N> {
-    fn update(&mut self) {
-        let r = block_ram_step(&mut self._mem, self.read_clock.pos_edge(), self.read_address.val(), self.write_clock.pos_edge(), self.write_enable.val(), self.write_address.val(), self.write_data.val());
-        if let Some(d) = r {
-            self.read_data.next = d;
+/// `Logic` for a block RAM type: `$read` says whether this step reads (given `self`).
+macro_rules! block_ram_logic {
+    ($t:ident, $re:expr, |$me:ident| $read:expr) => {
+        impl<const W: usize, const N: usize> Logic for $t<W, N> {
+            fn update(&mut self) {
+                let $me = &*self;
+                let read = $read;
+                let r = block_ram_step(&mut self._mem, read, self.read_address.val(), self.write_clock.pos_edge(), self.write_enable.val(), self.write_address.val(), self.write_data.val());
+                if let Some(d) = r {
+                    self.read_data.next = d;
+                }
+            }
+
+            fn connect(&mut self) {
+                self.read_data.connect();
+            }
+
+            fn hdl(&self) -> Verilog {
+                Verilog::Custom(block_ram_verilog::<W, N>(&self._mem, $re))
+            }
         }
-    }
-
-    fn connect(&mut self) {
-        self.read_data.connect();
-    }
-
-    fn hdl(&self) -> Verilog {
-        Verilog::Custom(block_ram_verilog::<W, N>(&self._mem, false))
-    }
+    };
 }
+
+block_ram_logic!(BlockRam, false, |me| me.read_clock.pos_edge());
 
 /// [`BlockRam`] with a read enable: a read happens at `read_clock` only with `read_enable`
 /// high, and `read_data` holds otherwise (the block RAM's read clock enable, `RCLKE` on the
@@ -279,23 +288,7 @@ pub struct BlockRamRe<const W: usize, const N: usize> {
     _mem: Box<std::collections::BTreeMap<Bits<N>, Bits<W>>>,
 }
 
-impl<const W: usize, const N: usize> Logic for BlockRamRe<W, N> {
-    fn update(&mut self) {
-        let read = self.read_clock.pos_edge() && self.read_enable.val();
-        let r = block_ram_step(&mut self._mem, read, self.read_address.val(), self.write_clock.pos_edge(), self.write_enable.val(), self.write_address.val(), self.write_data.val());
-        if let Some(d) = r {
-            self.read_data.next = d;
-        }
-    }
-
-    fn connect(&mut self) {
-        self.read_data.connect();
-    }
-
-    fn hdl(&self) -> Verilog {
-        Verilog::Custom(block_ram_verilog::<W, N>(&self._mem, true))
-    }
-}
+block_ram_logic!(BlockRamRe, true, |me| me.read_clock.pos_edge() && me.read_enable.val());
 
 /// One simulation step of a block RAM: the word read at a read edge (a colliding read returns
 /// [`collision_word`]), then the write.
