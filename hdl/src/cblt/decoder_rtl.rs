@@ -6,13 +6,13 @@
 //! accumulator RAM. Rows are kept fully reduced (RREF): slot q holds the row whose lowest bit
 //! is q. Per symbol:
 //!
-//! 1. **Check** (two clocks): §6.3's rules on the header beside the first beat, in the model's
-//!    order; a tombstoned MSG_ID is AFTER_COMPLETE; another message while a context is open is
-//!    INVALID. A rejected symbol is drained and changes nothing. The rules on the packet alone
-//!    (length, size, the bitset against k) are evaluated on the incoming header and registered
-//!    with it, as is `NPKT · S` (a constant table), which SCREEN compares with the size a clock
-//!    later; CHECK then only compares the header with the tombstone and the open context. No
-//!    table, add or compare is in series with another or with the state machine.
+//! 1. **Check** (SCREEN and CHECK, two clocks): §6.3's rules on the header beside the first
+//!    beat, in the model's order; a tombstoned MSG_ID is AFTER_COMPLETE; another message while a
+//!    context is open is INVALID. A rejected symbol is drained and changes nothing. The rules on
+//!    the packet alone (length, size, the bitset against k) are evaluated on the incoming header
+//!    and registered with it, as is `NPKT · S` (a constant table); SCREEN applies NPKT's rule and
+//!    compares the header with the tombstone and the open context; CHECK decides from those
+//!    registers. No table, add or compare is in series with another or with the state machine.
 //! 2. **Reduce the mask**: `m' = m ⊕ coef_p` over the touched pivots `T = m ∧ valid`, one coef
 //!    read per clock; the read address is a register, so a row is XORed two clocks after it is
 //!    picked. `m' = 0` is REDUNDANT: the payload is drained with no RAM write.
