@@ -626,9 +626,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         }
 
         // ---- §6.3 checks in the model's order, over three clocks: those of the packet alone on
-        // the incoming header (registered with it: `h_trunc`, `h_lo`, `h_rhi`, `h_rlo`), then
-        // NPKT's in SCREEN (`h_reason`), then in CHECK those against the decoder's state (the
-        // tombstone, the open context) ----
+        // the incoming header (registered with it: `h_trunc`, `h_lo`, `h_rhi`, `h_rlo`), then in
+        // SCREEN NPKT's (`h_reason`) and the compares with the decoder's state (the tombstone,
+        // the open context: `h_tomb`, `h_other`), then CHECK's decision from those ----
         self.npkt.next = self.in_hdr.val().get_bits::<6>(26);
         self.size.next = self.in_hdr.val().get_bits::<18>(8);
         self.kk.next = bit_cast::<7, 6>(self.npkt.val()) + 1;
