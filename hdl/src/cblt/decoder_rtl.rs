@@ -182,6 +182,9 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     max_size: Constant<Bits<19>>,
     k_max: Constant<Bits<7>>,
     last_word: Constant<Bits<SA>>,
+    /// Rows of one or two words (`⌈S/WB⌉ ≤ 2`): the only geometries where a word can issue
+    /// while R or B holds the same word (see `stall`); elsewhere the wait is constant false.
+    short_rows: Constant<Bit>,
     sa: Constant<Bits<RA>>,
     wb: Constant<Bits<19>>,
     /// Bytes in a row's last word: `S − (⌈S/WB⌉ − 1)·WB`.
@@ -431,6 +434,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             max_size: c((K_MAX * s) as u64),
             k_max: c(k_max as u64),
             last_word: c(wps as u64 - 1),
+            short_rows: Constant::new(wps <= 2),
             sa: c(SA as u64),
             wb: c(wb as u64),
             s_last: c((s - (wps - 1) * wb) as u64),
@@ -735,9 +739,13 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
 
         // ---- payload passes: issue (read) ----
         // a word is read at the end of R, the clock after it issues: it waits while a word R or
-        // B holds now, written at or after that edge, is the same (words only, whatever the row)
-        self.stall.next = (self.r_on.q.val() & (self.r_w.q.val() == self.pe_w.q.val()))
-            | (self.b_on.q.val() & (self.b_w.q.val() == self.pe_w.q.val()));
+        // B holds now, written at or after that edge, is the same (words only, whatever the row).
+        // The issues walk the words in order, and R and B hold the issues of one and two clocks
+        // ago, so word w issues again no sooner than ⌈S/WB⌉ clocks later: with three or more
+        // words per row the wait never happens and is left out (`short_rows`)
+        self.stall.next = self.short_rows.val()
+            & ((self.r_on.q.val() & (self.r_w.q.val() == self.pe_w.q.val()))
+                | (self.b_on.q.val() & (self.b_w.q.val() == self.pe_w.q.val())));
         self.issue.next =
             self.pe_on.q.val() & !self.stall.val() & ((self.pe_kind.q.val() != 0) | self.in_valid.val());
         self.in_ready.next = self.issue.val() & (self.pe_kind.q.val() == 0);

@@ -73,6 +73,11 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     ones_m: Constant<Bits<KM>>,
     qid: [Constant<Bits<6>>; KM],
     // configuration
+    /// The start's checks on the configuration, kept as flags set by the writes: K ≤ k_max,
+    /// MSG_SIZE in 1 ..= k_max·S, SEED ≠ 0 (the start decides from flip-flops, not compares).
+    k_ok: DFFWithInit<Bit>,
+    size_ok: DFFWithInit<Bit>,
+    seed_ok: DFFWithInit<Bit>,
     k_reg: DFFWithInit<Bits<7>>,
     msg_size: DFFWithInit<Bits<19>>,
     msg_id: DFF<Bits<8>>,
@@ -124,11 +129,15 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     mg_have: DFF<Bits<7>>,
     mg_draws: DFF<Bits<32>>,
     mg_count: DFF<Bits<32>>,
-    // mask FIFO (two entries, slot 0 is the head)
+    /// The mask FIFO: two entries in a ring. A push writes the entry at `f_wp`, a pop frees
+    /// the one at `f_rp` (the head); an entry's enable is the push's alone, so the output's
+    /// hold, which gates the pop, reaches three flip-flops and not the masks.
     f_v0: DFF<Bit>,
     f_v1: DFF<Bit>,
     f_m0: DFF<Bits<KM>>,
     f_m1: DFF<Bits<KM>>,
+    f_wp: DFF<Bit>,
+    f_rp: DFF<Bit>,
     /// The draw count of each mask pushed, by `mg_count` mod 16, read back as its symbol goes
     /// out (`out_ptr`): the count rides beside the symbol in block RAM, not in the FIFO and the
     /// payload stages. At most four symbols are in flight (two in the FIFO, stages A and B).
@@ -173,6 +182,9 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     le_255: Signal<Local, Bit>,
     lt_2p19: Signal<Local, Bit>,
     le_65536: Signal<Local, Bit>,
+    /// The written word is ≤ k_max, and in 1 ..= k_max·S.
+    le_kmax: Signal<Local, Bit>,
+    size_fits: Signal<Local, Bit>,
     tbl_addr: Signal<Local, Bit>,
     km1: Signal<Local, Bits<7>>,
     idx_sh: Signal<Local, Bits<3>>,
@@ -199,6 +211,10 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     push_draws: Signal<Local, Bits<32>>,
     pop: Signal<Local, Bit>,
     hold: Signal<Local, Bit>,
+    /// The FIFO's head and whether it holds a mask; it is not empty.
+    head: Signal<Local, Bits<KM>>,
+    head_v: Signal<Local, Bit>,
+    f_any: Signal<Local, Bit>,
     /// Stage A's next state when it advances, and whether it takes the FIFO's head then.
     pop_go: Signal<Local, Bit>,
     na_on: Signal<Local, Bit>,
@@ -262,6 +278,9 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             one_m: c(1),
             ones_m: c(crate::cycle::mask(KM as u32)),
             qid: std::array::from_fn(|j| c(j as u64)),
+            k_ok: DFFWithInit::new(true),
+            size_ok: DFFWithInit::new(true),
+            seed_ok: DFFWithInit::new(true),
             k_reg: DFFWithInit::new((k_max as u64).into()),
             msg_size: DFFWithInit::new(((s * k_max) as u64).into()),
             msg_id: Default::default(),
@@ -296,6 +315,8 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             f_v1: Default::default(),
             f_m0: Default::default(),
             f_m1: Default::default(),
+            f_wp: Default::default(),
+            f_rp: Default::default(),
             draw_ring: Default::default(),
             out_ptr: Default::default(),
             out_ptr_next: Default::default(),
@@ -328,6 +349,8 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             le_255: Default::default(),
             lt_2p19: Default::default(),
             le_65536: Default::default(),
+            le_kmax: Default::default(),
+            size_fits: Default::default(),
             tbl_addr: Default::default(),
             km1: Default::default(),
             idx_sh: Default::default(),
@@ -352,6 +375,9 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             push_draws: Default::default(),
             pop: Default::default(),
             hold: Default::default(),
+            head: Default::default(),
+            head_v: Default::default(),
+            f_any: Default::default(),
             pop_go: Default::default(),
             na_on: Default::default(),
             na_i: Default::default(),
@@ -377,9 +403,9 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, st_fit, st_end, mg_on, mg_index, mg_scan, mg_u,
+            self, clock, k_ok, size_ok, seed_ok, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, st_fit, st_end, mg_on, mg_index, mg_scan, mg_u,
             mg_j, sc_t, sc_j, sc_v, rej_late, nx, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
-            mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, out_ptr, a_on, a_i, a_w, a_rem, a_first,
+            mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_wp, f_rp, out_ptr, a_on, a_i, a_w, a_rem, a_first,
             a_bitset, b_on, b_first, b_last, b_i, b_w, b_bitset, b_fwd, b_fwd_data
         );
         self.deg_table.read_clock.next = self.clock.val();
@@ -412,9 +438,16 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.buf_rejected.next = self.buf_rej.value.val();
         self.starts_refused.next = self.start_ref.value.val();
 
+        self.f_any.next = self.f_v0.q.val() | self.f_v1.q.val();
         self.busy_c.next =
-            self.setup.q.val() | self.mg_on.q.val() | self.f_v0.q.val() | self.a_on.q.val() | self.b_on.q.val();
+            self.setup.q.val() | self.mg_on.q.val() | self.f_any.val() | self.a_on.q.val() | self.b_on.q.val();
         self.busy.next = self.busy_c.val();
+        self.head.next = self.f_m0.q.val();
+        self.head_v.next = self.f_v0.q.val();
+        if self.f_rp.q.val() {
+            self.head.next = self.f_m1.q.val();
+            self.head_v.next = self.f_v1.q.val();
+        }
         self.km1.next = self.k_reg.q.val() - 1;
         self.out_hdr.next = (bit_cast::<32, 7>(self.km1.val()) << 26)
             | (bit_cast::<32, 19>(self.msg_size.q.val()) << 8)
@@ -528,7 +561,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         // ---- payload engine ----
         self.hold.next = self.b_on.q.val() & self.b_last.q.val() & !self.out_ready.val();
         self.rem_low.next = self.a_rem.q.val() & (Bits::<KM>::from(0) - self.a_rem.q.val());
-        self.head_low.next = self.f_m0.q.val() & (Bits::<KM>::from(0) - self.f_m0.q.val());
+        self.head_low.next = self.head.val() & (Bits::<KM>::from(0) - self.head.val());
         self.rem_idx.next = 0.into();
         self.head_idx.next = 0.into();
         for j in 0..KM {
@@ -583,7 +616,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                     self.na_i.next = self.rem_idx.val();
                     self.na_rem.next = self.a_rem.q.val() & !self.rem_low.val();
                     self.na_first.next = false;
-                } else if self.f_v0.q.val() {
+                } else if self.head_v.val() {
                     self.pop_go.next = true;
                 } else {
                     self.na_on.next = false;
@@ -591,16 +624,16 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             } else {
                 self.na_w.next = self.a_w.q.val() + 1;
             }
-        } else if self.f_v0.q.val() {
+        } else if self.head_v.val() {
             self.pop_go.next = true;
         }
         if self.pop_go.val() {
             self.na_on.next = true;
             self.na_i.next = self.head_idx.val();
-            self.na_rem.next = self.f_m0.q.val() & !self.head_low.val();
+            self.na_rem.next = self.head.val() & !self.head_low.val();
             self.na_w.next = 0.into();
             self.na_first.next = true;
-            self.na_bitset.next = self.f_m0.q.val();
+            self.na_bitset.next = self.head.val();
         }
         self.pop.next = self.pop_go.val() & !self.hold.val();
         if !self.hold.val() {
@@ -630,18 +663,23 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.acc_ram.read_address.next = self.rd_w.val();
 
         // ---- mask FIFO ----
+        // (a push never meets a full FIFO: `mg_go` waits for a free entry)
         if self.pop.val() {
-            self.f_v0.d.next = self.f_v1.q.val();
-            self.f_m0.d.next = self.f_m1.q.val();
-            self.f_v1.d.next = false;
+            self.f_rp.d.next = !self.f_rp.q.val();
+            if self.f_rp.q.val() {
+                self.f_v1.d.next = false;
+            } else {
+                self.f_v0.d.next = false;
+            }
         }
         if self.push.val() {
-            if (self.pop.val() & !self.f_v1.q.val()) | (!self.pop.val() & !self.f_v0.q.val()) {
-                self.f_v0.d.next = true;
-                self.f_m0.d.next = self.push_mask.val();
-            } else {
+            self.f_wp.d.next = !self.f_wp.q.val();
+            if self.f_wp.q.val() {
                 self.f_v1.d.next = true;
                 self.f_m1.d.next = self.push_mask.val();
+            } else {
+                self.f_v0.d.next = true;
+                self.f_m0.d.next = self.push_mask.val();
             }
         }
 
@@ -686,12 +724,10 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         // TABLE + 1 ..= TABLE + 63: 0b01xx_xxxx with the low six bits not all zero
         self.tbl_addr.next = !self.cfg_addr.val().get_bit(7) & self.cfg_addr.val().get_bit(6) & self.cfg_addr.val().get_bits::<6>(0).any();
         self.stop.next = false;
-        self.start_ok.next = !self.busy_c.val()
-            & self.k_reg.q.val().any()
-            & (self.k_reg.q.val() <= self.k_max.val())
-            & self.seed.q.val().any()
-            & self.msg_size.q.val().any()
-            & (self.msg_size.q.val() <= self.max_msg.val());
+        self.le_kmax.next = self.cfg_wdata.val().get_bits::<7>(0) <= self.k_max.val();
+        self.size_fits.next =
+            self.cfg_wdata.val().get_bits::<19>(0).any() & (self.cfg_wdata.val().get_bits::<19>(0) <= self.max_msg.val());
+        self.start_ok.next = !self.busy_c.val() & self.k_ok.q.val() & self.size_ok.q.val() & self.seed_ok.q.val();
         self.tbl_ok.next = !self.busy_c.val()
             & self.tbl_addr.val()
             & self.le_65536.val();
@@ -718,12 +754,14 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             } else if self.cfg_addr.val() == 1 {
                 if self.cfg_wdata.val().any() & self.le_64.val() {
                     self.k_reg.d.next = self.cfg_wdata.val().get_bits::<7>(0);
+                    self.k_ok.d.next = self.le_kmax.val();
                 } else {
                     self.rej_late.d.next = true;
                 }
             } else if self.cfg_addr.val() == 2 {
                 if self.lt_2p19.val() {
                     self.msg_size.d.next = self.cfg_wdata.val().get_bits::<19>(0);
+                    self.size_ok.d.next = self.size_fits.val();
                 } else {
                     self.rej_late.d.next = true;
                 }
@@ -735,6 +773,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                 }
             } else if self.cfg_addr.val() == 4 {
                 self.seed.d.next = self.cfg_wdata.val();
+                self.seed_ok.d.next = self.cfg_wdata.val().any();
             } else if self.cfg_addr.val() == 5 {
                 self.limit.d.next = self.cfg_wdata.val();
             } else if !self.tbl_ok.val() {
@@ -751,6 +790,8 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.mg_scan.d.next = false;
             self.f_v0.d.next = false;
             self.f_v1.d.next = false;
+            self.f_wp.d.next = false;
+            self.f_rp.d.next = false;
         }
 
         // ---- message buffer writes (refused while encoding) ----
