@@ -185,6 +185,10 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     /// Rows of one or two words (`⌈S/WB⌉ ≤ 2`): the only geometries where a word can issue
     /// while R or B holds the same word (see `stall`); elsewhere the wait is constant false.
     short_rows: Constant<Bit>,
+    /// Rows of one word (`pe_last` stays set), and the word before the last (all ones then,
+    /// which `pe_w` never reaches).
+    one_word: Constant<Bit>,
+    last_word_m1: Constant<Bits<SA>>,
     sa: Constant<Bits<RA>>,
     wb: Constant<Bits<19>>,
     /// Bytes in a row's last word: `S − (⌈S/WB⌉ − 1)·WB`.
@@ -254,6 +258,9 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     pe_has: DFF<Bit>,
     pe_rowq: DFF<Bit>,
     pe_w: DFF<Bits<SA>>,
+    /// `pe_w` is the row's last word, kept beside it (the issue's branches read a flip-flop,
+    /// not a compare).
+    pe_last: DFF<Bit>,
     p_rem: DFF<Bits<KM>>,
     /// The read stage: the word issued a clock ago, whose row word the RAM reads at this
     /// clock's edge (from `rd_a`, loaded with `{pe_src, pe_w}` as it issued), and the input beat.
@@ -349,6 +356,15 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     live_rank: Signal<Local, Bits<7>>,
     live_known: Signal<Local, Bits<KM>>,
     stall: Signal<Local, Bit>,
+    /// `pe_w + 1` is the last word.
+    pw_next_last: Signal<Local, Bit>,
+    /// The rows to eliminate change in one place, by three requests: take the lowest (an ELIM
+    /// pass begins on it), add the scanner's row, clear all (DECIDE).
+    elim_take: Signal<Local, Bit>,
+    elim_add: Signal<Local, Bit>,
+    elim_zero: Signal<Local, Bit>,
+    elim_clr_m: Signal<Local, Bits<KM>>,
+    elim_add_m: Signal<Local, Bits<KM>>,
     issue: Signal<Local, Bit>,
     fr_bad: Signal<Local, Bit>,
     av: Signal<Local, Bits<W>>,
@@ -435,6 +451,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             k_max: c(k_max as u64),
             last_word: c(wps as u64 - 1),
             short_rows: Constant::new(wps <= 2),
+            one_word: Constant::new(wps == 1),
+            last_word_m1: c((wps as u64).wrapping_sub(2) & ((1 << SA) - 1)),
             sa: c(SA as u64),
             wb: c(wb as u64),
             s_last: c((s - (wps - 1) * wb) as u64),
@@ -484,6 +502,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             pe_has: Default::default(),
             pe_rowq: Default::default(),
             pe_w: Default::default(),
+            pe_last: Default::default(),
             p_rem: Default::default(),
             r_on: Default::default(),
             r_kind: Default::default(),
@@ -554,6 +573,12 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             live_rank: Default::default(),
             live_known: Default::default(),
             stall: Default::default(),
+            pw_next_last: Default::default(),
+            elim_take: Default::default(),
+            elim_add: Default::default(),
+            elim_zero: Default::default(),
+            elim_clr_m: Default::default(),
+            elim_add_m: Default::default(),
             issue: Default::default(),
             fr_bad: Default::default(),
             av: Default::default(),
@@ -601,7 +626,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         dff_setup!(
             self, clock, state, h_hdr, h_trunc, h_lo, h_rhi, h_rlo, h_reason, h_tomb, h_other, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, ctx_open_r, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
-            tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w,
+            tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w, pe_last,
             p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_low_oh, s_low_idx, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, st_read, ra_on, ra_slot, ra_w, rd_a,
             ra_left, ob_on, ob_bytes, ob_last
         );
@@ -749,7 +774,11 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.issue.next =
             self.pe_on.q.val() & !self.stall.val() & ((self.pe_kind.q.val() != 0) | self.in_valid.val());
         self.in_ready.next = self.issue.val() & (self.pe_kind.q.val() == 0);
-        self.fr_bad.next = (self.pe_kind.q.val() == 0) & (self.in_last.val() != (self.pe_w.q.val() == self.last_word.val()));
+        self.fr_bad.next = (self.pe_kind.q.val() == 0) & (self.in_last.val() != self.pe_last.q.val());
+        self.pw_next_last.next = self.pe_w.q.val() == self.last_word_m1.val();
+        self.elim_take.next = false;
+        self.elim_add.next = false;
+        self.elim_zero.next = false;
         self.r_on.d.next = self.issue.val();
         self.r_kind.d.next = self.pe_kind.q.val();
         self.r_w.d.next = self.pe_w.q.val();
@@ -812,7 +841,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.s_cpoh.d.next = self.s_poh.q.val();
             self.s_cpidx.d.next = self.s_pidx.q.val();
             if self.s_chk.q.val() & self.s_hit.q.val() {
-                self.elim.d.next = self.elim.q.val() | self.s_cpoh.q.val();
+                self.elim_add.next = true;
                 self.coef_ram.write_enable.next = true;
                 self.known.d.next = self.known.q.val() & !self.s_cpoh.q.val();
                 if self.s_same.q.val() {
@@ -946,23 +975,26 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 self.pe_on.d.next = true;
                 self.pe_kind.d.next = 0.into();
                 self.pe_w.d.next = 0.into();
+                self.pe_last.d.next = self.one_word.val();
                 self.pe_has.d.next = self.s_rem.q.val().any();
                 self.pe_src.d.next = self.s_low_idx.q.val();
                 self.p_rem.d.next = self.s_rem.q.val() & !self.s_low_oh.q.val();
                 self.pe_rowq.d.next = !(self.s_rem.q.val() & !self.s_low_oh.q.val()).any();
-                self.elim.d.next = 0.into();
+                self.elim_zero.next = true;
                 self.state.d.next = 4.into();
             }
         }
         if (self.state.q.val() == 4) | (self.state.q.val() == 5) {
             // PASS and ELIM: the issue stage walks words, then sources
             if self.issue.val() {
-                if self.pe_w.q.val() == self.last_word.val() {
+                if self.pe_last.q.val() {
                     self.pe_w.d.next = 0.into();
+                    self.pe_last.d.next = self.one_word.val();
                     if self.pe_kind.q.val() == 2 {
+                        // the next row to eliminate, if any (taking from none changes nothing)
+                        self.elim_take.next = true;
                         if self.elim.q.val().any() {
                             self.pe_src.d.next = self.lo_e.idx.val();
-                            self.elim.d.next = self.elim.q.val() & !self.lo_e.oh.val();
                         } else {
                             self.pe_on.d.next = false;
                         }
@@ -978,6 +1010,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                     }
                 } else {
                     self.pe_w.d.next = self.pe_w.q.val() + 1;
+                    self.pe_last.d.next = self.pw_next_last.val();
                 }
                 if self.pe_kind.q.val() == 0 {
                     if self.fr_bad.val() {
@@ -989,7 +1022,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                         if self.in_last.val() {
                             self.state.d.next = 8.into();
                         }
-                    } else if self.pe_w.q.val() == self.last_word.val() {
+                    } else if self.pe_last.q.val() {
                         // commit: open the context (a clock later) and start the scanner
                         self.ctx_open_r.d.next = !self.bound.q.val();
                         self.s_on.d.next = true;
@@ -1001,13 +1034,14 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 }
             }
             if (self.state.q.val() == 5) & !self.pe_on.q.val() & !self.s_on.q.val() {
+                self.elim_take.next = true;
                 if self.elim.q.val().any() {
                     self.pe_on.d.next = true;
                     self.pe_kind.d.next = 2.into();
                     self.pe_has.d.next = true;
                     self.pe_w.d.next = 0.into();
+                    self.pe_last.d.next = self.one_word.val();
                     self.pe_src.d.next = self.lo_e.idx.val();
-                    self.elim.d.next = self.elim.q.val() & !self.lo_e.oh.val();
                 } else if !self.r_on.q.val() & !self.b_on.q.val() & !self.c_on.q.val() {
                     self.state.d.next = 6.into();
                 }
@@ -1151,6 +1185,20 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                     }
                 }
             }
+        }
+        // the rows to eliminate: the requests never meet (the scanner has stopped before an ELIM
+        // pass begins, and DECIDE follows the last), so each bit is one LUT of six inputs
+        self.elim_clr_m.next = 0.into();
+        if self.elim_take.val() {
+            self.elim_clr_m.next = self.lo_e.oh.val();
+        }
+        self.elim_add_m.next = 0.into();
+        if self.elim_add.val() {
+            self.elim_add_m.next = self.s_cpoh.q.val();
+        }
+        self.elim.d.next = (self.elim.q.val() & !self.elim_clr_m.val()) | self.elim_add_m.val();
+        if self.elim_zero.val() {
+            self.elim.d.next = 0.into();
         }
         if self.clear.val() {
             self.state.d.next = 0.into();

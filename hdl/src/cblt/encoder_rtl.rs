@@ -155,6 +155,9 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     b_on: DFF<Bit>,
     b_first: DFF<Bit>,
     b_last: DFF<Bit>,
+    /// `b_w` is the symbol's last word, registered with it (the output's last-beat flag, which
+    /// the ring's read address follows, is one LUT of flip-flops).
+    b_lastw: DFF<Bit>,
     b_i: DFF<Bits<6>>,
     b_w: DFF<Bits<SA>>,
     b_bitset: DFF<Bits<KM>>,
@@ -329,6 +332,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             b_on: Default::default(),
             b_first: Default::default(),
             b_last: Default::default(),
+            b_lastw: Default::default(),
             b_i: Default::default(),
             b_w: Default::default(),
             b_bitset: Default::default(),
@@ -406,7 +410,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self, clock, k_ok, size_ok, seed_ok, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, st_fit, st_end, mg_on, mg_index, mg_scan, mg_u,
             mg_j, sc_t, sc_j, sc_v, rej_late, nx, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
             mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_wp, f_rp, out_ptr, a_on, a_i, a_w, a_rem, a_first,
-            a_bitset, b_on, b_first, b_last, b_i, b_w, b_bitset, b_fwd, b_fwd_data
+            a_bitset, b_on, b_first, b_last, b_lastw, b_i, b_w, b_bitset, b_fwd, b_fwd_data
         );
         self.deg_table.read_clock.next = self.clock.val();
         self.deg_table.write_clock.next = self.clock.val();
@@ -587,7 +591,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.acc_ram.write_data.next = self.x.val();
         self.out_valid.next = self.b_on.q.val() & self.b_last.q.val();
         self.out_first.next = self.b_on.q.val() & self.b_last.q.val() & (self.b_w.q.val() == 0);
-        self.beat_last.next = self.b_on.q.val() & self.b_last.q.val() & (self.b_w.q.val() == self.last_word.val());
+        self.beat_last.next = self.b_on.q.val() & self.b_last.q.val() & self.b_lastw.q.val();
         self.out_last.next = self.beat_last.val();
         self.out_data.next = self.x.val();
         self.out_bitset.next = bit_cast::<64, KM>(self.b_bitset.q.val());
@@ -642,6 +646,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.b_last.d.next = !self.a_rem.q.val().any();
             self.b_i.d.next = self.a_i.q.val();
             self.b_w.d.next = self.a_w.q.val();
+            self.b_lastw.d.next = self.a_w.q.val() == self.last_word.val();
             self.b_bitset.d.next = self.a_bitset.q.val();
             self.b_fwd.d.next = self.one_word.val() & self.acc_we.val() & (self.b_w.q.val() == self.a_w.q.val());
             self.b_fwd_data.d.next = self.x.val();

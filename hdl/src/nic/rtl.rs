@@ -198,6 +198,12 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     /// CTRL's RX clear, applied a clock after its write (the bus decode is off the many resets
     /// it drives); a read sees it, as a read returns the registers after its edge.
     rx_clear_r: DFF<Bit>,
+    /// The TX and CQ pops and the TX flush, registered like the RX clear: each takes effect a
+    /// clock after its write, and the RAMs' read addresses follow the heads' next values, so a
+    /// read in the next clock still sees it.
+    tx_pop_r: DFF<Bit>,
+    tx_flush_r: DFF<Bit>,
+    cq_pop_r: DFF<Bit>,
     /// The encoder's register and buffer writes, registered: they reach it a clock after the
     /// bus write, in the order they came (the bus decode is off the encoder's write logic).
     ew_cfg: DFF<Bit>,
@@ -328,6 +334,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             r_cq: Default::default(),
             rx_clear: Default::default(),
             rx_clear_r: Default::default(),
+            tx_pop_r: Default::default(),
+            tx_flush_r: Default::default(),
+            cq_pop_r: Default::default(),
             ew_cfg: Default::default(),
             ew_caddr: Default::default(),
             ew_buf: Default::default(),
@@ -347,7 +356,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, refuse_r, rx_clear_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_full, tx_w, rx_hdr,
+            self, clock, refuse_r, rx_clear_r, tx_pop_r, tx_flush_r, cq_pop_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_full, tx_w, rx_hdr,
             rx_bhi, rx_blo, rx_len, fd_on, fd_w, fd_lw, fd_lst, res_seq, res_word, res_known, res_stop, idle_limit, tick_div,
             tick_cnt, m_full, m_row, m_w, m_bytes, mw_en, mw_addr, mw_data, cq_head, cq_tail, cq_count, cq_wf, rd_cqz
         );
@@ -426,7 +435,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         // ---- TX queue: the encoder's beats into the tail slot, the host reads the head ----
         self.enc.out_ready.next = !self.tx_full.q.val();
         self.tx_push.next = self.enc.out_valid.val() & self.enc.out_last.val() & !self.tx_full.q.val();
-        self.tx_pop.next = self.we_reg.val() & self.hit[22].val() & (self.tx_count.q.val() != 0);
+        self.tx_pop_r.d.next = self.we_reg.val() & self.hit[22].val();
+        self.tx_flush_r.d.next = self.we_reg.val() & self.hit[7].val() & self.bus_wdata.val().get_bit(1);
+        self.tx_pop.next = self.tx_pop_r.q.val() & (self.tx_count.q.val() != 0);
         // the beat's word in its symbol: a register that the last beat (and a flush) clears, so
         // the encoder's beat flags are off the RAMs' addresses
         self.tx_wcur.next = self.tx_w.q.val();
@@ -467,7 +478,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         if !self.tx_push.val() & self.tx_pop.val() {
             self.tx_cnt_n.next = self.tx_count.q.val() - 1;
         }
-        if self.we_reg.val() & self.hit[7].val() & self.bus_wdata.val().get_bit(1) {
+        if self.tx_flush_r.q.val() {
             self.tx_w.d.next = 0.into();
             self.tx_head.d.next = 0.into();
             self.tx_tail.d.next = 0.into();
@@ -475,10 +486,10 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         }
         self.tx_count.d.next = self.tx_cnt_n.val();
         self.tx_full.d.next = self.tx_cnt_n.val() == 4;
-        self.tx_meta.read_address.next = (bit_cast::<4, 2>(self.tx_head.q.val()) << 2) | bit_cast::<4, 20>(self.wa.val() & 3);
+        self.tx_meta.read_address.next = (bit_cast::<4, 2>(self.tx_head.d.val()) << 2) | bit_cast::<4, 20>(self.wa.val() & 3);
         self.r_txmeta.next = self.hit[19].val() | self.hit[20].val() | self.hit[21].val();
         self.tx_ram.read_address.next =
-            (bit_cast::<TA, 2>(self.tx_head.q.val()) << self.sa_t.val()) | bit_cast::<TA, SA>(bit_cast::<SA, 20>(self.wa.val()));
+            (bit_cast::<TA, 2>(self.tx_head.d.val()) << self.sa_t.val()) | bit_cast::<TA, SA>(bit_cast::<SA, 20>(self.wa.val()));
 
         // ---- RX staging: host writes while no push is in flight ----
         self.stage_ram.write_enable.next = self.w_stage.val() & !self.fd_on.q.val();
@@ -623,7 +634,8 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         }
         self.cq_push.next = self.cq_ram.write_enable.val() & (self.cq_wf.q.val() == 6);
         self.dec.rec_ready.next = self.cq_push.val();
-        self.cq_pop.next = self.we_reg.val() & self.hit[56].val() & (self.cq_count.q.val() != 0);
+        self.cq_pop_r.d.next = self.we_reg.val() & self.hit[56].val();
+        self.cq_pop.next = self.cq_pop_r.q.val() & (self.cq_count.q.val() != 0);
         if self.cq_push.val() {
             self.cq_wf.d.next = 0.into();
             self.cq_tail.d.next = self.cq_tail.q.val() + 1;
@@ -650,7 +662,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             | self.hit[53].val()
             | self.hit[54].val()
             | self.hit[55].val();
-        self.cq_ram.read_address.next = (bit_cast::<5, 2>(self.cq_head.q.val()) << 3) | bit_cast::<5, 20>(self.wa.val() & 7);
+        self.cq_ram.read_address.next = (bit_cast::<5, 2>(self.cq_head.d.val()) << 3) | bit_cast::<5, 20>(self.wa.val() & 7);
 
         // ---- read values, by register index ----
         self.f_ebusy.next = 0.into();
