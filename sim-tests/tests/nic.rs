@@ -21,8 +21,9 @@ fn id_and_scratch_on_both_engines() {
 }
 
 /// Reads pipeline one per clock with `READ_LATENCY` clocks to their data (a burst returns what
-/// single reads return), a read sees a write of the clock before, and a refused write is
-/// counted by the time the next clock's read samples BUS_REFUSED.
+/// single reads return), and a read sees a write of the clock before: a refused write is
+/// counted by the time the next clock's read samples BUS_REFUSED, and a TX pop has moved the
+/// head (its header words) and the count.
 #[test]
 fn bus_reads_pipeline_and_see_the_writes_before_them() {
     let mut engines: Vec<Box<dyn NicBus>> = vec![Box::new(RustHdlNic::new().unwrap()), Box::new(VerilatorNic::new(NicBuild::SMALL).unwrap())];
@@ -38,5 +39,23 @@ fn bus_reads_pipeline_and_see_the_writes_before_them() {
         let before = e.read(reg::BUS_REFUSED);
         e.write(reg::ID, 1);
         assert_eq!(e.read(reg::BUS_REFUSED), before + 1);
+        // a pop takes effect a clock after its write: the next clock's reads see the new head
+        // (its count, its header words from the slot RAM) as reads many clocks later do
+        e.write(reg::ENC_SYMBOL_LIMIT, 3);
+        e.write(reg::ENC_CTRL, 1);
+        let tx_count = |v: u32| (v >> 8) & 7;
+        for _ in 0..2000 {
+            if tx_count(e.read(reg::ENC_STATUS)) == 3 {
+                break;
+            }
+        }
+        assert_eq!(tx_count(e.read(reg::ENC_STATUS)), 3, "the encoder did not queue three symbols");
+        let head = |e: &mut Box<dyn NicBus>| e.read_burst(reg::TX_BITSET_HI, 2);
+        e.write(reg::TX_POP, 1);
+        let head_now = head(e);
+        (0..8).for_each(|_| e.idle());
+        assert_eq!(head_now, head(e), "the head read right after a pop");
+        e.write(reg::TX_POP, 1);
+        assert_eq!(tx_count(e.read(reg::ENC_STATUS)), 1, "the count read right after a pop");
     }
 }

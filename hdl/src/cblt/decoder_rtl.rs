@@ -304,11 +304,10 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     s_poh: DFF<Bits<KM>>,
     s_pidx: DFF<Bits<6>>,
     /// The row read, checked a clock after the RAM returns it (`s_chk`): whether it has bit q
-    /// (`s_hit`), the row with m' XORed in (`s_cnew`), whether that leaves only its pivot
-    /// (`s_same`), the row (`s_cpidx`, `s_cpoh`). The RAM's output only reaches registers.
+    /// (`s_hit`), the row with m' XORed in (`s_cnew`), the row (`s_cpidx`, `s_cpoh`). The
+    /// RAM's output only reaches registers.
     s_chk: DFF<Bit>,
     s_hit: DFF<Bit>,
-    s_same: DFF<Bit>,
     s_cnew: DFF<Bits<KM>>,
     s_cpoh: DFF<Bits<KM>>,
     s_cpidx: DFF<Bits<6>>,
@@ -371,6 +370,9 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     bv: Signal<Local, Bits<W>>,
     x: Signal<Local, Bits<W>>,
     sc_new: Signal<Local, Bits<KM>>,
+    /// The row with m' XORed in is its pivot alone: compared in the check stage, from the
+    /// registered row (the RAM's output reaches only `s_cnew`).
+    s_same: Signal<Local, Bit>,
     hold: Signal<Local, Bit>,
     /// The readout's word is its row's last; the bytes it carries if the message goes on
     /// (`nbr`); what is left fits it (`ra_fits`); the bytes it carries (`nb`).
@@ -627,7 +629,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self, clock, state, h_hdr, h_trunc, h_lo, h_rhi, h_rlo, h_reason, h_tomb, h_other, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, ctx_open_r, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w, pe_last,
-            p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_low_oh, s_low_idx, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_same, s_cnew, s_cpoh, s_cpidx, elim, st_read, ra_on, ra_slot, ra_w, rd_a,
+            p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_low_oh, s_low_idx, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_cnew, s_cpoh, s_cpidx, elim, st_read, ra_on, ra_slot, ra_w, rd_a,
             ra_left, ob_on, ob_bytes, ob_last
         );
         self.row_ram.read_clock.next = self.clock.val();
@@ -822,6 +824,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.row_ram.write_data.next = self.c_x.q.val();
 
         // ---- back-elimination scanner: coef rows with bit q get m' XORed in ----
+        self.s_same.next = self.s_cnew.q.val() == self.s_cpoh.q.val();
         if self.s_on.q.val() {
             self.s_iss.d.next = self.s_rem.q.val().any();
             self.s_pend.d.next = self.s_iss.q.val();
@@ -837,14 +840,13 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.s_chk.d.next = self.s_pend.q.val();
             self.s_hit.d.next = (self.coef_ram.read_data.val() & self.q_oh.q.val()).any();
             self.s_cnew.d.next = self.sc_new.val();
-            self.s_same.d.next = self.sc_new.val() == self.s_poh.q.val();
             self.s_cpoh.d.next = self.s_poh.q.val();
             self.s_cpidx.d.next = self.s_pidx.q.val();
             if self.s_chk.q.val() & self.s_hit.q.val() {
                 self.elim_add.next = true;
                 self.coef_ram.write_enable.next = true;
                 self.known.d.next = self.known.q.val() & !self.s_cpoh.q.val();
-                if self.s_same.q.val() {
+                if self.s_same.val() {
                     self.known.d.next = self.known.q.val() | self.s_cpoh.q.val();
                 }
             }

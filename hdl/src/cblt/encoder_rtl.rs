@@ -176,7 +176,10 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     buf_rej: SatCounter,
     start_ref: SatCounter,
     // combinational
-    busy_c: Signal<Local, Bit>,
+    /// Busy (setup, mask generator, FIFO, stage A or B on), registered from their next values:
+    /// the start check and the writes' refusals read one flip-flop, which the message RAM's
+    /// write enable, a net to every RAM block, needs.
+    busy_r: DFF<Bit>,
     stop: Signal<Local, Bit>,
     start_ok: Signal<Local, Bit>,
     tbl_ok: Signal<Local, Bit>,
@@ -202,7 +205,10 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     scan_hit: Signal<Local, Bit>,
     j1: Signal<Local, Bits<7>>,
     sj1: Signal<Local, Bits<7>>,
-    top6: Signal<Local, Bits<6>>,
+    /// The index `nx` draws if the PRNG holds (`idx_hold`) and if it steps (`idx_step`, from
+    /// its xorshift), side by side; the step selects one (`idx`) just before the one-hot.
+    idx_hold: Signal<Local, Bits<6>>,
+    idx_step: Signal<Local, Bits<6>>,
     idx: Signal<Local, Bits<6>>,
     accept: Signal<Local, Bit>,
     have1: Signal<Local, Bits<7>>,
@@ -214,10 +220,9 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     push_draws: Signal<Local, Bits<32>>,
     pop: Signal<Local, Bit>,
     hold: Signal<Local, Bit>,
-    /// The FIFO's head and whether it holds a mask; it is not empty.
+    /// The FIFO's head and whether it holds a mask.
     head: Signal<Local, Bits<KM>>,
     head_v: Signal<Local, Bit>,
-    f_any: Signal<Local, Bit>,
     /// Stage A's next state when it advances, and whether it takes the FIFO's head then.
     pop_go: Signal<Local, Bit>,
     na_on: Signal<Local, Bit>,
@@ -345,7 +350,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             rej_late: Default::default(),
             buf_rej: Default::default(),
             start_ref: Default::default(),
-            busy_c: Default::default(),
+            busy_r: Default::default(),
             stop: Default::default(),
             start_ok: Default::default(),
             tbl_ok: Default::default(),
@@ -367,7 +372,8 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             scan_hit: Default::default(),
             j1: Default::default(),
             sj1: Default::default(),
-            top6: Default::default(),
+            idx_hold: Default::default(),
+            idx_step: Default::default(),
             idx: Default::default(),
             accept: Default::default(),
             have1: Default::default(),
@@ -381,7 +387,6 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             hold: Default::default(),
             head: Default::default(),
             head_v: Default::default(),
-            f_any: Default::default(),
             pop_go: Default::default(),
             na_on: Default::default(),
             na_i: Default::default(),
@@ -407,7 +412,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, k_ok, size_ok, seed_ok, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, st_fit, st_end, mg_on, mg_index, mg_scan, mg_u,
+            self, clock, busy_r, k_ok, size_ok, seed_ok, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, st_fit, st_end, mg_on, mg_index, mg_scan, mg_u,
             mg_j, sc_t, sc_j, sc_v, rej_late, nx, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
             mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_wp, f_rp, out_ptr, a_on, a_i, a_w, a_rem, a_first,
             a_bitset, b_on, b_first, b_last, b_lastw, b_i, b_w, b_bitset, b_fwd, b_fwd_data
@@ -442,10 +447,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.buf_rejected.next = self.buf_rej.value.val();
         self.starts_refused.next = self.start_ref.value.val();
 
-        self.f_any.next = self.f_v0.q.val() | self.f_v1.q.val();
-        self.busy_c.next =
-            self.setup.q.val() | self.mg_on.q.val() | self.f_any.val() | self.a_on.q.val() | self.b_on.q.val();
-        self.busy.next = self.busy_c.val();
+        self.busy.next = self.busy_r.q.val();
         self.head.next = self.f_m0.q.val();
         self.head_v.next = self.f_v0.q.val();
         if self.f_rp.q.val() {
@@ -732,8 +734,8 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.le_kmax.next = self.cfg_wdata.val().get_bits::<7>(0) <= self.k_max.val();
         self.size_fits.next =
             self.cfg_wdata.val().get_bits::<19>(0).any() & (self.cfg_wdata.val().get_bits::<19>(0) <= self.max_msg.val());
-        self.start_ok.next = !self.busy_c.val() & self.k_ok.q.val() & self.size_ok.q.val() & self.seed_ok.q.val();
-        self.tbl_ok.next = !self.busy_c.val()
+        self.start_ok.next = !self.busy_r.q.val() & self.k_ok.q.val() & self.size_ok.q.val() & self.seed_ok.q.val();
+        self.tbl_ok.next = !self.busy_r.q.val()
             & self.tbl_addr.val()
             & self.le_65536.val();
         if self.cfg_we.val() {
@@ -754,7 +756,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                 } else {
                     self.rej_late.d.next = true;
                 }
-            } else if self.busy_c.val() {
+            } else if self.busy_r.q.val() {
                 self.rej_late.d.next = true;
             } else if self.cfg_addr.val() == 1 {
                 if self.cfg_wdata.val().any() & self.le_64.val() {
@@ -802,8 +804,8 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         // ---- message buffer writes (refused while encoding) ----
         self.msg_ram.write_address.next = self.buf_addr.val();
         self.msg_ram.write_data.next = self.buf_wdata.val();
-        self.msg_ram.write_enable.next = self.buf_we.val() & !self.busy_c.val();
-        self.buf_rej.inc.next = self.buf_we.val() & self.busy_c.val();
+        self.msg_ram.write_enable.next = self.buf_we.val() & !self.busy_r.q.val();
+        self.buf_rej.inc.next = self.buf_we.val() & self.busy_r.q.val();
 
         // ---- the draw ring: a push writes its count, the output reads its symbol's ----
         self.draw_ring.write_enable.next = self.push.val();
@@ -819,12 +821,22 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.nx.d.next = self.nx_next.val();
         // the index draw's one-hot and bound, from `nx` as it will be. After a start they are
         // stale for one clock, which is the degree draw's (a step): no index is drawn there.
-        self.top6.next = self.nx.q.val().get_bits::<6>(26);
+        self.idx_hold.next = self.nx.q.val().get_bits::<6>(26) >> self.idx_sh_r.q.val();
+        self.idx_step.next = self.x3.val().get_bits::<6>(26) >> self.idx_sh_r.q.val();
+        self.idx.next = self.idx_hold.val();
+        self.nx_lt.d.next = bit_cast::<7, 6>(self.idx_hold.val()) < self.k_reg.q.val();
         if self.step.val() {
-            self.top6.next = self.x3.val().get_bits::<6>(26);
+            self.idx.next = self.idx_step.val();
+            self.nx_lt.d.next = bit_cast::<7, 6>(self.idx_step.val()) < self.k_reg.q.val();
         }
-        self.idx.next = self.top6.val() >> self.idx_sh_r.q.val();
         self.nx_oh.d.next = self.one_m.val() << self.idx.val();
-        self.nx_lt.d.next = bit_cast::<7, 6>(self.idx.val()) < self.k_reg.q.val();
+
+        // busy next clock, from the next values of what it is made of (after all their writes)
+        self.busy_r.d.next = self.setup.d.val()
+            | self.mg_on.d.val()
+            | self.f_v0.d.val()
+            | self.f_v1.d.val()
+            | self.a_on.d.val()
+            | self.b_on.d.val();
     }
 }
