@@ -150,6 +150,8 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     a_i: DFF<Bits<6>>,
     a_w: DFF<Bits<SA>>,
     a_rem: DFF<Bits<KM>>,
+    /// `a_rem` is not empty, kept beside it (the pass's end reads a flip-flop, not a 64-input OR).
+    a_more: DFF<Bit>,
     a_first: DFF<Bit>,
     a_bitset: DFF<Bits<KM>>,
     b_on: DFF<Bit>,
@@ -229,6 +231,7 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     na_i: Signal<Local, Bits<6>>,
     na_w: Signal<Local, Bits<SA>>,
     na_rem: Signal<Local, Bits<KM>>,
+    na_more: Signal<Local, Bit>,
     na_first: Signal<Local, Bit>,
     na_bitset: Signal<Local, Bits<KM>>,
     rem_low: Signal<Local, Bits<KM>>,
@@ -332,6 +335,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             a_i: Default::default(),
             a_w: Default::default(),
             a_rem: Default::default(),
+            a_more: Default::default(),
             a_first: Default::default(),
             a_bitset: Default::default(),
             b_on: Default::default(),
@@ -392,6 +396,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             na_i: Default::default(),
             na_w: Default::default(),
             na_rem: Default::default(),
+            na_more: Default::default(),
             na_first: Default::default(),
             na_bitset: Default::default(),
             rem_low: Default::default(),
@@ -414,7 +419,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         dff_setup!(
             self, clock, busy_r, k_ok, size_ok, seed_ok, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, st_fit, st_end, mg_on, mg_index, mg_scan, mg_u,
             mg_j, sc_t, sc_j, sc_v, rej_late, nx, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
-            mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_wp, f_rp, out_ptr, a_on, a_i, a_w, a_rem, a_first,
+            mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_wp, f_rp, out_ptr, a_on, a_i, a_w, a_rem, a_more, a_first,
             a_bitset, b_on, b_first, b_last, b_lastw, b_i, b_w, b_bitset, b_fwd, b_fwd_data
         );
         self.deg_table.read_clock.next = self.clock.val();
@@ -491,7 +496,6 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.scan_hit.next = self.mg_u.q.val() < self.sc_t.q.val();
         self.sj1.next = self.sc_j.q.val() + 1;
         self.j1.next = self.mg_j.q.val() + 1;
-        self.deg_table.read_address.next = self.mg_j.q.val().get_bits::<6>(0);
         self.accept.next = self.nx_lt.q.val() & !(self.mg_mask.q.val() & self.nx_oh.q.val()).any();
         self.have1.next = self.mg_have.q.val() + 1;
         self.have2.next = self.mg_have.q.val() + 2;
@@ -528,7 +532,6 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                 self.sc_j.d.next = self.mg_j.q.val();
                 self.sc_v.d.next = true;
                 self.mg_j.d.next = self.j1.val();
-                self.deg_table.read_address.next = self.j1.val().get_bits::<6>(0);
             }
         }
         if self.mg_go.val() & !self.mg_scan.q.val() {
@@ -544,7 +547,6 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                     self.mg_u.d.next = self.u17.val();
                     self.mg_j.d.next = 1.into();
                     self.sc_v.d.next = false;
-                    self.deg_table.read_address.next = 1.into();
                 }
             } else if self.accept.val() {
                 self.mg_mask.d.next = self.mg_mask.q.val() | self.nx_oh.q.val();
@@ -555,6 +557,16 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                     self.push.next = true;
                     self.mg_index.d.next = false;
                 }
+            }
+        }
+        // the table RAM's address, whatever the scan decides: a scan that goes on reads the next
+        // entry and one that stops leaves a read nobody takes; a stalled scan reads its entry
+        // again; outside a scan it reads T[1], the first entry a scan compares
+        self.deg_table.read_address.next = 1.into();
+        if self.mg_scan.q.val() {
+            self.deg_table.read_address.next = self.mg_j.q.val().get_bits::<6>(0);
+            if self.mg_go.val() {
+                self.deg_table.read_address.next = self.j1.val().get_bits::<6>(0);
             }
         }
         if self.push.val() {
@@ -613,14 +625,16 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.na_i.next = self.a_i.q.val();
         self.na_w.next = self.a_w.q.val();
         self.na_rem.next = self.a_rem.q.val();
+        self.na_more.next = self.a_more.q.val();
         self.na_first.next = self.a_first.q.val();
         self.na_bitset.next = self.a_bitset.q.val();
         if self.a_on.q.val() {
             if self.a_w.q.val() == self.last_word.val() {
                 self.na_w.next = 0.into();
-                if self.a_rem.q.val().any() {
+                if self.a_more.q.val() {
                     self.na_i.next = self.rem_idx.val();
                     self.na_rem.next = self.a_rem.q.val() & !self.rem_low.val();
+                    self.na_more.next = (self.a_rem.q.val() & !self.rem_low.val()).any();
                     self.na_first.next = false;
                 } else if self.head_v.val() {
                     self.pop_go.next = true;
@@ -637,6 +651,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.na_on.next = true;
             self.na_i.next = self.head_idx.val();
             self.na_rem.next = self.head.val() & !self.head_low.val();
+            self.na_more.next = (self.head.val() & !self.head_low.val()).any();
             self.na_w.next = 0.into();
             self.na_first.next = true;
             self.na_bitset.next = self.head.val();
@@ -645,7 +660,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         if !self.hold.val() {
             self.b_on.d.next = self.a_on.q.val();
             self.b_first.d.next = self.a_first.q.val();
-            self.b_last.d.next = !self.a_rem.q.val().any();
+            self.b_last.d.next = !self.a_more.q.val();
             self.b_i.d.next = self.a_i.q.val();
             self.b_w.d.next = self.a_w.q.val();
             self.b_lastw.d.next = self.a_w.q.val() == self.last_word.val();
@@ -656,6 +671,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.a_i.d.next = self.na_i.val();
             self.a_w.d.next = self.na_w.val();
             self.a_rem.d.next = self.na_rem.val();
+            self.a_more.d.next = self.na_more.val();
             self.a_first.d.next = self.na_first.val();
             self.a_bitset.d.next = self.na_bitset.val();
         }
