@@ -22,9 +22,10 @@
 //! `out_data`), the packed header word W0 (`out_hdr`) and the bitset (`out_bitset`) alongside,
 //! as stream metadata; the NIC frames them (§6.3). `out_ready` low holds the beat. `out_draws`
 //! is the message's PRNG draw count up to this symbol, valid with its beats (tests check §9's
-//! draws with it; the count waits in a block-RAM ring while its symbol is in flight).
+//! draws with it). The count and the bitset wait in block-RAM rings while their symbol is in
+//! flight; the payload stages carry neither.
 
-use crate::rtl_util::{c, BlockRam, SatCounter};
+use crate::rtl_util::{c, BlockRam, BlockRamRe, SatCounter};
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
@@ -142,6 +143,9 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     /// out (`out_ptr`): the count rides beside the symbol in block RAM, not in the FIFO and the
     /// payload stages. At most four symbols are in flight (two in the FIFO, stages A and B).
     draw_ring: BlockRam<32, 4>,
+    /// Each pushed mask beside its draw count, read back the same way as the symbol's bitset
+    /// (the stages carry no bitset).
+    mask_ring: BlockRam<KM, 4>,
     /// Symbols sent since the start, mod 16: the ring slot of the symbol on the output.
     out_ptr: DFF<Bits<4>>,
     out_ptr_next: Signal<Local, Bits<4>>,
@@ -153,23 +157,22 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     /// `a_rem` is not empty, kept beside it (the pass's end reads a flip-flop, not a 64-input OR).
     a_more: DFF<Bit>,
     a_first: DFF<Bit>,
-    a_bitset: DFF<Bits<KM>>,
     b_on: DFF<Bit>,
     b_first: DFF<Bit>,
     b_last: DFF<Bit>,
     /// `b_w` is the symbol's last word, registered with it (the output's last-beat flag, which
     /// the ring's read address follows, is one LUT of flip-flops).
     b_lastw: DFF<Bit>,
-    b_i: DFF<Bits<6>>,
     b_w: DFF<Bits<SA>>,
-    b_bitset: DFF<Bits<KM>>,
     /// Stage B's accumulator write forwarded to the word A reads. Only a one-word symbol reads
     /// the word B writes in the same clock (A is one word ahead of B within a pass and at word 0
     /// when B is at the last), so for ⌈S/WB⌉ ≥ 2 `one_word` is false and synthesis removes both.
     b_fwd: DFF<Bit>,
     b_fwd_data: DFF<Bits<W>>,
-    msg_ram: BlockRam<W, MA>,
-    acc_ram: BlockRam<W, SA>,
+    /// The buffer and the accumulator are read at stage A's word; while the output holds, their
+    /// read enables are low and their outputs keep stage B's word (no multiplexer on the address).
+    msg_ram: BlockRamRe<W, MA>,
+    acc_ram: BlockRamRe<W, SA>,
     sym_cnt: SatCounter,
     cfg_rej: SatCounter,
     /// A refused configuration write, counted in `cfg_rej` a clock later (the write's checks
@@ -233,13 +236,10 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     na_rem: Signal<Local, Bits<KM>>,
     na_more: Signal<Local, Bit>,
     na_first: Signal<Local, Bit>,
-    na_bitset: Signal<Local, Bits<KM>>,
     rem_low: Signal<Local, Bits<KM>>,
     rem_idx: Signal<Local, Bits<6>>,
     head_low: Signal<Local, Bits<KM>>,
     head_idx: Signal<Local, Bits<6>>,
-    rd_i: Signal<Local, Bits<6>>,
-    rd_w: Signal<Local, Bits<SA>>,
     accv: Signal<Local, Bits<W>>,
     acc_we: Signal<Local, Bit>,
     beat_last: Signal<Local, Bit>,
@@ -329,6 +329,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             f_wp: Default::default(),
             f_rp: Default::default(),
             draw_ring: Default::default(),
+            mask_ring: Default::default(),
             out_ptr: Default::default(),
             out_ptr_next: Default::default(),
             a_on: Default::default(),
@@ -337,14 +338,11 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             a_rem: Default::default(),
             a_more: Default::default(),
             a_first: Default::default(),
-            a_bitset: Default::default(),
             b_on: Default::default(),
             b_first: Default::default(),
             b_last: Default::default(),
             b_lastw: Default::default(),
-            b_i: Default::default(),
             b_w: Default::default(),
-            b_bitset: Default::default(),
             b_fwd: Default::default(),
             b_fwd_data: Default::default(),
             msg_ram: Default::default(),
@@ -398,13 +396,10 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             na_rem: Default::default(),
             na_more: Default::default(),
             na_first: Default::default(),
-            na_bitset: Default::default(),
             rem_low: Default::default(),
             rem_idx: Default::default(),
             head_low: Default::default(),
             head_idx: Default::default(),
-            rd_i: Default::default(),
-            rd_w: Default::default(),
             accv: Default::default(),
             acc_we: Default::default(),
             beat_last: Default::default(),
@@ -420,13 +415,15 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self, clock, busy_r, k_ok, size_ok, seed_ok, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, st_fit, st_end, mg_on, mg_index, mg_scan, mg_u,
             mg_j, sc_t, sc_j, sc_v, rej_late, nx, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
             mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_wp, f_rp, out_ptr, a_on, a_i, a_w, a_rem, a_more, a_first,
-            a_bitset, b_on, b_first, b_last, b_lastw, b_i, b_w, b_bitset, b_fwd, b_fwd_data
+            b_on, b_first, b_last, b_lastw, b_w, b_fwd, b_fwd_data
         );
         self.deg_table.read_clock.next = self.clock.val();
         self.deg_table.write_clock.next = self.clock.val();
         self.msg_ram.read_clock.next = self.clock.val();
         self.draw_ring.read_clock.next = self.clock.val();
         self.draw_ring.write_clock.next = self.clock.val();
+        self.mask_ring.read_clock.next = self.clock.val();
+        self.mask_ring.write_clock.next = self.clock.val();
         self.msg_ram.write_clock.next = self.clock.val();
         self.acc_ram.read_clock.next = self.clock.val();
         self.acc_ram.write_clock.next = self.clock.val();
@@ -608,7 +605,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.beat_last.next = self.b_on.q.val() & self.b_last.q.val() & self.b_lastw.q.val();
         self.out_last.next = self.beat_last.val();
         self.out_data.next = self.x.val();
-        self.out_bitset.next = bit_cast::<64, KM>(self.b_bitset.q.val());
+        self.out_bitset.next = bit_cast::<64, KM>(self.mask_ring.read_data.val());
         self.sym_cnt.inc.next = self.beat_last.val() & self.out_ready.val();
         // the ring is read every clock at the slot of the symbol on the output next clock. A
         // push to that slot in the same clock is the symbol itself, pushed three or more clocks
@@ -627,7 +624,6 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.na_rem.next = self.a_rem.q.val();
         self.na_more.next = self.a_more.q.val();
         self.na_first.next = self.a_first.q.val();
-        self.na_bitset.next = self.a_bitset.q.val();
         if self.a_on.q.val() {
             if self.a_w.q.val() == self.last_word.val() {
                 self.na_w.next = 0.into();
@@ -654,17 +650,14 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.na_more.next = (self.head.val() & !self.head_low.val()).any();
             self.na_w.next = 0.into();
             self.na_first.next = true;
-            self.na_bitset.next = self.head.val();
         }
         self.pop.next = self.pop_go.val() & !self.hold.val();
         if !self.hold.val() {
             self.b_on.d.next = self.a_on.q.val();
             self.b_first.d.next = self.a_first.q.val();
             self.b_last.d.next = !self.a_more.q.val();
-            self.b_i.d.next = self.a_i.q.val();
             self.b_w.d.next = self.a_w.q.val();
             self.b_lastw.d.next = self.a_w.q.val() == self.last_word.val();
-            self.b_bitset.d.next = self.a_bitset.q.val();
             self.b_fwd.d.next = self.one_word.val() & self.acc_we.val() & (self.b_w.q.val() == self.a_w.q.val());
             self.b_fwd_data.d.next = self.x.val();
             self.a_on.d.next = self.na_on.val();
@@ -673,17 +666,14 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.a_rem.d.next = self.na_rem.val();
             self.a_more.d.next = self.na_more.val();
             self.a_first.d.next = self.na_first.val();
-            self.a_bitset.d.next = self.na_bitset.val();
         }
-        // the buffer and accumulator read what stage B holds next clock
-        self.rd_i.next = self.a_i.q.val();
-        self.rd_w.next = self.a_w.q.val();
-        if self.hold.val() {
-            self.rd_i.next = self.b_i.q.val();
-            self.rd_w.next = self.b_w.q.val();
-        }
-        self.msg_ram.read_address.next = (bit_cast::<MA, 6>(self.rd_i.val()) << self.sa.val()) | bit_cast::<MA, SA>(self.rd_w.val());
-        self.acc_ram.read_address.next = self.rd_w.val();
+        // the buffer and accumulator read stage A's word, which B holds next clock; a hold keeps
+        // B's word on their outputs (neither is written then: the buffer only while idle, the
+        // accumulator not in a symbol's last pass, the only one that holds)
+        self.msg_ram.read_address.next = (bit_cast::<MA, 6>(self.a_i.q.val()) << self.sa.val()) | bit_cast::<MA, SA>(self.a_w.q.val());
+        self.acc_ram.read_address.next = self.a_w.q.val();
+        self.msg_ram.read_enable.next = !self.hold.val();
+        self.acc_ram.read_enable.next = !self.hold.val();
 
         // ---- mask FIFO ----
         // (a push never meets a full FIFO: `mg_go` waits for a free entry)
@@ -829,6 +819,10 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.draw_ring.write_data.next = self.push_draws.val();
         self.out_ptr.d.next = self.out_ptr_next.val();
         self.draw_ring.read_address.next = self.out_ptr_next.val();
+        self.mask_ring.write_enable.next = self.push.val();
+        self.mask_ring.write_address.next = self.mg_count.q.val().get_bits::<4>(0);
+        self.mask_ring.write_data.next = self.push_mask.val();
+        self.mask_ring.read_address.next = self.out_ptr_next.val();
 
         // ---- the PRNG state and its xorshift, for the next clock's draw ----
         // a step, and the end of a start's setup, move `nx` to its xorshift (a taken start loads
