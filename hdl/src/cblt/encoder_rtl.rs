@@ -185,6 +185,11 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     /// the start check and the writes' refusals read one flip-flop, which the message RAM's
     /// write enable, a net to every RAM block, needs.
     busy_r: DFF<Bit>,
+    /// A table write, applied a clock after it is checked (the table is only read by a scan,
+    /// clocks after a start).
+    tw_en: DFF<Bit>,
+    tw_addr: DFF<Bits<6>>,
+    tw_data: DFF<Bits<17>>,
     stop: Signal<Local, Bit>,
     start_ok: Signal<Local, Bit>,
     tbl_ok: Signal<Local, Bit>,
@@ -353,6 +358,9 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             buf_rej: Default::default(),
             start_ref: Default::default(),
             busy_r: Default::default(),
+            tw_en: Default::default(),
+            tw_addr: Default::default(),
+            tw_data: Default::default(),
             stop: Default::default(),
             start_ok: Default::default(),
             tbl_ok: Default::default(),
@@ -412,7 +420,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, busy_r, k_ok, size_ok, seed_ok, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, st_fit, st_end, mg_on, mg_index, mg_scan, mg_u,
+            self, clock, busy_r, tw_en, tw_addr, tw_data, k_ok, size_ok, seed_ok, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, st_fit, st_end, mg_on, mg_index, mg_scan, mg_u,
             mg_j, sc_t, sc_j, sc_v, rej_late, nx, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
             mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_wp, f_rp, out_ptr, a_on, a_i, a_w, a_rem, a_more, a_first,
             b_on, b_first, b_last, b_lastw, b_w, b_fwd, b_fwd_data
@@ -793,9 +801,12 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                 self.rej_late.d.next = true;
             }
         }
-        self.deg_table.write_address.next = self.cfg_addr.val().get_bits::<6>(0);
-        self.deg_table.write_data.next = self.cfg_wdata.val().get_bits::<17>(0);
-        self.deg_table.write_enable.next = self.cfg_we.val() & self.tbl_ok.val();
+        self.tw_en.d.next = self.cfg_we.val() & self.tbl_ok.val();
+        self.tw_addr.d.next = self.cfg_addr.val().get_bits::<6>(0);
+        self.tw_data.d.next = self.cfg_wdata.val().get_bits::<17>(0);
+        self.deg_table.write_enable.next = self.tw_en.q.val();
+        self.deg_table.write_address.next = self.tw_addr.q.val();
+        self.deg_table.write_data.next = self.tw_data.q.val();
         if self.stop.val() {
             self.setup.d.next = false;
             self.mg_on.d.next = false;
@@ -841,12 +852,18 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         }
         self.nx_oh.d.next = self.one_m.val() << self.idx.val();
 
-        // busy next clock, from the next values of what it is made of (after all their writes)
+        // busy next clock: setup, mask generator, FIFO, stage A or B on then. Each part that can
+        // turn off hands its work on, so the OR of their next values is, from flip-flops:
+        // the setup next clock, or ending with a start that fits (the generator turns on); the
+        // generator on and no stop (a push at the limit fills the FIFO); a mask in the FIFO (a
+        // stop empties it, but its head goes to A, or B holds); A on (its word goes to B, or B
+        // holds); B held. Only the start's decision is combinational.
         self.busy_r.d.next = self.setup.d.val()
-            | self.mg_on.d.val()
-            | self.f_v0.d.val()
-            | self.f_v1.d.val()
-            | self.a_on.d.val()
-            | self.b_on.d.val();
+            | (!self.stop.val()
+                & ((self.setup.q.val() & self.st_end.q.val() & self.st_fit.q.val()) | self.mg_on.q.val()))
+            | self.f_v0.q.val()
+            | self.f_v1.q.val()
+            | self.a_on.q.val()
+            | self.hold.val();
     }
 }
