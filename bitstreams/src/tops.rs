@@ -166,12 +166,15 @@ pub fn all() -> Vec<Top> {
                 otherwise; a start's seed only reaches `nx`); whether the next accepted index is the degree's \
                 last is a register, so the acceptance is an AND-OR over the mask and the FIFO push; a refused \
                 register write is counted a clock later; the start check's compares (MSG_SIZE against k·S) \
-                are registered a clock before the start is decided; the payload engine's next state is made \
-                from registers and the output's hold selects it last. Its area is \
-                within the budget of 1,500 cells of its own since its three RAMs are marked free of \
+                are registered a clock before the start is decided, and its range checks are flags set by the \
+                writes; `busy` is a flip-flop; the payload engine's next state is made from registers and the \
+                output's hold selects it last; the mask FIFO is a ring, so the hold reaches its pointers and \
+                not the masks; the buffer and accumulator keep their word with their read enables while the \
+                output holds, so their addresses are stage A's registers with no multiplexer. Its area is \
+                within the budget of 1,500 cells of its own since its RAMs are marked free of \
                 read-during-write checks (yosys otherwise adds a bypass of about 70 flip-flops per RAM), the \
-                32-bit draw counts wait in a block-RAM ring instead of riding the mask FIFO and the payload \
-                stages, the accumulator forwarding is built only for one-word symbols, and the register \
+                32-bit draw counts and the masks wait in RAM rings instead of riding the mask FIFO and the \
+                payload stages, the accumulator forwarding is built only for one-word symbols, and the register \
                 writes' range checks test high bits instead of four 32-bit compares (carry chains). The rest \
                 is four 32-bit statistics, the PRNG and the configuration registers.",
         },
@@ -191,7 +194,8 @@ pub fn all() -> Vec<Top> {
                 carry chain (DECIDE takes pass 0's source from one registered). A payload word is issued, read \
                 from a registered address, XORed and written in four stages, so no path runs from a block RAM \
                 to another; the readout holds its word with the row RAM's read enable, and the context a \
-                commit opens is set a clock later. Its three RAMs are marked free of read-during-write checks, \
+                commit opens is set a clock later; the rows to eliminate change in one place and the pass's \
+                last word is a flip-flop. Its three RAMs are marked free of read-during-write checks, \
                 which took yosys's bypass registers off them. Its area is the elimination, eight 32-bit \
                 statistics, the record's counters and the harness's flip-flops.",
         },
@@ -212,8 +216,9 @@ pub fn all() -> Vec<Top> {
                 39 LUTs to each). The decoder's packet-only header checks are made as the header \
                 is taken and the encoder's index draw a clock ahead; the RX feeder's last beat and the TX beat's \
                 word are registers; a register read takes two clocks, its decode registered at its edge and \
-                each group of eight registers' AND-OR at the next; the encoder's writes, the RX clear and the \
-                message RAM's writes are registered a clock after the bus or the decoder. Every statistic is a \
+                each group of eight registers' AND-OR at the next; the encoder's writes, the RX clear, the TX and \
+                CQ pops, the TX flush and the message RAM's writes are registered a clock after the bus or the \
+                decoder. Every statistic is a \
                 32-bit counter.",
         },
     ]);
@@ -264,15 +269,16 @@ pub fn ecp5_all() -> Vec<Top> {
             registers (a read stage in the payload passes), its XOR is registered before the write, its \
             readout holds with the RAM's read enable; the RX message RAM is written from registers; the \
             bus read is registered at its edge and its data at the next (two clocks, pipelined); the \
-            encoder's writes and the RX clear reach their logic a clock after the bus; the TX queue's full \
-            flag is a flip-flop. The rest of the steps of this round are in the decoder's and the encoder's \
-            notes (the header check over three clocks, the lowest-one units on registers, the start check \
-            registered). What is left is spread over paths of nearly one length, each the critical path of \
-            some seed: the encoder's output stall (the payload engine's hold into the mask FIFO's enables, \
-            a net with a large fanout), the decoder's pass control (the issue decision into the pass and \
-            elimination registers) and the encoder's register writes into its start and its refusal counter. \
-            The next steps are the stall as a registered almost-full with a skid entry, the issue decision \
-            made a clock ahead, and the start's decision a clock after the write.",
+            encoder's writes, the RX clear and the queue commands reach their logic a clock after the bus; \
+            the TX queue's full flag is a flip-flop. With rows of 46 words, the decoder's wait for a word still \
+            in flight cannot happen and is not built. The rest of the steps are in the decoder's and the \
+            encoder's notes. What is left is spread over paths of 8 to 9 ns, each the critical path of some \
+            seed: the encoder's next source (stage A's lowest set bit of the 64 remaining sources, its index \
+            encoded, into `a_i`), the decoder's row RAM's word into the XOR (routing from blocks spread over \
+            the die), the mask generator's duplicate test into the FIFO's push, and the header's bitset rule \
+            as the decoder takes a packet. Next steps: the next source's index registered a source ahead (a \
+            source takes 46 clocks here), a register on the row RAM's output, and the duplicate test made as \
+            the index is drawn.",
     });
     tops
 }

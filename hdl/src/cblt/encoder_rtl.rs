@@ -65,7 +65,9 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     s_bytes: Constant<Bits<19>>,
     max_msg: Constant<Bits<19>>,
     k_max: Constant<Bits<7>>,
-    last_word: Constant<Bits<SA>>,
+    /// The word before a symbol's last (all ones with one-word symbols, which `a_w` never
+    /// reaches): the next word is the last.
+    last_word_m1: Constant<Bits<SA>>,
     one_word: Constant<Bit>,
     sa: Constant<Bits<MA>>,
     /// KM as a 7-bit value (masks are KM bits wide: source j is bit j).
@@ -153,6 +155,8 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     a_on: DFF<Bit>,
     a_i: DFF<Bits<6>>,
     a_w: DFF<Bits<SA>>,
+    /// `a_w` is the symbol's last word, kept beside it (stage A's branches read a flip-flop).
+    a_lastw: DFF<Bit>,
     a_rem: DFF<Bits<KM>>,
     /// `a_rem` is not empty, kept beside it (the pass's end reads a flip-flop, not a 64-input OR).
     a_more: DFF<Bit>,
@@ -238,6 +242,7 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     na_on: Signal<Local, Bit>,
     na_i: Signal<Local, Bits<6>>,
     na_w: Signal<Local, Bits<SA>>,
+    na_lastw: Signal<Local, Bit>,
     na_rem: Signal<Local, Bits<KM>>,
     na_more: Signal<Local, Bit>,
     na_first: Signal<Local, Bit>,
@@ -287,7 +292,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             s_bytes: c(s as u64),
             max_msg: c((s * k_max) as u64),
             k_max: c(k_max as u64),
-            last_word: c(wps as u64 - 1),
+            last_word_m1: c((wps as u64).wrapping_sub(2) & ((1 << SA) - 1)),
             one_word: Constant::new(wps == 1),
             sa: c(SA as u64),
             km: c(KM as u64),
@@ -340,6 +345,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             a_on: Default::default(),
             a_i: Default::default(),
             a_w: Default::default(),
+            a_lastw: Default::default(),
             a_rem: Default::default(),
             a_more: Default::default(),
             a_first: Default::default(),
@@ -401,6 +407,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             na_on: Default::default(),
             na_i: Default::default(),
             na_w: Default::default(),
+            na_lastw: Default::default(),
             na_rem: Default::default(),
             na_more: Default::default(),
             na_first: Default::default(),
@@ -422,7 +429,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         dff_setup!(
             self, clock, busy_r, tw_en, tw_addr, tw_data, k_ok, size_ok, seed_ok, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, st_fit, st_end, mg_on, mg_index, mg_scan, mg_u,
             mg_j, sc_t, sc_j, sc_v, rej_late, nx, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
-            mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_wp, f_rp, out_ptr, a_on, a_i, a_w, a_rem, a_more, a_first,
+            mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_wp, f_rp, out_ptr, a_on, a_i, a_w, a_lastw, a_rem, a_more, a_first,
             b_on, b_first, b_last, b_lastw, b_w, b_fwd, b_fwd_data
         );
         self.deg_table.read_clock.next = self.clock.val();
@@ -629,12 +636,14 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.na_on.next = self.a_on.q.val();
         self.na_i.next = self.a_i.q.val();
         self.na_w.next = self.a_w.q.val();
+        self.na_lastw.next = self.a_lastw.q.val();
         self.na_rem.next = self.a_rem.q.val();
         self.na_more.next = self.a_more.q.val();
         self.na_first.next = self.a_first.q.val();
         if self.a_on.q.val() {
-            if self.a_w.q.val() == self.last_word.val() {
+            if self.a_lastw.q.val() {
                 self.na_w.next = 0.into();
+                self.na_lastw.next = self.one_word.val();
                 if self.a_more.q.val() {
                     self.na_i.next = self.rem_idx.val();
                     self.na_rem.next = self.a_rem.q.val() & !self.rem_low.val();
@@ -647,6 +656,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                 }
             } else {
                 self.na_w.next = self.a_w.q.val() + 1;
+                self.na_lastw.next = self.a_w.q.val() == self.last_word_m1.val();
             }
         } else if self.head_v.val() {
             self.pop_go.next = true;
@@ -657,6 +667,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.na_rem.next = self.head.val() & !self.head_low.val();
             self.na_more.next = (self.head.val() & !self.head_low.val()).any();
             self.na_w.next = 0.into();
+            self.na_lastw.next = self.one_word.val();
             self.na_first.next = true;
         }
         self.pop.next = self.pop_go.val() & !self.hold.val();
@@ -665,12 +676,13 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.b_first.d.next = self.a_first.q.val();
             self.b_last.d.next = !self.a_more.q.val();
             self.b_w.d.next = self.a_w.q.val();
-            self.b_lastw.d.next = self.a_w.q.val() == self.last_word.val();
+            self.b_lastw.d.next = self.a_lastw.q.val();
             self.b_fwd.d.next = self.one_word.val() & self.acc_we.val() & (self.b_w.q.val() == self.a_w.q.val());
             self.b_fwd_data.d.next = self.x.val();
             self.a_on.d.next = self.na_on.val();
             self.a_i.d.next = self.na_i.val();
             self.a_w.d.next = self.na_w.val();
+            self.a_lastw.d.next = self.na_lastw.val();
             self.a_rem.d.next = self.na_rem.val();
             self.a_more.d.next = self.na_more.val();
             self.a_first.d.next = self.na_first.val();
