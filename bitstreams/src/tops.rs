@@ -272,13 +272,16 @@ pub fn ecp5_all() -> Vec<Top> {
             encoder's writes, the RX clear and the queue commands reach their logic a clock after the bus; \
             the TX queue's full flag is a flip-flop. With rows of 46 words, the decoder's wait for a word still \
             in flight cannot happen and is not built. The rest of the steps are in the decoder's and the \
-            encoder's notes. What is left is spread over paths of 8 to 9 ns, each the critical path of some \
-            seed: the encoder's next source (stage A's lowest set bit of the 64 remaining sources, its index \
-            encoded, into `a_i`), the decoder's row RAM's word into the XOR (routing from blocks spread over \
-            the die), the mask generator's duplicate test into the FIFO's push, and the header's bitset rule \
-            as the decoder takes a packet. Next steps: the next source's index registered a source ahead (a \
-            source takes 46 clocks here), a register on the row RAM's output, and the duplicate test made as \
-            the index is drawn.",
+            encoder's notes. What is left is spread over paths of 8.4 to 8.7 ns, each the critical path of \
+            some seed: the bus's refused-write decision (the register decode of the address into `refuse_r`), \
+            the encoder's next source (stage A's lowest set bit of the 64 remaining sources, its index \
+            encoded, into `a_i`), the decoder's next row to eliminate (the same on `elim`, into `pe_src`) and \
+            the encoder's start decision into `busy`; other placements of this round also had the decoder's \
+            row RAM's word into its XOR (routing from blocks spread over the die) and the mask generator's \
+            duplicate test into the FIFO's push. Next steps: the next source's and row's index registered \
+            ahead (a source takes 46 clocks here), the refusal decided a clock later from the registered \
+            decode (`hit_r`), a register on the row RAM's output, and the duplicate test made as the index \
+            is drawn.",
     });
     tops
 }
