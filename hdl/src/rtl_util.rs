@@ -8,6 +8,13 @@ pub fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
     Constant::new(v.into())
 }
 
+/// The index of the word before the last of `words` (N bits): a word counter at this value steps
+/// to the last, so "last word" can be a flag set beside the counter. All ones when `words` is 1,
+/// which the counter of a one-word row never reaches.
+pub fn before_last_word<const N: usize>(words: usize) -> Constant<Bits<N>> {
+    c((words as u64).wrapping_sub(2) & ((1u64 << N) - 1))
+}
+
 /// A port value as the `u64` the cycle framework exchanges.
 pub trait PinValue {
     fn from_pin(v: u64) -> Self;

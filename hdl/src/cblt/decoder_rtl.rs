@@ -37,7 +37,7 @@
 //! Every symbol ends with one `res_valid` clock: status (`Status::code`), reason
 //! (`Invalid::code`, 10 for a framing error), rank and known_mask, and the header a STOP echoes.
 
-use crate::rtl_util::{c, BlockRam, BlockRamRe, SatCounter};
+use crate::rtl_util::{before_last_word, c, BlockRam, BlockRamRe, SatCounter};
 use rust_hdl::prelude::*;
 
 use super::decoder::Status;
@@ -454,7 +454,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             last_word: c(wps as u64 - 1),
             short_rows: Constant::new(wps <= 2),
             one_word: Constant::new(wps == 1),
-            last_word_m1: c((wps as u64).wrapping_sub(2) & ((1 << SA) - 1)),
+            last_word_m1: before_last_word(wps),
             sa: c(SA as u64),
             wb: c(wb as u64),
             s_last: c((s - (wps - 1) * wb) as u64),

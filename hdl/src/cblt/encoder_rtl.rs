@@ -25,7 +25,7 @@
 //! draws with it). The count and the bitset wait in block-RAM rings while their symbol is in
 //! flight; the payload stages carry neither.
 
-use crate::rtl_util::{c, BlockRam, BlockRamRe, SatCounter};
+use crate::rtl_util::{before_last_word, c, BlockRam, BlockRamRe, SatCounter};
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
@@ -145,8 +145,8 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     /// out (`out_ptr`): the count rides beside the symbol in block RAM, not in the FIFO and the
     /// payload stages. At most four symbols are in flight (two in the FIFO, stages A and B).
     draw_ring: BlockRam<32, 4>,
-    /// Each pushed mask beside its draw count, read back the same way as the symbol's bitset
-    /// (the stages carry no bitset).
+    /// Each pushed mask, written and read beside its draw count in `draw_ring`: the symbol's
+    /// `out_bitset` (the payload stages carry no bitset).
     mask_ring: BlockRam<KM, 4>,
     /// Symbols sent since the start, mod 16: the ring slot of the symbol on the output.
     out_ptr: DFF<Bits<4>>,
@@ -185,9 +185,10 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     buf_rej: SatCounter,
     start_ref: SatCounter,
     // combinational
-    /// Busy (setup, mask generator, FIFO, stage A or B on), registered from their next values:
-    /// the start check and the writes' refusals read one flip-flop, which the message RAM's
-    /// write enable, a net to every RAM block, needs.
+    /// Busy (setup, mask generator, FIFO, stage A or B on) as a flip-flop, set from the parts'
+    /// state and the start's decision (see its update): the start check and the writes'
+    /// refusals read one flip-flop, which the message RAM's write enable, a net to every RAM
+    /// block, needs.
     busy_r: DFF<Bit>,
     /// A table write, applied a clock after it is checked (the table is only read by a scan,
     /// clocks after a start).
@@ -292,7 +293,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             s_bytes: c(s as u64),
             max_msg: c((s * k_max) as u64),
             k_max: c(k_max as u64),
-            last_word_m1: c((wps as u64).wrapping_sub(2) & ((1 << SA) - 1)),
+            last_word_m1: before_last_word(wps),
             one_word: Constant::new(wps == 1),
             sa: c(SA as u64),
             km: c(KM as u64),
