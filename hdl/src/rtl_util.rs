@@ -1,5 +1,6 @@
 //! RTL pieces every block shares: pin access by position (for the engines of `sim-tests`), a
-//! saturating counter with a host preset, and a block RAM without a read-during-write bypass.
+//! saturating counter with a host preset, a block RAM without a read-during-write bypass, and the
+//! lowest set bit of a word.
 
 use rust_hdl::prelude::*;
 
@@ -354,4 +355,53 @@ end
         hi = W - 1,
         top = (1usize << N) - 1,
     )
+}
+
+/// The lowest set bit of an N-bit word (N ≤ 64): one-hot and its index (the word without it
+/// is `x & !oh`, made where it is used).
+#[derive(LogicBlock)]
+pub struct LowestOne<const N: usize> {
+    pub x: Signal<In, Bits<N>>,
+    pub oh: Signal<Out, Bits<N>>,
+    pub idx: Signal<Out, Bits<6>>,
+    sel: [Constant<Bits<N>>; 6],
+    pw: [Constant<Bits<6>>; 6],
+    low: Signal<Local, Bits<N>>,
+    part: [Signal<Local, Bits<6>>; 6],
+}
+
+impl<const N: usize> Default for LowestOne<N> {
+    fn default() -> Self {
+        // index bit b is set for the positions whose bit b is set
+        let sel = |b: usize| (0..N).filter(|i| i >> b & 1 == 1).fold(0u64, |m, i| m | 1 << i);
+        LowestOne {
+            x: Default::default(),
+            oh: Default::default(),
+            idx: Default::default(),
+            sel: std::array::from_fn(|b| Constant::new(sel(b).into())),
+            pw: std::array::from_fn(|b| Constant::new((1u64 << b).into())),
+            low: Default::default(),
+            part: Default::default(),
+        }
+    }
+}
+
+impl<const N: usize> Logic for LowestOne<N> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.low.next = self.x.val() & (Bits::<N>::from(0) - self.x.val());
+        self.oh.next = self.low.val();
+        for b in 0..6 {
+            self.part[b].next = 0.into();
+            if (self.low.val() & self.sel[b].val()).any() {
+                self.part[b].next = self.pw[b].val();
+            }
+        }
+        self.idx.next = self.part[0].val()
+            | self.part[1].val()
+            | self.part[2].val()
+            | self.part[3].val()
+            | self.part[4].val()
+            | self.part[5].val();
+    }
 }

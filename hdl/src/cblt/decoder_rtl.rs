@@ -37,7 +37,7 @@
 //! Every symbol ends with one `res_valid` clock: status (`Status::code`), reason
 //! (`Invalid::code`, 10 for a framing error), rank and known_mask, and the header a STOP echoes.
 
-use crate::rtl_util::{before_last_word, c, BlockRam, BlockRamRe, SatCounter};
+use crate::rtl_util::{before_last_word, c, BlockRam, BlockRamRe, LowestOne, SatCounter};
 use rust_hdl::prelude::*;
 
 use super::decoder::Status;
@@ -71,55 +71,6 @@ const _: () = assert!(
 /// Counter outputs, in the order of [`LtDecoder::counters`].
 pub const COUNTERS: [&str; 8] =
     ["symbols", "invalid", "framing", "redundant", "innovative", "after_complete", "complete", "failed"];
-
-/// The lowest set bit of an N-bit word (N ≤ 64): one-hot and its index (the word without it
-/// is `x & !oh`, made where it is used).
-#[derive(LogicBlock)]
-pub struct LowestOne<const N: usize> {
-    pub x: Signal<In, Bits<N>>,
-    pub oh: Signal<Out, Bits<N>>,
-    pub idx: Signal<Out, Bits<6>>,
-    sel: [Constant<Bits<N>>; 6],
-    pw: [Constant<Bits<6>>; 6],
-    low: Signal<Local, Bits<N>>,
-    part: [Signal<Local, Bits<6>>; 6],
-}
-
-impl<const N: usize> Default for LowestOne<N> {
-    fn default() -> Self {
-        // index bit b is set for the positions whose bit b is set
-        let sel = |b: usize| (0..N).filter(|i| i >> b & 1 == 1).fold(0u64, |m, i| m | 1 << i);
-        LowestOne {
-            x: Default::default(),
-            oh: Default::default(),
-            idx: Default::default(),
-            sel: std::array::from_fn(|b| Constant::new(sel(b).into())),
-            pw: std::array::from_fn(|b| Constant::new((1u64 << b).into())),
-            low: Default::default(),
-            part: Default::default(),
-        }
-    }
-}
-
-impl<const N: usize> Logic for LowestOne<N> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.low.next = self.x.val() & (Bits::<N>::from(0) - self.x.val());
-        self.oh.next = self.low.val();
-        for b in 0..6 {
-            self.part[b].next = 0.into();
-            if (self.low.val() & self.sel[b].val()).any() {
-                self.part[b].next = self.pw[b].val();
-            }
-        }
-        self.idx.next = self.part[0].val()
-            | self.part[1].val()
-            | self.part[2].val()
-            | self.part[3].val()
-            | self.part[4].val()
-            | self.part[5].val();
-    }
-}
 
 #[derive(LogicBlock)]
 pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM: usize> {
@@ -312,6 +263,15 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     s_cpoh: DFF<Bits<KM>>,
     s_cpidx: DFF<Bits<6>>,
     elim: DFF<Bits<KM>>,
+    /// The next row to eliminate, made a clock ahead from `elim` (its index, one-hot, and
+    /// whether there is one). In an ELIM pass only its own takes change `elim`, and a row spans
+    /// ⌈S/WB⌉ ≥ 2 clocks, so they are current at the row's last word; the pass's start waits a
+    /// clock while `e_new` says `elim` changed at the last edge. One-word rows (`one_word`)
+    /// take them from `lo_e` in the same clock.
+    e_i: DFF<Bits<6>>,
+    e_oh: DFF<Bits<KM>>,
+    e_any: DFF<Bit>,
+    e_new: DFF<Bit>,
     // readout: issue stage (ra_*) and output stage (ob_*, its word on the RAM's output, which
     // holds it while the output waits)
     /// The state is READ (9), as a flip-flop of its own: the readout's stages are enabled by one
@@ -362,6 +322,10 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     elim_take: Signal<Local, Bit>,
     elim_add: Signal<Local, Bit>,
     elim_zero: Signal<Local, Bit>,
+    ne_i: Signal<Local, Bits<6>>,
+    ne_oh: Signal<Local, Bits<KM>>,
+    ne_any: Signal<Local, Bit>,
+    e_ok: Signal<Local, Bit>,
     elim_clr_m: Signal<Local, Bits<KM>>,
     elim_add_m: Signal<Local, Bits<KM>>,
     issue: Signal<Local, Bit>,
@@ -543,6 +507,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             s_poh: Default::default(),
             s_pidx: Default::default(),
             elim: Default::default(),
+            e_i: Default::default(),
+            e_oh: Default::default(),
+            e_any: Default::default(),
+            e_new: Default::default(),
             st_read: Default::default(),
             ra_slot: Default::default(),
             ra_w: Default::default(),
@@ -579,6 +547,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             elim_take: Default::default(),
             elim_add: Default::default(),
             elim_zero: Default::default(),
+            ne_i: Default::default(),
+            ne_oh: Default::default(),
+            ne_any: Default::default(),
+            e_ok: Default::default(),
             elim_clr_m: Default::default(),
             elim_add_m: Default::default(),
             issue: Default::default(),
@@ -629,7 +601,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self, clock, state, h_hdr, h_trunc, h_lo, h_rhi, h_rlo, h_reason, h_tomb, h_other, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, ctx_open_r, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w, pe_last,
-            p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_low_oh, s_low_idx, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_cnew, s_cpoh, s_cpidx, elim, st_read, ra_on, ra_slot, ra_w, rd_a,
+            p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_low_oh, s_low_idx, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_cnew, s_cpoh, s_cpidx, elim, e_i, e_oh, e_any, e_new, st_read, ra_on, ra_slot, ra_w, rd_a,
             ra_left, ob_on, ob_bytes, ob_last
         );
         self.row_ram.read_clock.next = self.clock.val();
@@ -751,6 +723,19 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.lo_a.x.next = self.red_rem.q.val();
         self.lo_p.x.next = self.p_rem.q.val();
         self.lo_e.x.next = self.elim.q.val();
+        self.e_i.d.next = self.lo_e.idx.val();
+        self.e_oh.d.next = self.lo_e.oh.val();
+        self.e_any.d.next = self.elim.q.val().any();
+        self.ne_i.next = self.e_i.q.val();
+        self.ne_oh.next = self.e_oh.q.val();
+        self.ne_any.next = self.e_any.q.val();
+        self.e_ok.next = !self.e_new.q.val();
+        if self.one_word.val() {
+            self.ne_i.next = self.lo_e.idx.val();
+            self.ne_oh.next = self.lo_e.oh.val();
+            self.ne_any.next = self.e_any.d.val();
+            self.e_ok.next = true;
+        }
         self.lo_s.x.next = self.s_rem.q.val();
         self.s_low_oh.d.next = self.lo_s.oh.val();
         self.s_low_idx.d.next = self.lo_s.idx.val();
@@ -995,8 +980,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                     if self.pe_kind.q.val() == 2 {
                         // the next row to eliminate, if any (taking from none changes nothing)
                         self.elim_take.next = true;
-                        if self.elim.q.val().any() {
-                            self.pe_src.d.next = self.lo_e.idx.val();
+                        if self.ne_any.val() {
+                            self.pe_src.d.next = self.ne_i.val();
                         } else {
                             self.pe_on.d.next = false;
                         }
@@ -1035,15 +1020,15 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                     }
                 }
             }
-            if (self.state.q.val() == 5) & !self.pe_on.q.val() & !self.s_on.q.val() {
+            if (self.state.q.val() == 5) & !self.pe_on.q.val() & !self.s_on.q.val() & self.e_ok.val() {
                 self.elim_take.next = true;
-                if self.elim.q.val().any() {
+                if self.ne_any.val() {
                     self.pe_on.d.next = true;
                     self.pe_kind.d.next = 2.into();
                     self.pe_has.d.next = true;
                     self.pe_w.d.next = 0.into();
                     self.pe_last.d.next = self.one_word.val();
-                    self.pe_src.d.next = self.lo_e.idx.val();
+                    self.pe_src.d.next = self.ne_i.val();
                 } else if !self.r_on.q.val() & !self.b_on.q.val() & !self.c_on.q.val() {
                     self.state.d.next = 6.into();
                 }
@@ -1192,7 +1177,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         // pass begins, and DECIDE follows the last), so each bit is one LUT of six inputs
         self.elim_clr_m.next = 0.into();
         if self.elim_take.val() {
-            self.elim_clr_m.next = self.lo_e.oh.val();
+            self.elim_clr_m.next = self.ne_oh.val();
         }
         self.elim_add_m.next = 0.into();
         if self.elim_add.val() {
@@ -1202,6 +1187,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         if self.elim_zero.val() {
             self.elim.d.next = 0.into();
         }
+        self.e_new.d.next = (self.elim_take.val() & self.ne_any.val()) | self.elim_add.val() | self.elim_zero.val();
         if self.clear.val() {
             self.state.d.next = 0.into();
             self.bound.d.next = false;

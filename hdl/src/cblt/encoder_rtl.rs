@@ -25,7 +25,7 @@
 //! draws with it). The count and the bitset wait in block-RAM rings while their symbol is in
 //! flight; the payload stages carry neither.
 
-use crate::rtl_util::{before_last_word, c, BlockRam, BlockRamRe, SatCounter};
+use crate::rtl_util::{before_last_word, c, BlockRam, BlockRamRe, LowestOne, SatCounter};
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
@@ -74,7 +74,6 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     km: Constant<Bits<7>>,
     one_m: Constant<Bits<KM>>,
     ones_m: Constant<Bits<KM>>,
-    qid: [Constant<Bits<6>>; KM],
     // configuration
     /// The start's checks on the configuration, kept as flags set by the writes: K ≤ k_max,
     /// MSG_SIZE in 1 ..= k_max·S, SEED ≠ 0 (the start decides from flip-flops, not compares).
@@ -161,6 +160,21 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     /// `a_rem` is not empty, kept beside it (the pass's end reads a flip-flop, not a 64-input OR).
     a_more: DFF<Bit>,
     a_first: DFF<Bit>,
+    /// The next source of A's symbol and of the FIFO's head, made a clock ahead from their
+    /// registers: `r_*` from `a_rem`, `h_*` from the head (its lowest index, the rest, and
+    /// whether any is left). A source spans ⌈S/WB⌉ ≥ 2 clocks, so `a_rem` has been still for a
+    /// clock when A's last word reads `r_*`; the head has when `h_new` (it changed at the last
+    /// edge: a pop, or a push into the empty FIFO) is low, and A waits a clock if not. A
+    /// one-word symbol (`one_word`) takes both from `lo_rem` and `lo_head` in the same clock.
+    r_i: DFF<Bits<6>>,
+    r_rest: DFF<Bits<KM>>,
+    r_more: DFF<Bit>,
+    h_i: DFF<Bits<6>>,
+    h_rest: DFF<Bits<KM>>,
+    h_more: DFF<Bit>,
+    h_new: DFF<Bit>,
+    lo_rem: LowestOne<KM>,
+    lo_head: LowestOne<KM>,
     b_on: DFF<Bit>,
     b_first: DFF<Bit>,
     b_last: DFF<Bit>,
@@ -247,10 +261,17 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     na_rem: Signal<Local, Bits<KM>>,
     na_more: Signal<Local, Bit>,
     na_first: Signal<Local, Bit>,
-    rem_low: Signal<Local, Bits<KM>>,
-    rem_idx: Signal<Local, Bits<6>>,
-    head_low: Signal<Local, Bits<KM>>,
-    head_idx: Signal<Local, Bits<6>>,
+    /// A's next source in its symbol, or the head's first, and what remains after it.
+    nr_i: Signal<Local, Bits<6>>,
+    nr_rest: Signal<Local, Bits<KM>>,
+    nr_more: Signal<Local, Bit>,
+    nh_i: Signal<Local, Bits<6>>,
+    nh_rest: Signal<Local, Bits<KM>>,
+    nh_more: Signal<Local, Bit>,
+    /// The head holds a mask A may take this clock.
+    head_ok: Signal<Local, Bit>,
+    /// Busy now: `busy_r`, or the setup (which `busy_r` follows a clock later).
+    busy_now: Signal<Local, Bit>,
     accv: Signal<Local, Bits<W>>,
     acc_we: Signal<Local, Bit>,
     beat_last: Signal<Local, Bit>,
@@ -299,7 +320,6 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             km: c(KM as u64),
             one_m: c(1),
             ones_m: c(crate::cycle::mask(KM as u32)),
-            qid: std::array::from_fn(|j| c(j as u64)),
             k_ok: DFFWithInit::new(true),
             size_ok: DFFWithInit::new(true),
             seed_ok: DFFWithInit::new(true),
@@ -350,6 +370,15 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             a_rem: Default::default(),
             a_more: Default::default(),
             a_first: Default::default(),
+            r_i: Default::default(),
+            r_rest: Default::default(),
+            r_more: Default::default(),
+            h_i: Default::default(),
+            h_rest: Default::default(),
+            h_more: Default::default(),
+            h_new: Default::default(),
+            lo_rem: Default::default(),
+            lo_head: Default::default(),
             b_on: Default::default(),
             b_first: Default::default(),
             b_last: Default::default(),
@@ -412,10 +441,14 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             na_rem: Default::default(),
             na_more: Default::default(),
             na_first: Default::default(),
-            rem_low: Default::default(),
-            rem_idx: Default::default(),
-            head_low: Default::default(),
-            head_idx: Default::default(),
+            nr_i: Default::default(),
+            nr_rest: Default::default(),
+            nr_more: Default::default(),
+            nh_i: Default::default(),
+            nh_rest: Default::default(),
+            nh_more: Default::default(),
+            head_ok: Default::default(),
+            busy_now: Default::default(),
             accv: Default::default(),
             acc_we: Default::default(),
             beat_last: Default::default(),
@@ -430,7 +463,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         dff_setup!(
             self, clock, busy_r, tw_en, tw_addr, tw_data, k_ok, size_ok, seed_ok, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, st_fit, st_end, mg_on, mg_index, mg_scan, mg_u,
             mg_j, sc_t, sc_j, sc_v, rej_late, nx, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
-            mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_wp, f_rp, out_ptr, a_on, a_i, a_w, a_lastw, a_rem, a_more, a_first,
+            mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_wp, f_rp, out_ptr, a_on, a_i, a_w, a_lastw, a_rem, a_more, a_first, r_i, r_rest, r_more, h_i, h_rest, h_more, h_new,
             b_on, b_first, b_last, b_lastw, b_w, b_fwd, b_fwd_data
         );
         self.deg_table.read_clock.next = self.clock.val();
@@ -465,7 +498,8 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.buf_rejected.next = self.buf_rej.value.val();
         self.starts_refused.next = self.start_ref.value.val();
 
-        self.busy.next = self.busy_r.q.val();
+        self.busy_now.next = self.busy_r.q.val() | self.setup.q.val();
+        self.busy.next = self.busy_now.val();
         self.head.next = self.f_m0.q.val();
         self.head_v.next = self.f_v0.q.val();
         if self.f_rp.q.val() {
@@ -591,17 +625,29 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
 
         // ---- payload engine ----
         self.hold.next = self.b_on.q.val() & self.b_last.q.val() & !self.out_ready.val();
-        self.rem_low.next = self.a_rem.q.val() & (Bits::<KM>::from(0) - self.a_rem.q.val());
-        self.head_low.next = self.head.val() & (Bits::<KM>::from(0) - self.head.val());
-        self.rem_idx.next = 0.into();
-        self.head_idx.next = 0.into();
-        for j in 0..KM {
-            if self.rem_low.val().get_bit(j) {
-                self.rem_idx.next = self.qid[j].val();
-            }
-            if self.head_low.val().get_bit(j) {
-                self.head_idx.next = self.qid[j].val();
-            }
+        self.lo_rem.x.next = self.a_rem.q.val();
+        self.lo_head.x.next = self.head.val();
+        self.r_i.d.next = self.lo_rem.idx.val();
+        self.r_rest.d.next = self.a_rem.q.val() & !self.lo_rem.oh.val();
+        self.r_more.d.next = (self.a_rem.q.val() & !self.lo_rem.oh.val()).any();
+        self.h_i.d.next = self.lo_head.idx.val();
+        self.h_rest.d.next = self.head.val() & !self.lo_head.oh.val();
+        self.h_more.d.next = (self.head.val() & !self.lo_head.oh.val()).any();
+        self.nr_i.next = self.r_i.q.val();
+        self.nr_rest.next = self.r_rest.q.val();
+        self.nr_more.next = self.r_more.q.val();
+        self.nh_i.next = self.h_i.q.val();
+        self.nh_rest.next = self.h_rest.q.val();
+        self.nh_more.next = self.h_more.q.val();
+        self.head_ok.next = self.head_v.val() & !self.h_new.q.val();
+        if self.one_word.val() {
+            self.nr_i.next = self.lo_rem.idx.val();
+            self.nr_rest.next = self.r_rest.d.val();
+            self.nr_more.next = self.r_more.d.val();
+            self.nh_i.next = self.lo_head.idx.val();
+            self.nh_rest.next = self.h_rest.d.val();
+            self.nh_more.next = self.h_more.d.val();
+            self.head_ok.next = self.head_v.val();
         }
         // stage B: XOR with the accumulator (or the forwarded word being written to it)
         self.accv.next = self.acc_ram.read_data.val();
@@ -646,11 +692,11 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                 self.na_w.next = 0.into();
                 self.na_lastw.next = self.one_word.val();
                 if self.a_more.q.val() {
-                    self.na_i.next = self.rem_idx.val();
-                    self.na_rem.next = self.a_rem.q.val() & !self.rem_low.val();
-                    self.na_more.next = (self.a_rem.q.val() & !self.rem_low.val()).any();
+                    self.na_i.next = self.nr_i.val();
+                    self.na_rem.next = self.nr_rest.val();
+                    self.na_more.next = self.nr_more.val();
                     self.na_first.next = false;
-                } else if self.head_v.val() {
+                } else if self.head_ok.val() {
                     self.pop_go.next = true;
                 } else {
                     self.na_on.next = false;
@@ -659,19 +705,21 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                 self.na_w.next = self.a_w.q.val() + 1;
                 self.na_lastw.next = self.a_w.q.val() == self.last_word_m1.val();
             }
-        } else if self.head_v.val() {
+        } else if self.head_ok.val() {
             self.pop_go.next = true;
         }
         if self.pop_go.val() {
             self.na_on.next = true;
-            self.na_i.next = self.head_idx.val();
-            self.na_rem.next = self.head.val() & !self.head_low.val();
-            self.na_more.next = (self.head.val() & !self.head_low.val()).any();
+            self.na_i.next = self.nh_i.val();
+            self.na_rem.next = self.nh_rest.val();
+            self.na_more.next = self.nh_more.val();
             self.na_w.next = 0.into();
             self.na_lastw.next = self.one_word.val();
             self.na_first.next = true;
         }
         self.pop.next = self.pop_go.val() & !self.hold.val();
+        // the head changes at this edge: a pop, or a push into the empty FIFO
+        self.h_new.d.next = self.pop.val() | (self.push.val() & (self.f_wp.q.val() == self.f_rp.q.val()));
         if !self.hold.val() {
             self.b_on.d.next = self.a_on.q.val();
             self.b_first.d.next = self.a_first.q.val();
@@ -761,8 +809,8 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.le_kmax.next = self.cfg_wdata.val().get_bits::<7>(0) <= self.k_max.val();
         self.size_fits.next =
             self.cfg_wdata.val().get_bits::<19>(0).any() & (self.cfg_wdata.val().get_bits::<19>(0) <= self.max_msg.val());
-        self.start_ok.next = !self.busy_r.q.val() & self.k_ok.q.val() & self.size_ok.q.val() & self.seed_ok.q.val();
-        self.tbl_ok.next = !self.busy_r.q.val()
+        self.start_ok.next = !self.busy_now.val() & self.k_ok.q.val() & self.size_ok.q.val() & self.seed_ok.q.val();
+        self.tbl_ok.next = !self.busy_now.val()
             & self.tbl_addr.val()
             & self.le_65536.val();
         if self.cfg_we.val() {
@@ -783,7 +831,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                 } else {
                     self.rej_late.d.next = true;
                 }
-            } else if self.busy_r.q.val() {
+            } else if self.busy_now.val() {
                 self.rej_late.d.next = true;
             } else if self.cfg_addr.val() == 1 {
                 if self.cfg_wdata.val().any() & self.le_64.val() {
@@ -834,8 +882,8 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         // ---- message buffer writes (refused while encoding) ----
         self.msg_ram.write_address.next = self.buf_addr.val();
         self.msg_ram.write_data.next = self.buf_wdata.val();
-        self.msg_ram.write_enable.next = self.buf_we.val() & !self.busy_r.q.val();
-        self.buf_rej.inc.next = self.buf_we.val() & self.busy_r.q.val();
+        self.msg_ram.write_enable.next = self.buf_we.val() & !self.busy_now.val();
+        self.buf_rej.inc.next = self.buf_we.val() & self.busy_now.val();
 
         // ---- the draw ring: a push writes its count, the output reads its symbol's ----
         self.draw_ring.write_enable.next = self.push.val();
@@ -865,15 +913,14 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         }
         self.nx_oh.d.next = self.one_m.val() << self.idx.val();
 
-        // busy next clock: setup, mask generator, FIFO, stage A or B on then. Each part that can
-        // turn off hands its work on, so the OR of their next values is, from flip-flops:
-        // the setup next clock, or ending with a start that fits (the generator turns on); the
-        // generator on and no stop (a push at the limit fills the FIFO); a mask in the FIFO (a
-        // stop empties it, but its head goes to A, or B holds); A on (its word goes to B, or B
-        // holds); B held. Only the start's decision is combinational.
-        self.busy_r.d.next = self.setup.d.val()
-            | (!self.stop.val()
-                & ((self.setup.q.val() & self.st_end.q.val() & self.st_fit.q.val()) | self.mg_on.q.val()))
+        // busy next clock, but for the setup (`busy_now` adds it): the generator, FIFO, stage A
+        // or B on then. Each part that can turn off hands its work on, so the OR of their next
+        // values is, from flip-flops: ending the setup with a start that fits (the generator
+        // turns on); the generator on and no stop (a push at the limit fills the FIFO); a mask
+        // in the FIFO (a stop empties it, but its head goes to A, or B holds); A on (its word
+        // goes to B, or B holds); B held. The start's decision reaches `setup` alone.
+        self.busy_r.d.next = (!self.stop.val()
+            & ((self.setup.q.val() & self.st_end.q.val() & self.st_fit.q.val()) | self.mg_on.q.val()))
             | self.f_v0.q.val()
             | self.f_v1.q.val()
             | self.a_on.q.val()

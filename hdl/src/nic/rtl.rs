@@ -77,9 +77,14 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     stage_ram: BlockRam<32, SA>,
     msg_ram: BlockRam<32, MA>,
     refused: SatCounter,
-    /// A refused bus write, counted a clock later (the write's decode is off the counter's
-    /// enable); a read sees it, as a read returns the registers after its edge.
+    /// A refused bus write, decided a clock after the write from its registered copy (`rf_*`)
+    /// and counted at the edge after that: the bus decode and the window's busy flag are off
+    /// this logic, which has its own decode of the registered address. BUS_REFUSED shows a
+    /// refusal from the second clock after its write.
     refuse_r: DFF<Bit>,
+    rf_we: DFF<Bit>,
+    rf_addr: DFF<Bits<20>>,
+    rf_fd: DFF<Bit>,
     // the decode, from REGISTERS
     raddr: [Constant<Bits<12>>; 58],
     rmask: [Constant<Bits<12>>; 58],
@@ -172,7 +177,6 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     ror: [Signal<Local, Bits<32>>; 64],
     rsel: Signal<Local, Bits<32>>,
     win: Signal<Local, Bits<32>>,
-    wr_ok: Signal<Local, Bit>,
     we_reg: Signal<Local, Bit>,
     w_stage: Signal<Local, Bit>,
     w_txmsg: Signal<Local, Bit>,
@@ -211,7 +215,11 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     ew_buf: DFF<Bit>,
     ew_baddr: DFF<Bits<MA>>,
     ew_data: DFF<Bits<32>>,
-    refuse: Signal<Local, Bit>,
+    rf_regs: Signal<Local, Bit>,
+    rf_stage: Signal<Local, Bit>,
+    rf_txmsg: Signal<Local, Bit>,
+    rf_wr_ok: Signal<Local, Bit>,
+    rf_rx_reg: Signal<Local, Bit>,
     f_ebusy: Signal<Local, Bits<32>>,
     f_fd: Signal<Local, Bits<32>>,
     f_dbusy: Signal<Local, Bits<32>>,
@@ -248,6 +256,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             msg_ram: Default::default(),
             refused: Default::default(),
             refuse_r: Default::default(),
+            rf_we: Default::default(),
+            rf_addr: Default::default(),
+            rf_fd: Default::default(),
             raddr: std::array::from_fn(|i| c(span(&REGISTERS[i]).0)),
             rmask: std::array::from_fn(|i| c(span(&REGISTERS[i]).1)),
             rwr: std::array::from_fn(|i| Constant::new(REGISTERS[i].access != Access::Ro)),
@@ -310,7 +321,6 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             ror: std::array::from_fn(|_| Default::default()),
             rsel: Default::default(),
             win: Default::default(),
-            wr_ok: Default::default(),
             we_reg: Default::default(),
             w_stage: Default::default(),
             w_txmsg: Default::default(),
@@ -342,7 +352,11 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             ew_buf: Default::default(),
             ew_baddr: Default::default(),
             ew_data: Default::default(),
-            refuse: Default::default(),
+            rf_regs: Default::default(),
+            rf_stage: Default::default(),
+            rf_txmsg: Default::default(),
+            rf_wr_ok: Default::default(),
+            rf_rx_reg: Default::default(),
             f_ebusy: Default::default(),
             f_fd: Default::default(),
             f_dbusy: Default::default(),
@@ -356,7 +370,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, refuse_r, rx_clear_r, tx_pop_r, tx_flush_r, cq_pop_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_full, tx_w, rx_hdr,
+            self, clock, refuse_r, rf_we, rf_addr, rf_fd, rx_clear_r, tx_pop_r, tx_flush_r, cq_pop_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_full, tx_w, rx_hdr,
             rx_bhi, rx_blo, rx_len, fd_on, fd_w, fd_lw, fd_lst, res_seq, res_word, res_known, res_stop, idle_limit, tick_div,
             tick_cnt, m_full, m_row, m_w, m_bytes, mw_en, mw_addr, mw_data, cq_head, cq_tail, cq_count, cq_wf, rd_cqz
         );
@@ -380,13 +394,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.a12.next = self.bus_addr.val().get_bits::<12>(0);
         self.in_regs.next = self.bus_addr.val().get_bits::<8>(12) == 0;
         self.wa.next = self.bus_addr.val() >> 2;
-        self.wr_ok.next = false;
         for i in 0..58 {
             self.hit[i].next = self.in_regs.val() & ((self.a12.val() & self.rmask[i].val()) == self.raddr[i].val());
             self.rv[i].next = 0.into();
-            if self.hit[i].val() & self.rwr[i].val() {
-                self.wr_ok.next = true;
-            }
         }
         self.we_reg.next = self.bus_we.val() & self.in_regs.val();
         self.w_stage.next = self.bus_we.val() & (self.bus_addr.val().get_bits::<5>(15) == 2);
@@ -395,8 +405,6 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.r_rxmsg.next = self.bus_addr.val().get_bits::<3>(17) == 2;
         self.rx_clear_r.d.next = self.we_reg.val() & self.hit[7].val() & self.bus_wdata.val().get_bit(0);
         self.rx_clear.next = self.rx_clear_r.q.val();
-        self.refuse.next = (self.we_reg.val() & !self.wr_ok.val())
-            | (self.bus_we.val() & !self.in_regs.val() & !self.w_stage.val() & !self.w_txmsg.val());
 
         // ---- free-running cycle counter and scratch ----
         self.cyc_lo.d.next = self.cyc_lo.q.val() + 1;
@@ -509,14 +517,31 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
                 self.rx_len.d.next = self.bus_wdata.val().get_bits::<16>(0);
             }
         }
-        if self.fd_on.q.val()
-            & ((self.w_stage.val()
-                | (self.we_reg.val()
-                    & (self.hit[24].val() | self.hit[25].val() | self.hit[26].val() | self.hit[27].val() | self.hit[28].val()))))
-        {
-            self.refuse.next = true;
+        // ---- refused writes: from the write's registered copy, a clock later ----
+        // refused: a register address with no writable register, an address in no window the
+        // host writes, and the RX staging window or registers while a push is in flight
+        self.rf_we.d.next = self.bus_we.val();
+        self.rf_addr.d.next = self.bus_addr.val();
+        self.rf_fd.d.next = self.fd_on.q.val();
+        self.rf_regs.next = self.rf_addr.q.val().get_bits::<8>(12) == 0;
+        self.rf_stage.next = self.rf_addr.q.val().get_bits::<5>(15) == 2;
+        self.rf_txmsg.next = self.rf_addr.q.val().get_bits::<3>(17) == 1;
+        self.rf_wr_ok.next = false;
+        for i in 0..58 {
+            if self.rwr[i].val() & ((self.rf_addr.q.val().get_bits::<12>(0) & self.rmask[i].val()) == self.raddr[i].val()) {
+                self.rf_wr_ok.next = true;
+            }
         }
-        self.refuse_r.d.next = self.refuse.val();
+        self.rf_rx_reg.next = false;
+        for i in 24..29 {
+            if (self.rf_addr.q.val().get_bits::<12>(0) & self.rmask[i].val()) == self.raddr[i].val() {
+                self.rf_rx_reg.next = true;
+            }
+        }
+        self.refuse_r.d.next = self.rf_we.q.val()
+            & ((self.rf_regs.val() & (!self.rf_wr_ok.val() | (self.rf_fd.q.val() & self.rf_rx_reg.val())))
+                | (!self.rf_regs.val() & !self.rf_stage.val() & !self.rf_txmsg.val())
+                | (self.rf_fd.q.val() & self.rf_stage.val()));
         self.refused.inc.next = self.refuse_r.q.val();
 
         // ---- feeder: the staged packet into the decoder, one word per beat ----
