@@ -105,15 +105,22 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     mg_scan: DFF<Bit>,
     mg_u: DFF<Bits<17>>,
     mg_j: DFF<Bits<7>>,
-    /// The scan's compare stage: `T[sc_j]` registered from the table RAM's output (`sc_v`: it
-    /// holds an entry). The scan compares a register while the RAM reads the next entry, so it
-    /// still takes one entry per clock, one clock longer in all.
-    sc_t: DFF<Bits<17>>,
+    /// The scan's compare stage: entry `sc_j` taken from the table RAM's output (`sc_v`: it
+    /// holds one), compared as it is taken: `sc_hit` is u < T[sc_j], `sc_end` is sc_j = k − 1,
+    /// the last entry. The scan decides from these flip-flops while the RAM reads the next
+    /// entry, so it still takes one entry per clock, one clock longer in all.
+    sc_hit: DFF<Bit>,
+    sc_end: DFF<Bit>,
     sc_j: DFF<Bits<7>>,
     sc_v: DFF<Bit>,
     /// The PRNG's next output, xorshift32 of its state (the codec's `prng`), kept in place of
     /// the state: a draw reads a register, and the next xorshift is computed off the draw's path.
     nx: DFF<Bits<32>>,
+    /// The top six bits of `nx`'s xorshift (those an index draw takes), kept beside `nx`: a
+    /// draw's next index comes from a register, not through a xorshift. Made from `nx` as it
+    /// will be (its xorshift once or twice); after a start it is stale for a clock, in the
+    /// setup.
+    nx_t6: DFF<Bits<6>>,
     /// The index `nx` draws as a one-hot (0 past KM) and whether it is below k: the draw's
     /// shifts and compare are made as `nx` is, a clock ahead of the acceptance test. They use k
     /// as it is now: k is written only while idle, and the first index draw comes clocks after
@@ -189,6 +196,16 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     b_fwd_data: DFF<Bits<W>>,
     /// The buffer and the accumulator are read at stage A's word; while the output holds, their
     /// read enables are low and their outputs keep stage B's word (no multiplexer on the address).
+    /// The enables are made from `b_out`, a copy of "B holds a symbol's last pass" (`b_on` and
+    /// `b_last`), so the net to every RAM block has a gate of its own and the hold that stalls
+    /// the stages stays beside them.
+    b_out: DFF<Bit>,
+    /// A buffer write, applied a clock after it is checked (the write enable reaches every
+    /// block of the buffer from one flip-flop). The buffer is read clocks after a start's
+    /// setup begins, by when a write accepted before the start has landed.
+    bw_en: DFF<Bit>,
+    bw_addr: DFF<Bits<MA>>,
+    bw_data: DFF<Bits<W>>,
     msg_ram: BlockRamRe<W, MA>,
     acc_ram: BlockRamRe<W, SA>,
     sym_cnt: SatCounter,
@@ -226,14 +243,18 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     x1: Signal<Local, Bits<32>>,
     x2: Signal<Local, Bits<32>>,
     x3: Signal<Local, Bits<32>>,
+    /// The top six bits of `x3`'s xorshift, through bits 31:21 of its first step (`y1`; the
+    /// second step leaves those bits as they are), and whether `nx` moves to `x3` this clock
+    /// (a draw or the setup's end).
+    y1: Signal<Local, Bits<11>>,
+    y3: Signal<Local, Bits<6>>,
+    nx_adv: Signal<Local, Bit>,
     /// The next clock's `nx`.
     nx_next: Signal<Local, Bits<32>>,
     /// The PRNG steps this clock (a draw).
     step: Signal<Local, Bit>,
     u17: Signal<Local, Bits<17>>,
-    scan_hit: Signal<Local, Bit>,
     j1: Signal<Local, Bits<7>>,
-    sj1: Signal<Local, Bits<7>>,
     /// The index `nx` draws if the PRNG holds (`idx_hold`) and if it steps (`idx_step`, from
     /// its xorshift), side by side; the step selects one (`idx`) just before the one-hot.
     idx_hold: Signal<Local, Bits<6>>,
@@ -339,10 +360,12 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             mg_scan: Default::default(),
             mg_u: Default::default(),
             mg_j: Default::default(),
-            sc_t: Default::default(),
+            sc_hit: Default::default(),
+            sc_end: Default::default(),
             sc_j: Default::default(),
             sc_v: Default::default(),
             nx: Default::default(),
+            nx_t6: Default::default(),
             nx_oh: Default::default(),
             nx_lt: Default::default(),
             mg_last: Default::default(),
@@ -386,6 +409,10 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             b_w: Default::default(),
             b_fwd: Default::default(),
             b_fwd_data: Default::default(),
+            b_out: Default::default(),
+            bw_en: Default::default(),
+            bw_addr: Default::default(),
+            bw_data: Default::default(),
             msg_ram: Default::default(),
             acc_ram: Default::default(),
             sym_cnt: Default::default(),
@@ -412,12 +439,13 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             x1: Default::default(),
             x2: Default::default(),
             x3: Default::default(),
+            y1: Default::default(),
+            y3: Default::default(),
+            nx_adv: Default::default(),
             nx_next: Default::default(),
             step: Default::default(),
             u17: Default::default(),
-            scan_hit: Default::default(),
             j1: Default::default(),
-            sj1: Default::default(),
             idx_hold: Default::default(),
             idx_step: Default::default(),
             idx: Default::default(),
@@ -462,7 +490,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
     fn update(&mut self) {
         dff_setup!(
             self, clock, busy_r, tw_en, tw_addr, tw_data, k_ok, size_ok, seed_ok, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, st_fit, st_end, mg_on, mg_index, mg_scan, mg_u,
-            mg_j, sc_t, sc_j, sc_v, rej_late, nx, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
+            mg_j, sc_hit, sc_end, sc_j, sc_v, rej_late, b_out, bw_en, bw_addr, bw_data, nx, nx_t6, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
             mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_wp, f_rp, out_ptr, a_on, a_i, a_w, a_lastw, a_rem, a_more, a_first, r_i, r_rest, r_more, h_i, h_rest, h_more, h_new,
             b_on, b_first, b_last, b_lastw, b_w, b_fwd, b_fwd_data
         );
@@ -534,14 +562,13 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         self.x2.next = self.x1.val() ^ (self.x1.val() >> 17);
         self.x3.next = self.x2.val() ^ (self.x2.val() << 5);
         self.nx_next.next = self.nx.q.val();
+        self.nx_adv.next = false;
         self.step.next = false;
         self.u17.next = bit_cast::<17, 16>(self.nx.q.val().get_bits::<16>(16));
         // degree: the first j in 1..k−1 with u < T[j], else k. The draw clock latches u and asks
         // the table RAM for T[1]; the scan then compares each entry a clock after the RAM returns
         // it, from a register, while the RAM reads the next (the payload XOR of a symbol takes
         // ⌈d·S/W⌉ clocks, so the scan hides behind it).
-        self.scan_hit.next = self.mg_u.q.val() < self.sc_t.q.val();
-        self.sj1.next = self.sc_j.q.val() + 1;
         self.j1.next = self.mg_j.q.val() + 1;
         self.accept.next = self.nx_lt.q.val() & !(self.mg_mask.q.val() & self.nx_oh.q.val()).any();
         self.have1.next = self.mg_have.q.val() + 1;
@@ -561,7 +588,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         }
         if self.mg_go.val() & self.mg_scan.q.val() {
             // scanning: T[mg_j] is on the RAM's output, T[sc_j] in the compare stage
-            if self.sc_v.q.val() & self.scan_hit.val() {
+            if self.sc_v.q.val() & self.sc_hit.q.val() {
                 self.mg_scan.d.next = false;
                 self.sc_v.d.next = false;
                 self.mg_index.d.next = true;
@@ -569,13 +596,14 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                 self.mg_need.d.next = self.sc_j.q.val();
                 self.mg_last.d.next = self.sc_j.q.val() == 1;
                 self.mg_have.d.next = 0.into();
-            } else if self.sc_v.q.val() & (self.sj1.val() == self.k_reg.q.val()) {
+            } else if self.sc_v.q.val() & self.sc_end.q.val() {
                 self.mg_scan.d.next = false;
                 self.sc_v.d.next = false;
                 self.push.next = true;
             } else {
                 // take T[mg_j] into the compare stage and read the next entry
-                self.sc_t.d.next = self.deg_table.read_data.val();
+                self.sc_hit.d.next = self.mg_u.q.val() < self.deg_table.read_data.val();
+                self.sc_end.d.next = self.j1.val() == self.k_reg.q.val();
                 self.sc_j.d.next = self.mg_j.q.val();
                 self.sc_v.d.next = true;
                 self.mg_j.d.next = self.j1.val();
@@ -583,6 +611,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         }
         if self.mg_go.val() & !self.mg_scan.q.val() {
             self.nx_next.next = self.x3.val();
+            self.nx_adv.next = true;
             self.step.next = true;
             self.mg_draws.d.next = self.mg_draws.q.val() + 1;
             if !self.mg_index.q.val() {
@@ -724,6 +753,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.b_on.d.next = self.a_on.q.val();
             self.b_first.d.next = self.a_first.q.val();
             self.b_last.d.next = !self.a_more.q.val();
+            self.b_out.d.next = self.a_on.q.val() & !self.a_more.q.val();
             self.b_w.d.next = self.a_w.q.val();
             self.b_lastw.d.next = self.a_lastw.q.val();
             self.b_fwd.d.next = self.one_word.val() & self.acc_we.val() & (self.b_w.q.val() == self.a_w.q.val());
@@ -741,8 +771,8 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         // accumulator not in a symbol's last pass, the only one that holds)
         self.msg_ram.read_address.next = (bit_cast::<MA, 6>(self.a_i.q.val()) << self.sa.val()) | bit_cast::<MA, SA>(self.a_w.q.val());
         self.acc_ram.read_address.next = self.a_w.q.val();
-        self.msg_ram.read_enable.next = !self.hold.val();
-        self.acc_ram.read_enable.next = !self.hold.val();
+        self.msg_ram.read_enable.next = !self.b_out.q.val() | self.out_ready.val();
+        self.acc_ram.read_enable.next = !self.b_out.q.val() | self.out_ready.val();
 
         // ---- mask FIFO ----
         // (a push never meets a full FIFO: `mg_go` waits for a free entry)
@@ -778,6 +808,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                     self.mg_scan.d.next = false;
                     // `nx` has held the seed since the start was taken: its xorshift is the first output
                     self.nx_next.next = self.x3.val();
+                    self.nx_adv.next = true;
                     self.mg_draws.d.next = 0.into();
                     self.out_ptr_next.next = 0.into();
                     self.mg_count.d.next = 0.into();
@@ -880,9 +911,12 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         }
 
         // ---- message buffer writes (refused while encoding) ----
-        self.msg_ram.write_address.next = self.buf_addr.val();
-        self.msg_ram.write_data.next = self.buf_wdata.val();
-        self.msg_ram.write_enable.next = self.buf_we.val() & !self.busy_now.val();
+        self.bw_en.d.next = self.buf_we.val() & !self.busy_now.val();
+        self.bw_addr.d.next = self.buf_addr.val();
+        self.bw_data.d.next = self.buf_wdata.val();
+        self.msg_ram.write_address.next = self.bw_addr.q.val();
+        self.msg_ram.write_data.next = self.bw_data.q.val();
+        self.msg_ram.write_enable.next = self.bw_en.q.val();
         self.buf_rej.inc.next = self.buf_we.val() & self.busy_now.val();
 
         // ---- the draw ring: a push writes its count, the output reads its symbol's ----
@@ -901,10 +935,18 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         // the seed first). The xorshift comes from a register, and the index precompute below
         // selects only by `step`, so the start's checks stay off it.
         self.nx.d.next = self.nx_next.val();
+        // xorshift32 on bits 31:21 only: x ^= x << 13 (bit i from i and i − 13), x ^= x >> 17
+        // (no change above bit 14), x ^= x << 5 (bits 31:26 from 31:26 and 26:21)
+        self.y1.next = self.x3.val().get_bits::<11>(21) ^ self.x3.val().get_bits::<11>(8);
+        self.y3.next = self.y1.val().get_bits::<6>(5) ^ self.y1.val().get_bits::<6>(0);
+        self.nx_t6.d.next = self.x3.val().get_bits::<6>(26);
+        if self.nx_adv.val() {
+            self.nx_t6.d.next = self.y3.val();
+        }
         // the index draw's one-hot and bound, from `nx` as it will be. After a start they are
         // stale for one clock, which is the degree draw's (a step): no index is drawn there.
         self.idx_hold.next = self.nx.q.val().get_bits::<6>(26) >> self.idx_sh_r.q.val();
-        self.idx_step.next = self.x3.val().get_bits::<6>(26) >> self.idx_sh_r.q.val();
+        self.idx_step.next = self.nx_t6.q.val() >> self.idx_sh_r.q.val();
         self.idx.next = self.idx_hold.val();
         self.nx_lt.d.next = bit_cast::<7, 6>(self.idx_hold.val()) < self.k_reg.q.val();
         if self.step.val() {
