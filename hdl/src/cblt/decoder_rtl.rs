@@ -152,9 +152,9 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     h_trunc: DFF<Bit>,
     /// The packet-only §6.3 rules, over two clocks. As the packet is taken: `NPKT · S` from the
     /// table (`h_lo`), the first reason ranked above NPKT's (`h_rhi`: size zero or too large)
-    /// and the first ranked below it (`h_rlo`: empty bitset, bits beyond k, length, k above the
-    /// core). In SCREEN: NPKT's own rule from `h_lo`, and the first reason of all (`h_reason`, 0
-    /// if none).
+    /// and the first of those ranked below it but bits beyond k (`h_rlo`: empty bitset, length,
+    /// k above the core). In SCREEN: NPKT's own rule from `h_lo`, bits beyond k from `h_hdr`
+    /// and `h_bits`, and the first reason of all (`h_reason`, 0 if none).
     h_lo: DFF<Bits<24>>,
     h_rhi: DFF<Bits<4>>,
     h_rlo: DFF<Bits<4>>,
@@ -263,13 +263,12 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     s_cpoh: DFF<Bits<KM>>,
     s_cpidx: DFF<Bits<6>>,
     elim: DFF<Bits<KM>>,
-    /// The next row to eliminate, made a clock ahead from `elim` (its index, one-hot, and
-    /// whether there is one). In an ELIM pass only its own takes change `elim`, and a row spans
-    /// ⌈S/WB⌉ ≥ 2 clocks, so they are current at the row's last word; the pass's start waits a
-    /// clock while `e_new` says `elim` changed at the last edge. One-word rows (`one_word`)
-    /// take them from `lo_e` in the same clock.
+    /// The next row to eliminate, made a clock ahead from `elim` (its index, and whether there
+    /// is one). In an ELIM pass only its own takes change `elim`, and a row spans ⌈S/WB⌉ ≥ 2
+    /// clocks, so they are current at the row's last word; the pass's start waits a clock
+    /// while `e_new` says `elim` changed at the last edge. One-word rows (`one_word`) take them
+    /// from `lo_e` in the same clock. A take clears `lo_e`'s one-hot, the same row.
     e_i: DFF<Bits<6>>,
-    e_oh: DFF<Bits<KM>>,
     e_any: DFF<Bit>,
     e_new: DFF<Bit>,
     // readout: issue stage (ra_*) and output stage (ob_*, its word on the RAM's output, which
@@ -303,7 +302,11 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     npkt: Signal<Local, Bits<6>>,
     size: Signal<Local, Bits<18>>,
     kk: Signal<Local, Bits<7>>,
+    /// The taken header's k bits as a mask, and whether its bitset has a bit at k or above
+    /// (made in SCREEN from `h_hdr` and `h_bits`: off the path from the input).
     full: Signal<Local, Bits<64>>,
+    hk: Signal<Local, Bits<6>>,
+    c_beyond: Signal<Local, Bit>,
     c_trunc: Signal<Local, Bit>,
     c_tomb: Signal<Local, Bit>,
     c_npkt: Signal<Local, Bit>,
@@ -323,7 +326,6 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     elim_add: Signal<Local, Bit>,
     elim_zero: Signal<Local, Bit>,
     ne_i: Signal<Local, Bits<6>>,
-    ne_oh: Signal<Local, Bits<KM>>,
     ne_any: Signal<Local, Bit>,
     e_ok: Signal<Local, Bit>,
     elim_clr_m: Signal<Local, Bits<KM>>,
@@ -508,7 +510,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             s_pidx: Default::default(),
             elim: Default::default(),
             e_i: Default::default(),
-            e_oh: Default::default(),
             e_any: Default::default(),
             e_new: Default::default(),
             st_read: Default::default(),
@@ -532,6 +533,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             size: Default::default(),
             kk: Default::default(),
             full: Default::default(),
+            hk: Default::default(),
+            c_beyond: Default::default(),
             c_trunc: Default::default(),
             c_tomb: Default::default(),
             c_npkt: Default::default(),
@@ -548,7 +551,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             elim_add: Default::default(),
             elim_zero: Default::default(),
             ne_i: Default::default(),
-            ne_oh: Default::default(),
             ne_any: Default::default(),
             e_ok: Default::default(),
             elim_clr_m: Default::default(),
@@ -601,7 +603,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self, clock, state, h_hdr, h_trunc, h_lo, h_rhi, h_rlo, h_reason, h_tomb, h_other, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, ctx_open_r, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w, pe_last,
-            p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_low_oh, s_low_idx, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_cnew, s_cpoh, s_cpidx, elim, e_i, e_oh, e_any, e_new, st_read, ra_on, ra_slot, ra_w, rd_a,
+            p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_low_oh, s_low_idx, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_cnew, s_cpoh, s_cpidx, elim, e_i, e_any, e_new, st_read, ra_on, ra_slot, ra_w, rd_a,
             ra_left, ob_on, ob_bytes, ob_last
         );
         self.row_ram.read_clock.next = self.clock.val();
@@ -636,10 +638,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.size.next = self.in_hdr.val().get_bits::<18>(8);
         self.kk.next = bit_cast::<7, 6>(self.npkt.val()) + 1;
         self.npkt_s.address.next = self.npkt.val();
-        self.full.next = self.ones64.val();
-        if self.npkt.val() != 63 {
-            self.full.next = !(self.ones64.val() << self.kk.val().get_bits::<6>(0));
-        }
         self.c_trunc.next = self.in_len.val() < 12;
         self.ck_rlo.next = 0.into();
         if self.kk.val() > self.k_max.val() {
@@ -647,9 +645,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         }
         if self.in_len.val() != self.len_ok.val() {
             self.ck_rlo.next = 7.into();
-        }
-        if (self.in_bitset.val() & !self.full.val()).any() {
-            self.ck_rlo.next = 6.into();
         }
         if !self.in_bitset.val().any() {
             self.ck_rlo.next = 5.into();
@@ -666,6 +661,13 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         // MSG_SIZE ≤ NPKT·S wraps to at least 2^24 − 2^22, above any S < 2^16)
         self.size_m_lo.next = bit_cast::<24, 18>(self.h_hdr.q.val().get_bits::<18>(8)) + !self.h_lo.q.val();
         self.c_npkt.next = !(self.size_m_lo.val() < self.s24.val());
+        // bits at k or above (reason 6, ranked below an empty bitset's 5 and above the rest)
+        self.hk.next = self.h_hdr.q.val().get_bits::<6>(26) + 1;
+        self.full.next = self.ones64.val();
+        if self.h_hdr.q.val().get_bits::<6>(26) != 63 {
+            self.full.next = !(self.ones64.val() << self.hk.val());
+        }
+        self.c_beyond.next = (self.h_bits.q.val() & !self.full.val()).any();
         // the header against the tombstone and the open context, compared in SCREEN and
         // registered for CHECK (neither changes between the two)
         self.c_tomb.next = self.tomb_v.q.val() & (self.h_hdr.q.val().get_bits::<8>(0) == self.tomb_hdr.q.val().get_bits::<8>(0));
@@ -724,15 +726,12 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.lo_p.x.next = self.p_rem.q.val();
         self.lo_e.x.next = self.elim.q.val();
         self.e_i.d.next = self.lo_e.idx.val();
-        self.e_oh.d.next = self.lo_e.oh.val();
         self.e_any.d.next = self.elim.q.val().any();
         self.ne_i.next = self.e_i.q.val();
-        self.ne_oh.next = self.e_oh.q.val();
         self.ne_any.next = self.e_any.q.val();
         self.e_ok.next = !self.e_new.q.val();
         if self.one_word.val() {
             self.ne_i.next = self.lo_e.idx.val();
-            self.ne_oh.next = self.lo_e.oh.val();
             self.ne_any.next = self.e_any.d.val();
             self.e_ok.next = true;
         }
@@ -906,6 +905,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.h_tomb.d.next = self.c_tomb.val();
             self.h_other.d.next = self.bound.q.val() & (self.h_hdr.q.val() != self.ctx_hdr.q.val());
             self.h_reason.d.next = self.h_rlo.q.val();
+            // (an empty bitset, reason 5, has no bit beyond k)
+            if self.c_beyond.val() {
+                self.h_reason.d.next = 6.into();
+            }
             if self.c_npkt.val() {
                 self.h_reason.d.next = 4.into();
             }
@@ -1177,7 +1180,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         // pass begins, and DECIDE follows the last), so each bit is one LUT of six inputs
         self.elim_clr_m.next = 0.into();
         if self.elim_take.val() {
-            self.elim_clr_m.next = self.ne_oh.val();
+            self.elim_clr_m.next = self.lo_e.oh.val();
         }
         self.elim_add_m.next = 0.into();
         if self.elim_add.val() {

@@ -127,6 +127,9 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     /// the start's setup and the degree scan, by when both are current.
     nx_oh: DFF<Bits<KM>>,
     nx_lt: DFF<Bit>,
+    /// The index in `nx_oh` is already in the mask (`mg_mask & nx_oh` is not empty), made from
+    /// both as they will be: the duplicate test is a flip-flop when the draw reads it.
+    nx_dup: DFF<Bit>,
     /// The next accepted index is the last the degree needs (`mg_have + 1 == mg_need`).
     mg_last: DFF<Bit>,
     /// Derived from K while idle (K is written only then, and a start takes at least one setup
@@ -368,6 +371,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             nx_t6: Default::default(),
             nx_oh: Default::default(),
             nx_lt: Default::default(),
+            nx_dup: Default::default(),
             mg_last: Default::default(),
             idx_sh_r: Default::default(),
             full_r: Default::default(),
@@ -490,7 +494,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
     fn update(&mut self) {
         dff_setup!(
             self, clock, busy_r, tw_en, tw_addr, tw_data, k_ok, size_ok, seed_ok, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, st_fit, st_end, mg_on, mg_index, mg_scan, mg_u,
-            mg_j, sc_hit, sc_end, sc_j, sc_v, rej_late, b_out, bw_en, bw_addr, bw_data, nx, nx_t6, nx_oh, nx_lt, mg_last, idx_sh_r, full_r, mg_mask,
+            mg_j, sc_hit, sc_end, sc_j, sc_v, rej_late, b_out, bw_en, bw_addr, bw_data, nx, nx_t6, nx_oh, nx_lt, nx_dup, mg_last, idx_sh_r, full_r, mg_mask,
             mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_wp, f_rp, out_ptr, a_on, a_i, a_w, a_lastw, a_rem, a_more, a_first, r_i, r_rest, r_more, h_i, h_rest, h_more, h_new,
             b_on, b_first, b_last, b_lastw, b_w, b_fwd, b_fwd_data
         );
@@ -570,7 +574,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         // it, from a register, while the RAM reads the next (the payload XOR of a symbol takes
         // ⌈d·S/W⌉ clocks, so the scan hides behind it).
         self.j1.next = self.mg_j.q.val() + 1;
-        self.accept.next = self.nx_lt.q.val() & !(self.mg_mask.q.val() & self.nx_oh.q.val()).any();
+        self.accept.next = self.nx_lt.q.val() & !self.nx_dup.q.val();
         self.have1.next = self.mg_have.q.val() + 1;
         self.have2.next = self.mg_have.q.val() + 2;
         self.full.next = self.ones_m.val();
@@ -954,6 +958,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             self.nx_lt.d.next = bit_cast::<7, 6>(self.idx_step.val()) < self.k_reg.q.val();
         }
         self.nx_oh.d.next = self.one_m.val() << self.idx.val();
+        self.nx_dup.d.next = (self.mg_mask.d.val() & self.nx_oh.d.val()).any();
 
         // busy next clock, but for the setup (`busy_now` adds it): the generator, FIFO, stage A
         // or B on then. Each part that can turn off hands its work on, so the OR of their next
