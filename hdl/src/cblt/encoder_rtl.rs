@@ -118,8 +118,8 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     nx: DFF<Bits<32>>,
     /// The top six bits of `nx`'s xorshift (those an index draw takes), kept beside `nx`: a
     /// draw's next index comes from a register, not through a xorshift. Made from `nx` as it
-    /// will be (its xorshift once or twice); after a start it is stale for a clock, in the
-    /// setup.
+    /// will be (its xorshift once or twice); after a start it is stale for two clocks, within
+    /// the setup (`nx` takes the seed in the setup's first clock).
     nx_t6: DFF<Bits<6>>,
     /// The index `nx` draws as a one-hot (0 past KM) and whether it is below k: the draw's
     /// shifts and compare are made as `nx` is, a clock ahead of the acceptance test. They use k
@@ -130,6 +130,13 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     /// The index in `nx_oh` is already in the mask (`mg_mask & nx_oh` is not empty), made from
     /// both as they will be: the duplicate test is a flip-flop when the draw reads it.
     nx_dup: DFF<Bit>,
+    /// The index the draw takes if the PRNG holds (`ix_hold`, from `nx`) and if it steps
+    /// (`ix_step`, from `nx_t6`), each with its bound against k, registered from `nx` and
+    /// `nx_t6` as they will be: the step selects one (`idx`) just before the one-hot.
+    ix_hold: DFF<Bits<6>>,
+    ix_step: DFF<Bits<6>>,
+    lt_hold: DFF<Bit>,
+    lt_step: DFF<Bit>,
     /// The next accepted index is the last the degree needs (`mg_have + 1 == mg_need`).
     mg_last: DFF<Bit>,
     /// Derived from K while idle (K is written only then, and a start takes at least one setup
@@ -258,10 +265,6 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     step: Signal<Local, Bit>,
     u17: Signal<Local, Bits<17>>,
     j1: Signal<Local, Bits<7>>,
-    /// The index `nx` draws if the PRNG holds (`idx_hold`) and if it steps (`idx_step`, from
-    /// its xorshift), side by side; the step selects one (`idx`) just before the one-hot.
-    idx_hold: Signal<Local, Bits<6>>,
-    idx_step: Signal<Local, Bits<6>>,
     idx: Signal<Local, Bits<6>>,
     accept: Signal<Local, Bit>,
     have1: Signal<Local, Bits<7>>,
@@ -372,6 +375,10 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             nx_oh: Default::default(),
             nx_lt: Default::default(),
             nx_dup: Default::default(),
+            ix_hold: Default::default(),
+            ix_step: Default::default(),
+            lt_hold: Default::default(),
+            lt_step: Default::default(),
             mg_last: Default::default(),
             idx_sh_r: Default::default(),
             full_r: Default::default(),
@@ -450,8 +457,6 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> LtEncode
             step: Default::default(),
             u17: Default::default(),
             j1: Default::default(),
-            idx_hold: Default::default(),
-            idx_step: Default::default(),
             idx: Default::default(),
             accept: Default::default(),
             have1: Default::default(),
@@ -494,7 +499,7 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
     fn update(&mut self) {
         dff_setup!(
             self, clock, busy_r, tw_en, tw_addr, tw_data, k_ok, size_ok, seed_ok, k_reg, msg_size, msg_id, seed, limit, setup, setup_n, setup_acc, st_fit, st_end, mg_on, mg_index, mg_scan, mg_u,
-            mg_j, sc_hit, sc_end, sc_j, sc_v, rej_late, b_out, bw_en, bw_addr, bw_data, nx, nx_t6, nx_oh, nx_lt, nx_dup, mg_last, idx_sh_r, full_r, mg_mask,
+            mg_j, sc_hit, sc_end, sc_j, sc_v, rej_late, b_out, bw_en, bw_addr, bw_data, nx, nx_t6, nx_oh, nx_lt, nx_dup, ix_hold, ix_step, lt_hold, lt_step, mg_last, idx_sh_r, full_r, mg_mask,
             mg_need, mg_have, mg_draws, mg_count, f_v0, f_v1, f_m0, f_m1, f_wp, f_rp, out_ptr, a_on, a_i, a_w, a_lastw, a_rem, a_more, a_first, r_i, r_rest, r_more, h_i, h_rest, h_more, h_new,
             b_on, b_first, b_last, b_lastw, b_w, b_fwd, b_fwd_data
         );
@@ -804,13 +809,17 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
             & ((self.msg_size.q.val() + self.s_bytes.val()) > self.setup_acc.q.val());
         self.st_end.d.next = false;
         if self.setup.q.val() {
+            // the PRNG takes the seed while the setup runs (the seed cannot change then: writes
+            // are refused while busy), and its first xorshift as the setup ends
+            self.nx_next.next = self.seed.q.val();
             if self.st_end.q.val() {
                 self.setup.d.next = false;
                 if self.st_fit.q.val() {
                     self.mg_on.d.next = true;
                     self.mg_index.d.next = false;
                     self.mg_scan.d.next = false;
-                    // `nx` has held the seed since the start was taken: its xorshift is the first output
+                    // `nx` holds the seed (taken in the setup's first clock, and the setup lasts
+                    // three or more): its xorshift is the first output
                     self.nx_next.next = self.x3.val();
                     self.nx_adv.next = true;
                     self.mg_draws.d.next = 0.into();
@@ -854,9 +863,6 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
                     self.stop.next = true;
                 } else if self.cfg_wdata.val().get_bit(0) {
                     if self.start_ok.val() {
-                        // the PRNG takes the seed now and its first xorshift as the setup ends,
-                        // through the draws' own xorshift (no second one for the seed)
-                        self.nx_next.next = self.seed.q.val();
                         self.setup.d.next = true;
                         self.setup_n.d.next = 0.into();
                         self.setup_acc.d.next = 0.into();
@@ -949,13 +955,16 @@ impl<const W: usize, const MA: usize, const SA: usize, const KM: usize> Logic fo
         }
         // the index draw's one-hot and bound, from `nx` as it will be. After a start they are
         // stale for one clock, which is the degree draw's (a step): no index is drawn there.
-        self.idx_hold.next = self.nx.q.val().get_bits::<6>(26) >> self.idx_sh_r.q.val();
-        self.idx_step.next = self.nx_t6.q.val() >> self.idx_sh_r.q.val();
-        self.idx.next = self.idx_hold.val();
-        self.nx_lt.d.next = bit_cast::<7, 6>(self.idx_hold.val()) < self.k_reg.q.val();
+        // (k and its shift change only while idle, clocks before a draw)
+        self.ix_hold.d.next = self.nx.d.val().get_bits::<6>(26) >> self.idx_sh_r.d.val();
+        self.ix_step.d.next = self.nx_t6.d.val() >> self.idx_sh_r.d.val();
+        self.lt_hold.d.next = bit_cast::<7, 6>(self.ix_hold.d.val()) < self.k_reg.q.val();
+        self.lt_step.d.next = bit_cast::<7, 6>(self.ix_step.d.val()) < self.k_reg.q.val();
+        self.idx.next = self.ix_hold.q.val();
+        self.nx_lt.d.next = self.lt_hold.q.val();
         if self.step.val() {
-            self.idx.next = self.idx_step.val();
-            self.nx_lt.d.next = bit_cast::<7, 6>(self.idx_step.val()) < self.k_reg.q.val();
+            self.idx.next = self.ix_step.q.val();
+            self.nx_lt.d.next = self.lt_step.q.val();
         }
         self.nx_oh.d.next = self.one_m.val() << self.idx.val();
         self.nx_dup.d.next = (self.mg_mask.d.val() & self.nx_oh.d.val()).any();
