@@ -358,30 +358,39 @@ end
 }
 
 /// The lowest set bit of an N-bit word (N ≤ 64): one-hot and its index (the word without it
-/// is `x & !oh`, made where it is used).
+/// is `x & !oh`, made where it is used). The one-hot is `x & −x` (a carry chain); the index
+/// does not wait for it: a priority encoder in three levels of four (the lowest set bit of each
+/// group of 4 bits, the lowest non-empty group of each 16 bits, the lowest non-empty 16 bits),
+/// each level a LUT or two on either family.
 #[derive(LogicBlock)]
 pub struct LowestOne<const N: usize> {
     pub x: Signal<In, Bits<N>>,
     pub oh: Signal<Out, Bits<N>>,
     pub idx: Signal<Out, Bits<6>>,
-    sel: [Constant<Bits<N>>; 6],
-    pw: [Constant<Bits<6>>; 6],
-    low: Signal<Local, Bits<N>>,
-    part: [Signal<Local, Bits<6>>; 6],
+    /// `x` padded (or cut) to 63 bits: bit 63 is never read, as the index of an empty word's
+    /// lowest group is 63 anyway.
+    xp: Signal<Local, Bits<63>>,
+    /// Per group of 4 bits: not empty (the last group's is never needed), and its lowest bit's
+    /// index in it.
+    g_nz: [Signal<Local, Bit>; 15],
+    g_i: [Signal<Local, Bits<6>>; 16],
+    /// Per 16 bits: not empty (but the last), and its lowest bit's index in it.
+    s_nz: [Signal<Local, Bit>; 3],
+    s_i: [Signal<Local, Bits<6>>; 4],
 }
 
 impl<const N: usize> Default for LowestOne<N> {
     fn default() -> Self {
-        // index bit b is set for the positions whose bit b is set
-        let sel = |b: usize| (0..N).filter(|i| i >> b & 1 == 1).fold(0u64, |m, i| m | 1 << i);
+        assert!(N <= 64, "LowestOne takes at most 64 bits");
         LowestOne {
             x: Default::default(),
             oh: Default::default(),
             idx: Default::default(),
-            sel: std::array::from_fn(|b| Constant::new(sel(b).into())),
-            pw: std::array::from_fn(|b| Constant::new((1u64 << b).into())),
-            low: Default::default(),
-            part: Default::default(),
+            xp: Default::default(),
+            g_nz: Default::default(),
+            g_i: Default::default(),
+            s_nz: Default::default(),
+            s_i: Default::default(),
         }
     }
 }
@@ -389,19 +398,93 @@ impl<const N: usize> Default for LowestOne<N> {
 impl<const N: usize> Logic for LowestOne<N> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.low.next = self.x.val() & (Bits::<N>::from(0) - self.x.val());
-        self.oh.next = self.low.val();
-        for b in 0..6 {
-            self.part[b].next = 0.into();
-            if (self.low.val() & self.sel[b].val()).any() {
-                self.part[b].next = self.pw[b].val();
+        self.oh.next = self.x.val() & (Bits::<N>::from(0) - self.x.val());
+        self.xp.next = bit_cast::<63, N>(self.x.val());
+        for g in 0..15 {
+            self.g_nz[g].next = self.xp.val().get_bits::<4>(4 * g).any();
+        }
+        for g in 0..16 {
+            self.g_i[g].next = 3.into();
+            if self.xp.val().get_bit(4 * g + 2) {
+                self.g_i[g].next = 2.into();
+            }
+            if self.xp.val().get_bit(4 * g + 1) {
+                self.g_i[g].next = 1.into();
+            }
+            if self.xp.val().get_bit(4 * g) {
+                self.g_i[g].next = 0.into();
             }
         }
-        self.idx.next = self.part[0].val()
-            | self.part[1].val()
-            | self.part[2].val()
-            | self.part[3].val()
-            | self.part[4].val()
-            | self.part[5].val();
+        for s in 0..3 {
+            self.s_nz[s].next =
+                self.g_nz[4 * s].val() | self.g_nz[4 * s + 1].val() | self.g_nz[4 * s + 2].val() | self.g_nz[4 * s + 3].val();
+        }
+        for s in 0..4 {
+            self.s_i[s].next = self.g_i[4 * s + 3].val() | Bits::<6>::from(12);
+            if self.g_nz[4 * s + 2].val() {
+                self.s_i[s].next = self.g_i[4 * s + 2].val() | Bits::<6>::from(8);
+            }
+            if self.g_nz[4 * s + 1].val() {
+                self.s_i[s].next = self.g_i[4 * s + 1].val() | Bits::<6>::from(4);
+            }
+            if self.g_nz[4 * s].val() {
+                self.s_i[s].next = self.g_i[4 * s].val();
+            }
+        }
+        self.idx.next = self.s_i[3].val() | Bits::<6>::from(48);
+        if self.s_nz[2].val() {
+            self.idx.next = self.s_i[2].val() | Bits::<6>::from(32);
+        }
+        if self.s_nz[1].val() {
+            self.idx.next = self.s_i[1].val() | Bits::<6>::from(16);
+        }
+        if self.s_nz[0].val() {
+            self.idx.next = self.s_i[0].val();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check<const N: usize>(x: u64) {
+        let mut lo = LowestOne::<N>::default();
+        lo.connect_all();
+        lo.x.next = x.into();
+        // settle, as rust-hdl's simulator does: update until no signal changes
+        for _ in 0..32 {
+            lo.update_all();
+            if !lo.has_changed() {
+                break;
+            }
+        }
+        assert!(!lo.has_changed(), "LowestOne did not settle");
+        let want_idx = if x == 0 { 63 } else { x.trailing_zeros() as u64 };
+        assert_eq!(lo.idx.val().to_u64(), want_idx, "idx of {x:#x} at N = {N}");
+        assert_eq!(lo.oh.val().to_u64(), x & x.wrapping_neg(), "one-hot of {x:#x} at N = {N}");
+    }
+
+    /// The index and one-hot of the lowest set bit, against `trailing_zeros`, on every single
+    /// bit and on words with several (all-zero gives index 63, one-hot 0).
+    #[test]
+    fn lowest_one_finds_the_lowest_set_bit() {
+        let mut r = 0x9E37_79B9_7F4A_7C15u64;
+        for i in 0..64 {
+            check::<64>(1 << i);
+            if i < 16 {
+                check::<16>(1 << i);
+            }
+        }
+        for _ in 0..2000 {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            let x = r >> (r % 61);
+            check::<64>(x);
+            check::<16>(x & 0xFFFF);
+        }
+        check::<64>(0);
+        check::<16>(0);
     }
 }

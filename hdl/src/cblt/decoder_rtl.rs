@@ -150,12 +150,13 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     h_hdr: DFF<Bits<32>>,
     /// The packet is TRUNCATED (checked as it is taken).
     h_trunc: DFF<Bit>,
-    /// The packet-only §6.3 rules, over two clocks. As the packet is taken: `NPKT · S` from the
-    /// table (`h_lo`), the first reason ranked above NPKT's (`h_rhi`: size zero or too large)
+    /// The packet-only §6.3 rules, over two clocks. As the packet is taken: MSG_SIZE − NPKT · S
+    /// − 1, with `NPKT · S` from the table (`h_sml`), the first reason ranked above NPKT's
+    /// (`h_rhi`: size zero or too large)
     /// and the first of those ranked below it but bits beyond k (`h_rlo`: empty bitset, length,
-    /// k above the core). In SCREEN: NPKT's own rule from `h_lo`, bits beyond k from `h_hdr`
+    /// k above the core). In SCREEN: NPKT's own rule from `h_sml`, bits beyond k from `h_hdr`
     /// and `h_bits`, and the first reason of all (`h_reason`, 0 if none).
-    h_lo: DFF<Bits<24>>,
+    h_sml: DFF<Bits<24>>,
     h_rhi: DFF<Bits<4>>,
     h_rlo: DFF<Bits<4>>,
     h_reason: DFF<Bits<4>>,
@@ -428,7 +429,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             state: Default::default(),
             h_hdr: Default::default(),
             h_trunc: Default::default(),
-            h_lo: Default::default(),
+            h_sml: Default::default(),
             h_rhi: Default::default(),
             h_rlo: Default::default(),
             h_reason: Default::default(),
@@ -600,7 +601,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, h_hdr, h_trunc, h_lo, h_rhi, h_rlo, h_reason, h_tomb, h_other, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, ctx_open_r, bound, ctx_hdr, rank,
+            self, clock, state, h_hdr, h_trunc, h_sml, h_rhi, h_rlo, h_reason, h_tomb, h_other, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, ctx_open_r, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w, pe_last,
             p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_low_oh, s_low_idx, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_cnew, s_cpoh, s_cpidx, elim, e_i, e_any, e_new, st_read, ra_on, ra_slot, ra_w, rd_a,
@@ -631,7 +632,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         }
 
         // ---- §6.3 checks in the model's order, over three clocks: those of the packet alone on
-        // the incoming header (registered with it: `h_trunc`, `h_lo`, `h_rhi`, `h_rlo`), then in
+        // the incoming header (registered with it: `h_trunc`, `h_sml`, `h_rhi`, `h_rlo`), then in
         // SCREEN NPKT's (`h_reason`) and the compares with the decoder's state (the tombstone,
         // the open context: `h_tomb`, `h_other`), then CHECK's decision from those ----
         self.npkt.next = self.in_hdr.val().get_bits::<6>(26);
@@ -658,9 +659,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         }
         // NPKT·S < MSG_SIZE ≤ NPKT·S + S, as one add and one compare with the constant S:
         // MSG_SIZE − NPKT·S − 1 < S in 24 bits (NPKT·S < 2^22 and MSG_SIZE < 2^18, so a
-        // MSG_SIZE ≤ NPKT·S wraps to at least 2^24 − 2^22, above any S < 2^16)
-        self.size_m_lo.next = bit_cast::<24, 18>(self.h_hdr.q.val().get_bits::<18>(8)) + !self.h_lo.q.val();
-        self.c_npkt.next = !(self.size_m_lo.val() < self.s24.val());
+        // MSG_SIZE ≤ NPKT·S wraps to at least 2^24 − 2^22, above any S < 2^16); the add on
+        // the incoming header, registered with it, the compare in SCREEN
+        self.size_m_lo.next = bit_cast::<24, 18>(self.size.val()) + !self.npkt_s.data.val();
+        self.c_npkt.next = !(self.h_sml.q.val() < self.s24.val());
         // bits at k or above (reason 6, ranked below an empty bitset's 5 and above the rest)
         self.hk.next = self.h_hdr.q.val().get_bits::<6>(26) + 1;
         self.full.next = self.ones64.val();
@@ -889,7 +891,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 self.h_hdr.d.next = self.in_hdr.val();
                 self.h_bits.d.next = self.in_bitset.val();
                 self.h_trunc.d.next = self.c_trunc.val();
-                self.h_lo.d.next = self.npkt_s.data.val();
+                self.h_sml.d.next = self.size_m_lo.val();
                 self.h_rhi.d.next = self.ck_rhi.val();
                 self.h_rlo.d.next = self.ck_rlo.val();
                 self.dr_check.d.next = false;

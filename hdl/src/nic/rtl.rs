@@ -658,7 +658,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             self.cq_wf.d.next = self.cq_wf.q.val() + 1;
         }
         self.cq_push.next = self.cq_ram.write_enable.val() & (self.cq_wf.q.val() == 6);
-        self.dec.rec_ready.next = self.cq_push.val();
+        // ready from the queue's registers alone, not from `rec_valid` (the decoder takes it
+        // only while it holds a record): no path runs into the NIC and back
+        self.dec.rec_ready.next = (self.cq_count.q.val() != 4) & (self.cq_wf.q.val() == 6);
         self.cq_pop_r.d.next = self.we_reg.val() & self.hit[56].val();
         self.cq_pop.next = self.cq_pop_r.q.val() & (self.cq_count.q.val() != 0);
         if self.cq_push.val() {
