@@ -158,19 +158,22 @@ pub fn all() -> Vec<Top> {
             board: harness::cblt_encoder_board,
             fits: true,
             design_note: "The degree table is in block RAM, scanned one entry per clock with no comparator per \
-                entry: each entry is compared a clock after the RAM returns it, from a register, while the RAM \
-                reads the next, so the RAM's output delay is off the decision. The PRNG keeps its next output \
-                (`nx`, the xorshift of its state) in place of the state, and the index shift and k's all-ones \
-                mask are registers set while idle. The index draw's one-hot and its bound against k are made a \
-                clock before the duplicate test from `nx` as it will be (its xorshift on a draw, itself \
-                otherwise; a start's seed only reaches `nx`); whether the next accepted index is the degree's \
-                last is a register, so the acceptance is an AND-OR over the mask and the FIFO push; a refused \
-                register write is counted a clock later; the start check's compares (MSG_SIZE against k·S) \
-                are registered a clock before the start is decided, and its range checks are flags set by the \
-                writes; `busy` is a flip-flop; the payload engine's next state is made from registers and the \
+                entry: each entry is compared as the RAM returns it and the scan decides a clock later from the \
+                registered result, while the RAM reads the next. The PRNG keeps its next output (`nx`, the \
+                xorshift of its state) in place of the state, takes the seed during the start's setup, and \
+                keeps the top six bits of its next xorshift in a register; the index shift and k's all-ones \
+                mask are registers set while idle. Both candidate indices of a draw (the PRNG holding or \
+                stepping) and their bounds against k are registered, the step selecting one; the one-hot and \
+                the duplicate test (the mask and the index as they will be) are registered a clock before the \
+                acceptance, which is then an AND of flip-flops into the FIFO push; a refused register write is \
+                counted a clock later; the start check's compares (MSG_SIZE against k·S) are registered a \
+                clock before the start is decided, and its range checks are flags set by the writes; `busy` \
+                is a flip-flop ORed with the setup's; the payload engine's next state is made from registers \
+                (the next source of a symbol and the FIFO head's first are registered a clock ahead) and the \
                 output's hold selects it last; the mask FIFO is a ring, so the hold reaches its pointers and \
-                not the masks; the buffer and accumulator keep their word with their read enables while the \
-                output holds, so their addresses are stage A's registers with no multiplexer. Its area is \
+                not the masks; the buffer and accumulator keep their word with their read enables (made from \
+                a copy of the last-pass flag) while the output holds, so their addresses are stage A's \
+                registers with no multiplexer; buffer writes land a clock after their check. Its area is \
                 within the budget of 1,500 cells of its own since its RAMs are marked free of \
                 read-during-write checks (yosys otherwise adds a bypass of about 70 flip-flops per RAM), the \
                 32-bit draw counts and the masks wait in RAM rings instead of riding the mask FIFO and the \
@@ -184,14 +187,16 @@ pub fn all() -> Vec<Top> {
             params: format!("S = {s} bytes, k_max = {k}, W = 32 bits; {k} rows of {} words in block RAM", s / 4),
             board: harness::cblt_decoder_board,
             fits: true,
-            design_note: "The header check takes three clocks with no table, add or compare in series with \
-                another: the rules on the packet alone (length, size, the bitset against k as a shift) and \
-                `NPKT · S` (a constant table) are registered with the header; SCREEN applies `NPKT · S` < \
-                MSG_SIZE ≤ `NPKT · S + S` (one add and a compare with the constant S) and compares the header \
+            design_note: "The header check takes three clocks: the rules on the packet alone (length, size, \
+                an empty bitset) and MSG_SIZE − `NPKT · S` − 1 (a constant table and one add) are registered \
+                with the header; SCREEN applies `NPKT · S` < MSG_SIZE ≤ `NPKT · S + S` (that register against \
+                the constant S), the bitset against k from the registered header, and compares the header \
                 with the tombstone and the open context; CHECK decides from those registers. The coefficient \
                 RAM's read address is a register and the back-elimination scanner checks a row a clock after \
                 the RAM returns it; each lowest-one unit sits on one register with no multiplexer before its \
-                carry chain (DECIDE takes pass 0's source from one registered). A payload word is issued, read \
+                carry chain, its index from a three-level priority encoder rather than after the chain (DECIDE \
+                takes pass 0's source from one registered), and an ELIM pass takes its next row from registers \
+                made a clock ahead. A payload word is issued, read \
                 from a registered address, XORed and written in four stages, so no path runs from a block RAM \
                 to another; the readout holds its word with the row RAM's read enable, and the context a \
                 commit opens is set a clock later; the rows to eliminate change in one place and the pass's \
@@ -270,18 +275,16 @@ pub fn ecp5_all() -> Vec<Top> {
             readout holds with the RAM's read enable; the RX message RAM is written from registers; the \
             bus read is registered at its edge and its data at the next (two clocks, pipelined); the \
             encoder's writes, the RX clear and the queue commands reach their logic a clock after the bus; \
-            the TX queue's full flag is a flip-flop. With rows of 46 words, the decoder's wait for a word still \
-            in flight cannot happen and is not built. The rest of the steps are in the decoder's and the \
-            encoder's notes. What is left is spread over paths of 8.4 to 8.7 ns, each the critical path of \
-            some seed: the bus's refused-write decision (the register decode of the address into `refuse_r`), \
-            the encoder's next source (stage A's lowest set bit of the 64 remaining sources, its index \
-            encoded, into `a_i`), the decoder's next row to eliminate (the same on `elim`, into `pe_src`) and \
-            the encoder's start decision into `busy`; other placements of this round also had the decoder's \
-            row RAM's word into its XOR (routing from blocks spread over the die) and the mask generator's \
-            duplicate test into the FIFO's push. Next steps: the next source's and row's index registered \
-            ahead (a source takes 46 clocks here), the refusal decided a clock later from the registered \
-            decode (`hit_r`), a register on the row RAM's output, and the duplicate test made as the index \
-            is drawn.",
+            the TX queue's full flag is a flip-flop; a refused write is decided a clock later from a registered \
+            copy of it; the completion queue's ready comes from its registers alone; the encoder's buffer \
+            write enable, a net to all 64 of its blocks, is a flip-flop, and its read enables are made from \
+            a copy of the last-pass flag. With rows of 46 words, the decoder's wait for a word still in \
+            flight cannot happen and is not built, and the next source and the next row to eliminate are \
+            registered a clock ahead (a source takes 46 clocks here). The rest of the steps are in the \
+            decoder's and the encoder's notes. The median meets the 125 MHz of a PCIe Gen2 x1 user clock. \
+            What is left is routing: the slowest seeds are limited by the decoder's row RAM's word into its \
+            XOR (the word of one of 64 blocks spread over the die, multiplexed, then XORed and registered); \
+            a register on the RAM's output, one more payload stage, is the next step.",
     });
     tops
 }

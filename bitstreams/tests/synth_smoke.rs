@@ -135,6 +135,11 @@ fn ecp5_flow(name: &str) -> bitstreams::ecp5::Ecp5Report {
     let bit = std::fs::read(r.bitstream.as_ref().unwrap()).unwrap();
     // 1,927,728 bytes is the part's uncompressed bitstream (`ecppack` without `--compress`)
     assert!(is_board_bitstream(&bit) && bit.len() < 1_927_728, "a compressed bitstream for the board's part");
+    // the build behind the PLL passed at the PLL's clock, not at nextpnr's default of 12 MHz
+    let pll_log = std::fs::read_to_string(dir.join(format!("{name}-pll.nextpnr.log"))).unwrap();
+    let checked = pll_log.lines().filter(|l| l.contains("Max frequency for clock")).last().unwrap();
+    let at: f64 = checked.split(" at ").nth(1).and_then(|x| x.split_whitespace().next()?.parse().ok()).unwrap();
+    assert!(checked.contains("(PASS at") && (at - r.board_clock_mhz).abs() < 0.01 * r.board_clock_mhz, "{checked} ({r:?})");
     std::fs::remove_dir_all(&dir).ok();
     r
 }
