@@ -150,12 +150,11 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     h_hdr: DFF<Bits<32>>,
     /// The packet is TRUNCATED (checked as it is taken).
     h_trunc: DFF<Bit>,
-    /// The packet-only §6.3 rules, over two clocks. As the packet is taken: MSG_SIZE − NPKT · S
-    /// − 1, with `NPKT · S` from the table (`h_sml`), the first reason ranked above NPKT's
-    /// (`h_rhi`: size zero or too large)
-    /// and the first of those ranked below it but bits beyond k (`h_rlo`: empty bitset, length,
-    /// k above the core). In SCREEN: NPKT's own rule from `h_sml`, bits beyond k from `h_hdr`
-    /// and `h_bits`, and the first reason of all (`h_reason`, 0 if none).
+    /// The packet-only §6.3 rules, over two clocks. As the packet is taken: MSG_SIZE − NPKT·S − 1
+    /// with NPKT·S from the table (`h_sml`), the first reason ranked above NPKT's (`h_rhi`: size
+    /// zero or too large) and the first of those ranked below it but bits beyond k (`h_rlo`:
+    /// empty bitset, length, k above the core). In SCREEN: NPKT's own rule from `h_sml`, bits
+    /// beyond k from `h_hdr` and `h_bits`, and the first reason of all (`h_reason`, 0 if none).
     h_sml: DFF<Bits<24>>,
     h_rhi: DFF<Bits<4>>,
     h_rlo: DFF<Bits<4>>,

@@ -204,11 +204,9 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     /// when B is at the last), so for ⌈S/WB⌉ ≥ 2 `one_word` is false and synthesis removes both.
     b_fwd: DFF<Bit>,
     b_fwd_data: DFF<Bits<W>>,
-    /// The buffer and the accumulator are read at stage A's word; while the output holds, their
-    /// read enables are low and their outputs keep stage B's word (no multiplexer on the address).
-    /// The enables are made from `b_out`, a copy of "B holds a symbol's last pass" (`b_on` and
-    /// `b_last`), so the net to every RAM block has a gate of its own and the hold that stalls
-    /// the stages stays beside them.
+    /// A copy of "B holds a symbol's last pass" (`b_on` and `b_last`), from which the RAMs'
+    /// read enables are made: the net to every RAM block has a gate of its own, and the hold
+    /// that stalls the stages stays beside them.
     b_out: DFF<Bit>,
     /// A buffer write, applied a clock after it is checked (the write enable reaches every
     /// block of the buffer from one flip-flop). The buffer is read clocks after a start's
@@ -216,6 +214,8 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     bw_en: DFF<Bit>,
     bw_addr: DFF<Bits<MA>>,
     bw_data: DFF<Bits<W>>,
+    /// The buffer and the accumulator are read at stage A's word; while the output holds, their
+    /// read enables are low and their outputs keep stage B's word (no multiplexer on the address).
     msg_ram: BlockRamRe<W, MA>,
     acc_ram: BlockRamRe<W, SA>,
     sym_cnt: SatCounter,
@@ -297,7 +297,7 @@ pub struct LtEncoder<const W: usize, const MA: usize, const SA: usize, const KM:
     nh_more: Signal<Local, Bit>,
     /// The head holds a mask A may take this clock.
     head_ok: Signal<Local, Bit>,
-    /// Busy now: `busy_r`, or the setup (which `busy_r` follows a clock later).
+    /// Busy now: the setup, or `busy_r` (everything else that is busy).
     busy_now: Signal<Local, Bit>,
     accv: Signal<Local, Bits<W>>,
     acc_we: Signal<Local, Bit>,
