@@ -29,7 +29,7 @@
 use super::bottleneck::PortEngine;
 use super::cc::{Ack, Cc, Dctcp};
 use super::fabric::{self, App, Fabric, FabricConfig, FabricRun, Pkt, PortSpec};
-use super::net::{Decision, Tick};
+use super::fabric::{Decision, Tick};
 use super::plot::{cdf_points, Plot, Series};
 use super::scenarios::{par_map, Opts, Report, Scenario};
 use super::workload::exponential;

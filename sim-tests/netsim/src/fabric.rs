@@ -22,19 +22,72 @@
 //!   INT records into a digest, so that the model and the RTL can be compared run by run.
 
 use super::bottleneck::Bottleneck;
-use super::net::{Decision, DecisionKind, Tick};
+use super::cc::Cc;
 use anyhow::{bail, Result};
 use hdl::port::{drop, PortIn};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-/// A flow of an app on the fabric: its sending host, start time and size (the FlashPass and
-/// HPCC/Swift apps; REN's flows also carry a stop time and have their own).
+/// One port clock.
+pub type Tick = u64;
+
+/// The CE codepoint (a port's AQM mark).
+pub const CE: u8 = 3;
+
+/// A flow of an app on the fabric, for every app: its sending host, start time and size, and
+/// what some transports also take from it.
 #[derive(Clone, Debug)]
 pub struct FlowSpec {
     pub host: usize,
     pub start_us: f64,
     pub bytes: u64,
+    /// Its own propagation RTT, µs, where the app gives each flow one (the TCP flows of
+    /// `net.rs`); elsewhere the app's topology sets it.
+    pub rtt_us: Option<f64>,
+    /// Its congestion control, where each flow picks one (TCP).
+    pub cc: Option<Cc>,
+    /// When it stops sending new data (REN's bursts).
+    pub stop_us: Option<f64>,
+    /// Record its delivered bytes at every sample.
+    pub track: bool,
+}
+
+impl FlowSpec {
+    pub fn new(host: usize, start_us: f64, bytes: u64) -> Self {
+        FlowSpec { host, start_us, bytes, rtt_us: None, cc: None, stop_us: None, track: false }
+    }
+    /// A TCP flow with its propagation RTT and window rule.
+    pub fn tcp(self, rtt_us: f64, cc: Cc) -> Self {
+        FlowSpec { rtt_us: Some(rtt_us), cc: Some(cc), ..self }
+    }
+    pub fn stop(self, stop_us: Option<f64>) -> Self {
+        FlowSpec { stop_us, ..self }
+    }
+    pub fn tracked(self, track: bool) -> Self {
+        FlowSpec { track, ..self }
+    }
+}
+
+/// A port decision, in tick order: what the model and the RTL must agree on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub tick: Tick,
+    pub kind: DecisionKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecisionKind {
+    /// Arrival refused (`in_drop` code).
+    Drop(u64),
+    /// Departure marked CE by the port.
+    Mark,
+    /// Departure removed after its grant (AQM / REN / INT drop).
+    DepartureDrop,
+    /// Departure whose ECN field the port changed to this value, other than a CE mark (REN's
+    /// codes).
+    Code(u8),
+    /// A port's digest of every INT record, sojourn and code it sent (end of run).
+    Digest(u64),
 }
 
 /// Queues per port (`SwitchPort2x256`).
@@ -110,6 +163,8 @@ pub struct PortLog {
     pub arrivals: u64,
     pub departures: u64,
     pub drops: u64,
+    /// The deepest the ingress FIFO got (arrivals in the same tick wait there, one a clock).
+    pub max_ingress: usize,
     /// FNV-1a over every departure's INT record, sojourn and code.
     pub digest: u64,
 }
@@ -216,6 +271,7 @@ impl<E: Copy + Ord + std::fmt::Debug> Fabric<E> {
     fn clock_port(&mut self, i: usize) -> Result<()> {
         let now = self.now;
         let st = &mut self.ports[i];
+        st.log.max_ingress = st.log.max_ingress.max(st.ingress.len());
         let arrival = st.ingress.pop_front();
         let inp = match arrival {
             Some(p) => PortIn { in_valid: 1, in_class: p.class as u64, in_len: p.len as u64, in_ecn: p.ecn as u64, in_low_prio: p.low_prio as u64, in_is_data: p.data as u64, ..Default::default() },
@@ -230,7 +286,8 @@ impl<E: Copy + Ord + std::fmt::Debug> Fabric<E> {
                     bail!("port {i}, tick {now}: the port sent a {}-byte descriptor where flow {} seq {} ({} bytes) was due", o.out_len, p.flow, p.seq, p.len);
                 }
                 if o.out_ecn as u8 != p.ecn {
-                    st.log.decisions.push(Decision { tick: now, kind: DecisionKind::Code(o.out_ecn as u8) });
+                    let kind = if o.out_ecn as u8 == CE { DecisionKind::Mark } else { DecisionKind::Code(o.out_ecn as u8) };
+                    st.log.decisions.push(Decision { tick: now, kind });
                 }
                 p.ecn = o.out_ecn as u8;
                 p.hop = o.out_hop_lo | o.out_hop_hi << 32;
@@ -339,12 +396,12 @@ pub fn run<A: App>(cfg: FabricConfig, ports: Vec<PortSpec>, app: &mut A, until: 
         f.now += 1;
         if f.now % period == 0 {
             out.t_us.push(f.cfg.us(f.now));
-            let secs = f.cfg.us(period) * 1e-6;
+            let ns = f.cfg.us(period) * 1e3;
             for st in &mut f.ports {
                 for q in 0..QUEUES {
                     st.log.queue[q].push(st.shadow[q].len() as u64);
                     st.log.queue_bytes[q].push(st.bytes[q]);
-                    st.log.gbps[q].push(st.sent[q] as f64 * 8.0 / secs / 1e9);
+                    st.log.gbps[q].push(st.sent[q] as f64 * 8.0 / ns);
                     st.sent[q] = 0;
                 }
             }

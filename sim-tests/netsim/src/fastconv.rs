@@ -22,7 +22,7 @@
 
 use super::bottleneck::PortEngine;
 use super::fabric::{self, App, Fabric, FabricConfig, FabricRun, Pkt, PortSpec};
-use super::net::{Decision, Tick};
+use super::fabric::{Decision, Tick};
 use super::plot::{Plot, Series};
 use super::scenarios::{par_map, Opts, Report, Scenario};
 use super::workload::{hadoop, poisson_arrivals};
@@ -498,7 +498,7 @@ pub fn simulate(variant: Variant, flows: &[FlowSpec], engine: PortEngine, sample
 
 /// The paper's 16-1 staggered incast: two 1 MB flows every 20 µs (§2.1).
 pub fn incast_16_1() -> Vec<FlowSpec> {
-    (0..16).map(|i| FlowSpec { host: i, start_us: 20.0 * (i / 2) as f64, bytes: 1_000_000 }).collect()
+    (0..16).map(|i| FlowSpec::new(i, 20.0 * (i / 2) as f64, 1_000_000)).collect()
 }
 
 /// Spearman's rank correlation (average ranks for ties).
@@ -590,7 +590,7 @@ pub fn hadoop_flows(seed: u64, duration_us: f64, hosts: usize) -> Vec<FlowSpec> 
     let cdf = hadoop();
     let mut r = Rng::new(seed ^ 0x4844_4f4f);
     let arrivals = poisson_arrivals(&mut r, 0.5, 100.0, cdf.mean(), duration_us);
-    arrivals.into_iter().map(|t| FlowSpec { host: (r.next() % hosts as u64) as usize, start_us: t, bytes: cdf.sample(&mut r).round().max(1.0) as u64 }).collect()
+    arrivals.into_iter().map(|t| FlowSpec::new((r.next() % hosts as u64) as usize, t, cdf.sample(&mut r).round().max(1.0) as u64)).collect()
 }
 
 /// FCT over the ideal: base RTT plus serialization at line rate (§2.2), at least 1.

@@ -29,7 +29,7 @@
 
 use super::bottleneck::PortEngine;
 use super::fabric::{self, App, Fabric, FabricConfig, FabricRun, Pkt, PortSpec};
-use super::net::{Decision, DecisionKind, Tick};
+use super::fabric::{Decision, DecisionKind, Tick};
 use super::plot::{cdf_points, Plot, Series};
 use super::scenarios::{par_map, Opts, Report, Scenario};
 use super::workload::{poisson_arrivals, uniform};
@@ -283,7 +283,7 @@ pub fn workload(seed: u64, load: f64, n: usize) -> Vec<FlowSpec> {
     let mut r = Rng::new(seed ^ 0xF1A5);
     let mean_bytes = 4.5e6;
     let times = poisson_arrivals(&mut r, load, 1.0, mean_bytes, mean_bytes * 8.0 / (load * 1e3) * (n as f64 * 3.0));
-    times.into_iter().take(n).map(|t| FlowSpec { host: (r.next() % HOSTS as u64) as usize, start_us: t, bytes: (1e6 + 7e6 * uniform(&mut r)).round() as u64 }).collect()
+    times.into_iter().take(n).map(|t| FlowSpec::new((r.next() % HOSTS as u64) as usize, t, (1e6 + 7e6 * uniform(&mut r)).round() as u64)).collect()
 }
 
 pub struct Run {
@@ -477,7 +477,7 @@ mod tests {
 
     #[test]
     fn one_flow_completes_after_t_wait() {
-        let r = simulate(Policy::OverProvisioning, &[FlowSpec { host: 0, start_us: 0.0, bytes: 300_000 }], PortEngine::Model, 200_000.0).unwrap();
+        let r = simulate(Policy::OverProvisioning, &[FlowSpec::new(0, 0.0, 300_000)], PortEngine::Model, 200_000.0).unwrap();
         let f = &r.flows[0];
         // 206 data packets need 206 credits at one per 12.98 µs (2.67 ms), then T_wait (10 ms)
         // and the 2-ms one-way delay: the flow completes in about 14.7 ms.

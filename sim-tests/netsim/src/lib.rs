@@ -15,6 +15,7 @@ pub mod plot;
 pub mod ren;
 pub mod scenarios;
 pub mod sweep;
+pub mod tcp;
 pub mod workload;
 
 /// Mean of `v` (NaN when empty).

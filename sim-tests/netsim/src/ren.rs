@@ -19,7 +19,7 @@
 
 use super::bottleneck::PortEngine;
 use super::fabric::{self, App, Fabric, FabricConfig, FabricRun, Pkt, PortSpec};
-use super::net::{Decision, Tick};
+use super::fabric::{Decision, Tick};
 use super::plot::{cdf_points, Plot, Series};
 use super::scenarios::{par_map, Opts, Report, Scenario};
 use super::{mean, percentile};
@@ -128,14 +128,7 @@ impl Net {
     }
 }
 
-/// One flow: the host it starts on, when, its size and when it stops sending new data.
-#[derive(Clone, Debug)]
-pub struct FlowSpec {
-    pub host: usize,
-    pub start_us: f64,
-    pub bytes: u64,
-    pub stop_us: Option<f64>,
-}
+pub use super::fabric::FlowSpec;
 
 #[derive(Clone, Debug, Default)]
 pub struct FlowOut {
@@ -321,8 +314,8 @@ pub const BURST: Burst = Burst { start_us: 4000.0, stop_us: 8500.0, end_us: 12_0
 
 /// f0 from time 0 plus `n` bursty flows from their own hosts.
 pub fn burst_flows(n: usize) -> Vec<FlowSpec> {
-    let mut v = vec![FlowSpec { host: 0, start_us: 0.0, bytes: LONG, stop_us: None }];
-    v.extend((1..=n).map(|h| FlowSpec { host: h, start_us: BURST.start_us, bytes: LONG, stop_us: Some(BURST.stop_us) }));
+    let mut v = vec![FlowSpec::new(0, 0.0, LONG)];
+    v.extend((1..=n).map(|h| FlowSpec::new(h, BURST.start_us, LONG).stop(Some(BURST.stop_us))));
     v
 }
 
@@ -358,10 +351,10 @@ pub struct RenFigures {
 /// Rounds of three simultaneous short flows (`total_kb` split in three, one per host) every
 /// `gap_us`, over two long flows.
 pub fn short_flows(total_kb: u64, rounds: usize, gap_us: f64) -> Vec<FlowSpec> {
-    let mut v = vec![FlowSpec { host: 0, start_us: 0.0, bytes: LONG, stop_us: Some(500.0 + gap_us * rounds as f64) }, FlowSpec { host: 1, start_us: 0.0, bytes: LONG, stop_us: Some(500.0 + gap_us * rounds as f64) }];
+    let mut v = vec![FlowSpec::new(0, 0.0, LONG).stop(Some(500.0 + gap_us * rounds as f64)), FlowSpec::new(1, 0.0, LONG).stop(Some(500.0 + gap_us * rounds as f64))];
     for r in 0..rounds {
         for h in 2..5 {
-            v.push(FlowSpec { host: h, start_us: 500.0 + gap_us * r as f64, bytes: total_kb * 1000 / 3, stop_us: None });
+            v.push(FlowSpec::new(h, 500.0 + gap_us * r as f64, total_kb * 1000 / 3));
         }
     }
     v
@@ -384,7 +377,7 @@ pub fn ren(o: Opts) -> Result<Scenario<RenFigures>> {
         let (_, before) = r.window(1000.0, BURST.start_us);
         let (bq, bg) = r.window(BURST.start_us + 100.0, BURST.stop_us);
         let (_, after) = r.window(BURST.stop_us + 200.0, BURST.end_us);
-        let drops = r.fabric.ports[0].decisions.iter().filter(|d| matches!(d.kind, super::net::DecisionKind::Drop(_))).count() as u64;
+        let drops = r.fabric.ports[0].decisions.iter().filter(|d| matches!(d.kind, super::fabric::DecisionKind::Drop(_))).count() as u64;
         phases.push(Phases { scheme: s.name, bursty: *n, before_gbps: before, burst_queue: bq, burst_gbps: bg, burst_drops: drops, after_gbps: after, stalled: r.flows.iter().filter(|f| f.stalled).count() });
         runs.push((format!("burst, {} bursty flows, {}", n, s.name), r.decisions.clone()));
         if *n == 3 {
@@ -501,7 +494,7 @@ mod tests {
     fn grants_clock_the_sender_and_a_flow_completes() {
         // One 100-packet flow alone on the port: no drops, it completes, every packet once.
         let net = Net::testbed();
-        let r = simulate(&net, &SCHEMES[0], &[FlowSpec { host: 0, start_us: 0.0, bytes: 146_000, stop_us: None }], PortEngine::Model, 5000.0).unwrap();
+        let r = simulate(&net, &SCHEMES[0], &[FlowSpec::new(0, 0.0, 146_000)], PortEngine::Model, 5000.0).unwrap();
         let f = &r.flows[0];
         assert_eq!(f.delivered, 146_000);
         assert_eq!(f.retransmits, 0);

@@ -172,8 +172,7 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
 pub fn simulate(cfg: &NetConfig, scheme: &Scheme, flows: Vec<FlowSpec>, engine: PortEngine, until_us: f64) -> Result<RunResult> {
     let cfg = NetConfig { aqm: scheme.aqm, ..cfg.clone() };
     cfg.aqm.validate().map_err(anyhow::Error::msg)?;
-    let mut port = super::bottleneck::build(engine)?;
-    net::run(&cfg, flows, port.as_mut(), until_us).with_context(|| format!("scheme {}", scheme.name))
+    net::run(&cfg, flows, super::bottleneck::build(engine)?, until_us).with_context(|| format!("scheme {}", scheme.name))
 }
 
 /// The 10 Gb/s network of ECN♯ §4.4 (7 senders, 1 receiver; 8 for the long flows).
@@ -182,7 +181,7 @@ pub fn net_10g() -> NetConfig {
 }
 
 fn dctcp_flow(host: usize, start_us: f64, bytes: u64, rtt_us: f64, init_cwnd: f64, track: bool) -> FlowSpec {
-    FlowSpec { host, start_us, bytes, rtt_us, cc: Cc::Dctcp(Dctcp::new(init_cwnd)), track }
+    FlowSpec::new(host, start_us, bytes).tcp(rtt_us, Cc::Dctcp(Dctcp::new(init_cwnd))).tracked(track)
 }
 
 /// Samples of `v` taken at or after `from_us`.
@@ -559,7 +558,7 @@ pub fn gemini_flows(gemini: bool, ratio: f64, gbps: f64) -> Vec<FlowSpec> {
         .map(|i| {
             let rtt = if i < 4 { 200.0 } else { 200.0 * ratio };
             let cc = if gemini { Cc::Gemini(Gemini::new(GeminiParams::defaults(gbps), 10.0)) } else { Cc::Dctcp(Dctcp::new(10.0)) };
-            FlowSpec { host: i, start_us: 100.0 * i as f64, bytes: LONG, rtt_us: rtt, cc, track: true }
+            FlowSpec::new(i, 100.0 * i as f64, LONG).tcp(rtt, cc).tracked(true)
         })
         .collect()
 }

@@ -137,7 +137,7 @@ fn fct_job(job: &Job, load: f64, stretch: f64, engine: PortEngine) -> Result<Vec
     let (arrivals_us, drain_us) = if job.short { (100_000.0, 200_000.0) } else { (1_000_000.0, 500_000.0) };
     let mut flows = web_search_flows(job.seed, load, cfg.gbps, arrivals_us, cfg.init_cwnd);
     for f in &mut flows {
-        f.rtt_us = (RTT_FLOOR_US + (f.rtt_us - RTT_FLOOR_US) * stretch).round();
+        f.rtt_us = f.rtt_us.map(|r| (RTT_FLOOR_US + (r - RTT_FLOOR_US) * stretch).round());
     }
     Ok(fct_run(&cfg, &testbed_schemes(&cfg), &flows, arrivals_us + drain_us, engine)?
         .into_iter()
@@ -212,7 +212,7 @@ pub fn run_job(job: &Job, engine: PortEngine) -> Result<JobResult> {
                 let mut flows = gemini_flows(g, job.x, gbps);
                 for (f, &(start, stretch)) in flows.iter_mut().zip(&draws) {
                     f.start_us = start.round();
-                    f.rtt_us = (f.rtt_us * stretch).round();
+                    f.rtt_us = f.rtt_us.map(|r| (r * stretch).round());
                 }
                 let run = gemini_measure(g, job.x, flows, engine, job.short)?;
                 let m = BTreeMap::from([
