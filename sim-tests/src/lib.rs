@@ -6,3 +6,32 @@
 
 pub use netsim;
 pub use rtl_sim::{aqm, blocks, cblt, cblt_decoder, fuzz, nic, progress, verilator};
+
+/// The three vector tests of a codec block: every file on the model and on Verilator, the
+/// S = 16 files on rust-hdl (the S = 1460 streams take minutes there). `replay(file, engine)`
+/// asserts one file.
+#[macro_export]
+macro_rules! codec_vector_tests {
+    ($replay:ident, s16: $s16:expr, s1460: $s1460:expr) => {
+        #[test]
+        fn vectors_pass_on_the_model() {
+            for f in $s16.iter().chain(&[$s1460]) {
+                $replay(f, Engine::Model);
+            }
+        }
+
+        #[test]
+        fn s16_vectors_pass_on_rusthdl() {
+            for f in $s16 {
+                $replay(f, Engine::Rusthdl);
+            }
+        }
+
+        #[test]
+        fn vectors_pass_on_verilator() {
+            for f in $s16.iter().chain(&[$s1460]) {
+                $replay(f, Engine::Verilator);
+            }
+        }
+    };
+}

@@ -15,28 +15,7 @@ fn replay(name: &str, engine: Engine) {
     assert!(t.passed >= 300, "only {} checks", t.passed);
 }
 
-const S16: [&str; 2] = ["decode_spec_s16.jsonl", "decode_messy_s16.jsonl"];
-
-#[test]
-fn vectors_pass_on_the_model() {
-    for f in S16.iter().chain(&["decode_spec_s1460.jsonl"]) {
-        replay(f, Engine::Model);
-    }
-}
-
-#[test]
-fn s16_vectors_pass_on_rusthdl() {
-    for f in S16 {
-        replay(f, Engine::Rusthdl);
-    }
-}
-
-#[test]
-fn vectors_pass_on_verilator() {
-    for f in S16.iter().chain(&["decode_spec_s1460.jsonl"]) {
-        replay(f, Engine::Verilator);
-    }
-}
+sim_tests::codec_vector_tests!(replay, s16: ["decode_spec_s16.jsonl", "decode_messy_s16.jsonl"], s1460: "decode_spec_s1460.jsonl");
 
 #[test]
 fn fuzz_against_the_model_on_verilator() {

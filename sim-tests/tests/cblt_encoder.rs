@@ -18,28 +18,7 @@ fn replay(name: &str, engine: Engine) {
     assert!(t.passed >= 100, "only {} checks", t.passed);
 }
 
-const S16: [&str; 2] = ["encode_spec_s16.jsonl", "encode_edges_s16.jsonl"];
-
-#[test]
-fn vectors_pass_on_the_model() {
-    for f in S16.iter().chain(&["encode_spec_s1460.jsonl"]) {
-        replay(f, Engine::Model);
-    }
-}
-
-#[test]
-fn s16_vectors_pass_on_rusthdl() {
-    for f in S16 {
-        replay(f, Engine::Rusthdl);
-    }
-}
-
-#[test]
-fn vectors_pass_on_verilator() {
-    for f in S16.iter().chain(&["encode_spec_s1460.jsonl"]) {
-        replay(f, Engine::Verilator);
-    }
-}
+sim_tests::codec_vector_tests!(replay, s16: ["encode_spec_s16.jsonl", "encode_edges_s16.jsonl"], s1460: "encode_spec_s1460.jsonl");
 
 fn model(job: &EncodeJob, s: usize) -> Vec<CodedSymbol> {
     model_symbols(job, s).unwrap()

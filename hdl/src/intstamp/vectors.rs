@@ -95,19 +95,19 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
         i.deq_valid = 1;
         i.deq_len = if r.chance(3) { [0, 9217, 65535][r.below(3) as usize] } else { 1 + r.below(9216) };
     }
-    if r.chance(1) {
-        i.csr_we = 1;
-        let (a, v) = match r.below(8) {
+    let w = r.csr_write(8, |r, choice| {
+        Some(match choice {
             0 => (csr::RATE, r.below(8)),
             1 => (csr::BYTE_SHIFT, r.below(16)),
             2 => (csr::QLEN_SHIFT, r.below(17)),
             3 => (csr::MAX_LEN, r.below(10_000)),
             4 => (csr::TX_LOAD, r.next() & 0xFFFF_FFFF),
-            5 => (csr::CNT_BASE + r.below(3) as u8, 0xFFFF_FFF0 + r.below(16)),
-            _ => (r.below(256) as u8, r.next() & 0xFFFF_FFFF),
-        };
-        i.csr_addr = a as u64;
-        i.csr_wdata = v;
+            5 => r.counter_near_wrap(csr::CNT_BASE, 3),
+            _ => return None,
+        })
+    });
+    if let Some((a, v)) = w {
+        (i.csr_we, i.csr_addr, i.csr_wdata) = (1, a, v);
     }
     i.to_vec()
 }

@@ -302,20 +302,20 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
         i.deq_ecn = r.below(4);
         i.deq_len = if r.chance(3) { [0, 65535, 9217][r.below(3) as usize] } else { 64 + r.below(1500) };
     }
-    if r.chance(1) {
-        i.csr_we = 1;
-        let (a, v) = match r.below(10) {
+    let w = r.csr_write(10, |r, choice| {
+        Some(match choice {
             0 => (csr::MODE, r.below(4)),
             1 => (csr::FLAGS, r.below(4)),
             2 => (csr::MSS, if r.chance(10) { 0 } else { 1 + r.below(300) }),
             3 => (csr::PERIOD, if r.chance(10) { 0 } else { 1 + r.below(400) }),
             4 => (csr::MAX_LEN, r.below(2000)),
             5 => (csr::STATE_CLEAR, 0),
-            6 => (csr::CNT_BASE + r.below(7) as u8, 0xFFFF_FFF0 + r.below(16)),
-            _ => (r.below(256) as u8, r.next() & 0xFFFF_FFFF),
-        };
-        i.csr_addr = a as u64;
-        i.csr_wdata = v;
+            6 => r.counter_near_wrap(csr::CNT_BASE, 7),
+            _ => return None,
+        })
+    });
+    if let Some((a, v)) = w {
+        (i.csr_we, i.csr_addr, i.csr_wdata) = (1, a, v);
     }
     i.to_vec()
 }

@@ -174,19 +174,19 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
         i.deq_valid = 1;
         i.deq_len = if r.chance(5) { r.below(65536) } else { 64 + r.below(1475) };
     }
-    if r.chance(1) {
-        i.csr_we = 1;
-        let (a, v) = match r.below(8) {
+    let w = r.csr_write(8, |r, choice| {
+        Some(match choice {
             0 => (csr::UNIT, r.below(3)),
             1 => (csr::K, if r.chance(50) { r.below(10) } else { r.below(20_000) }),
             2 => (csr::CAP, if r.chance(50) { r.below(16) } else { r.below(40_000) }),
             3 => (csr::FLAGS, r.below(4)),
             4 => (csr::MAX_LEN, r.below(10_000)),
-            5 => (csr::CNT_BASE + r.below(8) as u8, 0xFFFF_FFF0 + r.below(16)),
-            _ => (r.below(256) as u8, r.next() & 0xFFFF_FFFF),
-        };
-        i.csr_addr = a as u64;
-        i.csr_wdata = v;
+            5 => r.counter_near_wrap(csr::CNT_BASE, 8),
+            _ => return None,
+        })
+    });
+    if let Some((a, v)) = w {
+        (i.csr_we, i.csr_addr, i.csr_wdata) = (1, a, v);
     }
     i.to_vec()
 }

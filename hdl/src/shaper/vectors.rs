@@ -140,20 +140,20 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
         i.head_len = if r.chance(3) { [0, 9217, 65535][r.below(3) as usize] } else { 1 + r.below(1600) };
     }
     i.deq = r.chance(60) as u64;
-    if r.chance(1) {
-        i.csr_we = 1;
-        let (a, v) = match r.below(8) {
+    let w = r.csr_write(8, |r, choice| {
+        Some(match choice {
             0 => (csr::FILL, r.below(3)),
             1 => (csr::SCALE, r.below(3000)),
             2 => (csr::DEPTH, r.below(2500)),
             7 => (csr::FILL_FRAC, r.below(3000)),
             3 => (csr::OVERHEAD, r.below(300)),
             4 => (csr::MAX_LEN, r.below(10_000)),
-            5 => (csr::CNT_BASE + r.below(4) as u8, 0xFFFF_FFF0 + r.below(16)),
-            _ => (r.below(256) as u8, r.next() & 0xFFFF_FFFF),
-        };
-        i.csr_addr = a as u64;
-        i.csr_wdata = v;
+            5 => r.counter_near_wrap(csr::CNT_BASE, 4),
+            _ => return None,
+        })
+    });
+    if let Some((a, v)) = w {
+        (i.csr_we, i.csr_addr, i.csr_wdata) = (1, a, v);
     }
     i.to_vec()
 }

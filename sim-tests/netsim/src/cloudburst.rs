@@ -24,12 +24,14 @@
 //! * The CloudBurst queue's buffer is 4 frames ("a few packets", §1.7), tail drop.
 //! * "Cut": routing has removed the path, so ECMP and spraying use the other three; "degraded":
 //!   the path runs at 1/10 of the line rate (§4.5 Fig. 23) and still takes its hash share.
-//! * DCTCP: initial window 10, minimum RTO 10 ms (§4.3), NewReno-style fast retransmit.
+//! * DCTCP: initial window 10, minimum RTO 10 ms (§4.3), the closed loops' one TCP (`tcp.rs`:
+//!   NewReno loss recovery, Karn's rule, the timer running while data is outstanding).
 
 use super::bottleneck::PortEngine;
-use super::cc::{Ack, Cc, Dctcp};
+use super::cc::{Cc, Dctcp};
 use super::fabric::{self, App, Fabric, FabricConfig, FabricRun, Pkt, PortSpec};
-use super::fabric::{Decision, Tick};
+use super::fabric::{Decision, Tick, CE};
+use super::tcp::{AckIn, Conn, Do};
 use super::plot::{cdf_points, Plot, Series};
 use super::scenarios::{par_map, Opts, Report, Scenario};
 use super::workload::exponential;
@@ -131,27 +133,15 @@ pub struct MsgOut {
     pub timeouts: u32,
 }
 
-/// A TCP connection (a background flow or a baseline message).
+/// A TCP connection (a background flow or a baseline message) on its ECMP path.
 struct Tcp {
     host: usize,
     path: u8,
-    npkts: u32,
     bytes: u64,
     start: Tick,
-    snd_una: u32,
-    snd_nxt: u32,
-    dupacks: u32,
-    recover: Option<u32>,
-    cc: Cc,
-    srtt: f64,
-    rttvar: f64,
-    backoff: u32,
-    rto_gen: u32,
-    rcv_nxt: u32,
-    ooo: std::collections::BTreeSet<u32>,
+    conn: Conn,
     /// Index in `msgs`, or `None` for background.
     msg: Option<usize>,
-    done: bool,
 }
 
 /// A CloudBurst message in flight.
@@ -171,7 +161,7 @@ pub enum Ev {
     Spray(u32),
     Stop(u32),
     Abort(u32),
-    TcpAck { conn: u32, cum: u32, ece: bool, echo: Tick },
+    TcpAck(u32, AckIn),
     Rto { conn: u32, gen: u32 },
 }
 
@@ -187,6 +177,8 @@ struct CbApp {
     rng: Rng,
     background_done: u64,
     errors: Vec<String>,
+    /// What a TCP connection asked, to carry out.
+    todo: Vec<Do>,
     /// Per host: its active CloudBurst messages, in round-robin order, and whether it pumps.
     active: Vec<std::collections::VecDeque<u32>>,
     pumping: Vec<bool>,
@@ -199,39 +191,28 @@ impl CbApp {
     fn new_tcp(&mut self, f: &mut Fabric<Ev>, host: usize, bytes: u64, msg: Option<usize>) {
         let id = self.tcp.len() as u64;
         let path = ecmp(id ^ (host as u64) << 32 ^ self.rng.next() & 0xFFFF, self.paths) as u8;
-        self.tcp.push(Tcp { host, path, npkts: bytes.div_ceil(TCP_PAYLOAD) as u32, bytes, start: f.now, snd_una: 0, snd_nxt: 0, dupacks: 0, recover: None, cc: Cc::Dctcp(Dctcp::new(10.0)), srtt: 0.0, rttvar: 0.0, backoff: 0, rto_gen: 0, rcv_nxt: 0, ooo: Default::default(), msg, done: false });
+        let min_rto = f.cfg.ticks(MIN_RTO_US);
+        let conn = Conn::new(bytes.div_ceil(TCP_PAYLOAD) as u32, Cc::Dctcp(Dctcp::new(10.0)), min_rto, min_rto);
+        self.tcp.push(Tcp { host, path, bytes, start: f.now, conn, msg });
         let c = self.tcp.len() as u32 - 1;
-        self.arm(f, c);
-        self.pump(f, c);
+        self.tcp[c as usize].conn.pump(&mut self.todo);
+        self.carry_out(f, c);
     }
-    fn tcp_send(&mut self, f: &mut Fabric<Ev>, c: u32, seq: u32) {
+    /// Carry out what connection `c` asked, in order.
+    fn carry_out(&mut self, f: &mut Fabric<Ev>, c: u32) {
         let t = &self.tcp[c as usize];
-        let len = if seq + 1 == t.npkts { t.bytes - TCP_PAYLOAD * (t.npkts as u64 - 1) + 40 } else { TCP_LEN };
-        let (host, path) = (t.host, t.path);
-        f.send(host, Pkt { flow: TCP_BASE + c, seq, len: len as u16, ecn: 2, class: 0, path, ..Default::default() });
-    }
-    fn pump(&mut self, f: &mut Fabric<Ev>, c: u32) {
-        loop {
-            let t = &self.tcp[c as usize];
-            if t.done || t.snd_nxt >= t.npkts || t.snd_nxt - t.snd_una >= t.cc.cwnd().floor().max(1.0) as u32 {
-                return;
+        for d in std::mem::take(&mut self.todo) {
+            match d {
+                Do::Send { seq, retx } => {
+                    let len = if seq + 1 == t.conn.npkts { t.bytes - TCP_PAYLOAD * (t.conn.npkts as u64 - 1) + 40 } else { TCP_LEN };
+                    f.send(t.host, Pkt { flow: TCP_BASE + c, seq, len: len as u16, ecn: 2, class: 0, path: t.path, tag: retx as u64, ..Default::default() });
+                }
+                Do::Arm { gen, after } => f.after(after, Ev::Rto { conn: c, gen }),
             }
-            let seq = t.snd_nxt;
-            self.tcp[c as usize].snd_nxt += 1;
-            self.tcp_send(f, c, seq);
         }
     }
-    fn arm(&mut self, f: &mut Fabric<Ev>, c: u32) {
-        let t = &mut self.tcp[c as usize];
-        t.rto_gen += 1;
-        let rto = if t.srtt > 0.0 { t.srtt + 4.0 * t.rttvar } else { 0.0 }.max(f.cfg.ticks(MIN_RTO_US) as f64) as Tick;
-        let gen = t.rto_gen;
-        f.after(rto << t.backoff.min(6), Ev::Rto { conn: c, gen });
-    }
     fn tcp_done(&mut self, f: &mut Fabric<Ev>, c: u32) {
-        let t = &mut self.tcp[c as usize];
-        t.done = true;
-        t.rto_gen += 1;
+        let t = &self.tcp[c as usize];
         match t.msg {
             Some(m) => {
                 self.out[m].mct_us = Some(f.cfg.us(f.now - t.start));
@@ -244,52 +225,6 @@ impl CbApp {
                 self.new_tcp(f, host, BACKGROUND_BYTES, None);
             }
         }
-    }
-    fn on_tcp_ack(&mut self, f: &mut Fabric<Ev>, c: u32, cum: u32, ece: bool, echo: Tick) {
-        let now = f.now;
-        let t = &mut self.tcp[c as usize];
-        if t.done {
-            return;
-        }
-        let mut newly = 0;
-        if cum > t.snd_una {
-            newly = cum - t.snd_una;
-            t.snd_una = cum;
-            t.snd_nxt = t.snd_nxt.max(cum);
-            t.dupacks = 0;
-            t.backoff = 0;
-            let r = (now - echo) as f64;
-            if t.srtt == 0.0 {
-                (t.srtt, t.rttvar) = (r, r / 2.0);
-            } else {
-                t.rttvar = 0.75 * t.rttvar + 0.25 * (t.srtt - r).abs();
-                t.srtt = 0.875 * t.srtt + 0.125 * r;
-            }
-        } else if t.snd_nxt > t.snd_una {
-            t.dupacks += 1;
-        }
-        let us = f.cfg.us(now);
-        let srtt_us = f.cfg.us(t.srtt as Tick);
-        t.cc.on_ack(&Ack { now_us: us, ece, rtt_us: None, newly_acked: newly, snd_una: t.snd_una, snd_nxt: t.snd_nxt, srtt_us });
-        if t.snd_una >= t.npkts {
-            return self.tcp_done(f, c);
-        }
-        let una = t.snd_una;
-        if newly > 0 {
-            if let Some(r) = t.recover {
-                if una >= r {
-                    t.recover = None;
-                } else {
-                    self.tcp_send(f, c, una);
-                }
-            }
-            self.arm(f, c);
-        } else if t.dupacks == 3 && t.recover.is_none() {
-            t.recover = Some(t.snd_nxt);
-            t.cc.on_fast_retransmit();
-            self.tcp_send(f, c, una);
-        }
-        self.pump(f, c);
     }
 }
 
@@ -363,41 +298,29 @@ impl App for CbApp {
                     }
                 }
             }
-            Ev::TcpAck { conn, cum, ece, echo } => self.on_tcp_ack(f, conn, cum, ece, echo),
+            Ev::TcpAck(c, a) => {
+                let done = self.tcp[c as usize].conn.on_ack(a, f.now, f.cfg.tick_ns, &mut self.todo);
+                self.carry_out(f, c);
+                if done {
+                    self.tcp_done(f, c);
+                }
+            }
             Ev::Rto { conn, gen } => {
                 let t = &mut self.tcp[conn as usize];
-                if gen != t.rto_gen || t.done {
-                    return;
-                }
-                if t.snd_una < t.snd_nxt {
-                    t.cc.on_timeout();
-                    t.snd_nxt = t.snd_una;
-                    t.dupacks = 0;
-                    t.recover = None;
-                    t.backoff += 1;
+                if t.conn.on_rto(gen, &mut self.todo) {
                     if let Some(m) = t.msg {
                         self.out[m].timeouts += 1;
                     }
                 }
-                self.arm(f, conn);
-                self.pump(f, conn);
+                self.carry_out(f, conn);
             }
         }
     }
     fn arrive(&mut self, f: &mut Fabric<Ev>, p: Pkt) {
         if p.flow >= TCP_BASE {
             let c = p.flow - TCP_BASE;
-            let t = &mut self.tcp[c as usize];
-            if p.seq == t.rcv_nxt {
-                t.rcv_nxt += 1;
-                while t.ooo.remove(&t.rcv_nxt) {
-                    t.rcv_nxt += 1;
-                }
-            } else if p.seq > t.rcv_nxt {
-                t.ooo.insert(p.seq);
-            }
-            let ev = Ev::TcpAck { conn: c, cum: t.rcv_nxt, ece: p.ecn == 3, echo: p.sent };
-            return f.after(self.back, ev);
+            let cum = self.tcp[c as usize].conn.receive(p.seq);
+            return f.after(self.back, Ev::TcpAck(c, AckIn { cum, ece: p.ecn == CE, echo: p.sent, retx: p.tag == 1 }));
         }
         let i = p.flow as usize;
         let Some(cb) = self.cb[i].as_mut() else { return };
@@ -464,6 +387,7 @@ pub fn simulate(scheme: Scheme, fault: Fault, msgs: &[Message], engine: PortEngi
         rng: Rng::new(seed ^ 0x5EED),
         background_done: 0,
         errors: vec![],
+        todo: vec![],
         active: vec![Default::default(); SENDERS],
         pumping: vec![false; SENDERS],
     };

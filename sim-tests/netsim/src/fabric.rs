@@ -1,6 +1,8 @@
-//! A multi-port network for the closed-loop II scenarios: hosts with line-rate NICs, one or
-//! more switch egress ports (each the port's golden model or its Verilated RTL, two queues),
-//! and an application (the transport under test) that owns every end-host rule.
+//! The one network simulator of the closed loops: hosts with line-rate NICs, one or more switch
+//! egress ports (each the port's golden model or its Verilated RTL, two queues), and an
+//! application (the transport under test) that owns every end-host rule. Closed loop I's TCP
+//! flows through one bottleneck (`net.rs`) are one such app; REN, HPCC/Swift, FlashPass and
+//! CloudBurst are the others.
 //!
 //! ```text
 //! app ─send(host, pkt)─► host NIC (FIFO) ─ to_port ─► ingress ─► PORT[pkt.path] ─ from_port ─► app.arrive(pkt)

@@ -1,8 +1,11 @@
-//! Closed-loop network simulation with the switch egress port as the bottleneck, on its golden
-//! model or the Verilated RTL (`net.rs`), end-host congestion control (`cc.rs`), workloads
-//! from data files (`workload.rs`), SVG plots (`plot.rs`) and the paper scenarios
-//! (`scenarios.rs`, run by `cargo run --release -p sim-tests --bin scenarios -- NAME`), and sweeps
-//! over seeds with confidence intervals, locally or on Slurm (`sweep.rs`).
+//! Closed-loop network simulation around the switch egress port, on its golden model or the
+//! Verilated RTL: one network (`fabric.rs`: hosts, NICs, ports clocked every tick, shadow
+//! queues, decision logs) that runs apps, one TCP (`tcp.rs`, NewReno with a window rule from
+//! `cc.rs`: DCTCP, GEMINI), the apps (`net.rs`: TCP flows through one bottleneck, closed loop
+//! I; `ren.rs`, `fastconv.rs`, `flashpass.rs`, `cloudburst.rs`), workloads from data files
+//! (`workload.rs`), SVG plots (`plot.rs`), the paper scenarios (`scenarios.rs`, run by
+//! `cargo run --release -p sim-tests --bin scenarios -- NAME`) and sweeps over seeds with
+//! confidence intervals, locally or on Slurm (`sweep.rs`).
 
 pub mod bottleneck;
 pub mod cc;
