@@ -417,6 +417,134 @@ impl Logic for AqmCore {
     }
 }
 
+/// The marker state of every queue of a port whose queues share one [`AqmCore`] (ECN♯ §2.5):
+/// `NQ` sets of registers. `s_*` is queue `sel`'s set (the core's `s_*`); `write` stores the
+/// core's `n_*` into it at the edge; `clear` (the core's `STATE_CLEAR`) zeroes every set and
+/// wins.
+#[derive(LogicBlock)]
+pub struct AqmQueueStates<const NQ: usize, const QB: usize> {
+    pub clock: Signal<In, Clock>,
+    pub sel: Signal<In, Bits<QB>>,
+    pub write: Signal<In, Bit>,
+    pub clear: Signal<In, Bit>,
+    pub n_ms: Signal<In, Bit>,
+    pub n_fat_valid: Signal<In, Bit>,
+    pub n_det_latched: Signal<In, Bit>,
+    pub n_fat: Signal<In, Bits<32>>,
+    pub n_cnt: Signal<In, Bits<16>>,
+    pub n_lastcount: Signal<In, Bits<16>>,
+    pub n_next: Signal<In, Bits<32>>,
+    pub s_ms: Signal<Out, Bit>,
+    pub s_fat_valid: Signal<Out, Bit>,
+    pub s_det_latched: Signal<Out, Bit>,
+    pub s_fat: Signal<Out, Bits<32>>,
+    pub s_cnt: Signal<Out, Bits<16>>,
+    pub s_lastcount: Signal<Out, Bits<16>>,
+    pub s_next: Signal<Out, Bits<32>>,
+    ms: [DFF<Bit>; NQ],
+    fat_valid: [DFF<Bit>; NQ],
+    det_latched: [DFF<Bit>; NQ],
+    fat: [DFF<Bits<32>>; NQ],
+    cnt: [DFF<Bits<16>>; NQ],
+    lastcount: [DFF<Bits<16>>; NQ],
+    next: [DFF<Bits<32>>; NQ],
+}
+
+impl<const NQ: usize, const QB: usize> Default for AqmQueueStates<NQ, QB> {
+    fn default() -> Self {
+        AqmQueueStates {
+            clock: Default::default(),
+            sel: Default::default(),
+            write: Default::default(),
+            clear: Default::default(),
+            n_ms: Default::default(),
+            n_fat_valid: Default::default(),
+            n_det_latched: Default::default(),
+            n_fat: Default::default(),
+            n_cnt: Default::default(),
+            n_lastcount: Default::default(),
+            n_next: Default::default(),
+            s_ms: Default::default(),
+            s_fat_valid: Default::default(),
+            s_det_latched: Default::default(),
+            s_fat: Default::default(),
+            s_cnt: Default::default(),
+            s_lastcount: Default::default(),
+            s_next: Default::default(),
+            ms: std::array::from_fn(|_| Default::default()),
+            fat_valid: std::array::from_fn(|_| Default::default()),
+            det_latched: std::array::from_fn(|_| Default::default()),
+            fat: std::array::from_fn(|_| Default::default()),
+            cnt: std::array::from_fn(|_| Default::default()),
+            lastcount: std::array::from_fn(|_| Default::default()),
+            next: std::array::from_fn(|_| Default::default()),
+        }
+    }
+}
+
+impl<const NQ: usize, const QB: usize> Logic for AqmQueueStates<NQ, QB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.s_ms.next = false;
+        self.s_fat_valid.next = false;
+        self.s_det_latched.next = false;
+        self.s_fat.next = 0.into();
+        self.s_cnt.next = 0.into();
+        self.s_lastcount.next = 0.into();
+        self.s_next.next = 0.into();
+        for i in 0..NQ {
+            self.ms[i].clock.next = self.clock.val();
+            self.ms[i].d.next = self.ms[i].q.val();
+            self.fat_valid[i].clock.next = self.clock.val();
+            self.fat_valid[i].d.next = self.fat_valid[i].q.val();
+            self.det_latched[i].clock.next = self.clock.val();
+            self.det_latched[i].d.next = self.det_latched[i].q.val();
+            self.fat[i].clock.next = self.clock.val();
+            self.fat[i].d.next = self.fat[i].q.val();
+            self.cnt[i].clock.next = self.clock.val();
+            self.cnt[i].d.next = self.cnt[i].q.val();
+            self.lastcount[i].clock.next = self.clock.val();
+            self.lastcount[i].d.next = self.lastcount[i].q.val();
+            self.next[i].clock.next = self.clock.val();
+            self.next[i].d.next = self.next[i].q.val();
+            if self.sel.val().index() == i {
+                self.s_ms.next = self.ms[i].q.val();
+                self.s_fat_valid.next = self.fat_valid[i].q.val();
+                self.s_det_latched.next = self.det_latched[i].q.val();
+                self.s_fat.next = self.fat[i].q.val();
+                self.s_cnt.next = self.cnt[i].q.val();
+                self.s_lastcount.next = self.lastcount[i].q.val();
+                self.s_next.next = self.next[i].q.val();
+            }
+            if self.write.val() & (self.sel.val().index() == i) {
+                self.ms[i].d.next = self.n_ms.val();
+                self.fat_valid[i].d.next = self.n_fat_valid.val();
+                self.det_latched[i].d.next = self.n_det_latched.val();
+                self.fat[i].d.next = self.n_fat.val();
+                self.cnt[i].d.next = self.n_cnt.val();
+                self.lastcount[i].d.next = self.n_lastcount.val();
+                self.next[i].d.next = self.n_next.val();
+            }
+            if self.clear.val() {
+                self.ms[i].d.next = false;
+                self.fat_valid[i].d.next = false;
+                self.det_latched[i].d.next = false;
+                self.fat[i].d.next = 0.into();
+                self.cnt[i].d.next = 0.into();
+                self.lastcount[i].d.next = 0.into();
+                self.next[i].d.next = 0.into();
+            }
+        }
+    }
+}
+
+/// The instance the component's own test drives (`sim-tests/tests/port_components.rs`): 4 queues.
+pub type TestQueueStates = AqmQueueStates<4, 2>;
+
+crate::pin_io!(TestQueueStates;
+    in: sel, write, clear, n_ms, n_fat_valid, n_det_latched, n_fat, n_cnt, n_lastcount, n_next;
+    out: s_ms, s_fat_valid, s_det_latched, s_fat, s_cnt, s_lastcount, s_next);
+
 /// The tested top of the foundation: sojourn timestamp + one marker behind one register port.
 /// Pins are what `hdl::aqm::vectors::CycleIn`/`Outputs` describe.
 #[derive(LogicBlock, Default)]

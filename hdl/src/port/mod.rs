@@ -1,5 +1,7 @@
 #![doc = include_str!("README.md")]
 
+#[cfg(feature = "rtl")]
+pub mod fifo;
 pub mod model;
 #[cfg(feature = "rtl")]
 pub mod rtl;

@@ -1,15 +1,16 @@
 //! RTL of the switch egress port; the golden model is `model.rs`, the dataflow and the choices
 //! are in `mod.rs`. `NQ` queues (power of two, `QB = log2 NQ`), FIFO depth `2^DB` per queue
-//! (`CB = DB + 1` bits of occupancy). Each queue's FIFO is two block RAMs (17-bit descriptor,
-//! 32-bit enqueue stamp) read one entry ahead, so the scheduler sees every head in the clock it
-//! decides and a queue can be served on consecutive clocks; a write to the entry being read is
-//! forwarded from a bypass register.
+//! (`CB = DB + 1` bits of occupancy). Each queue is a [`BypassFifo`] of 17-bit descriptors and
+//! 32-bit enqueue stamps whose head is valid in the clock after its push, so the scheduler sees
+//! every head in the clock it decides and a queue can be served on consecutive clocks. One AQM
+//! core serves every queue, its state per queue in [`AqmQueueStates`].
 
-use crate::aqm::rtl::AqmCore;
+use super::fifo::BypassFifo;
+use crate::aqm::rtl::{AqmCore, AqmQueueStates};
 use crate::dwrr::rtl::Dwrr;
 use crate::intstamp::rtl::IntStamper;
 use crate::ren::rtl::RenCounters;
-use crate::rtl_util::{BlockRam, SatCounter};
+use crate::rtl_util::SatCounter;
 use crate::seldrop::rtl::SelectiveDrop;
 use crate::shaper::rtl::TokenShaper;
 use rust_hdl::prelude::*;
@@ -61,33 +62,17 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     pub csr_rdata: Signal<Out, Bits<32>>,
     // blocks
     dwrr: Dwrr<NQ, QB>,
-    /// One marker core serves every queue; each queue's marker state is in `aqm_*[q]`.
+    /// One marker core serves every queue; each queue's marker state is in `aqm_state`.
     aqm: AqmCore,
-    aqm_ms: [DFF<Bit>; NQ],
-    aqm_fat_valid: [DFF<Bit>; NQ],
-    aqm_det_latched: [DFF<Bit>; NQ],
-    aqm_fat: [DFF<Bits<32>>; NQ],
-    aqm_cnt: [DFF<Bits<16>>; NQ],
-    aqm_lastcount: [DFF<Bits<16>>; NQ],
-    aqm_next: [DFF<Bits<32>>; NQ],
+    aqm_state: AqmQueueStates<NQ, QB>,
     seldrop: SelectiveDrop,
     shaper: TokenShaper,
     ren: RenCounters,
     int_stamp: IntStamper,
     // per-queue FIFOs: descriptor {is_data:1, ecn:2, len:14} and enqueue stamp
-    ram_meta: [BlockRam<17, DB>; NQ],
-    ram_ts: [BlockRam<32, DB>; NQ],
-    wr_ptr: [DFF<Bits<DB>>; NQ],
-    rd_ptr: [DFF<Bits<DB>>; NQ],
-    count: [DFF<Bits<CB>>; NQ],
-    byp_v: [DFF<Bit>; NQ],
-    byp_meta: [DFF<Bits<17>>; NQ],
-    byp_ts: [DFF<Bits<32>>; NQ],
-    head_meta: [Signal<Local, Bits<17>>; NQ],
-    head_ts: [Signal<Local, Bits<32>>; NQ],
+    fifo: [BypassFifo<17, 32, DB, CB>; NQ],
     pop: [Signal<Local, Bit>; NQ],
     push: [Signal<Local, Bit>; NQ],
-    rd_next: [Signal<Local, Bits<DB>>; NQ],
     // port registers
     class_map: DFFWithInit<Bits<24>>,
     /// `QCAP` clipped to the depth at the write: `count >= min(QCAP, depth)` is the model's
@@ -193,30 +178,14 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             csr_rdata: Default::default(),
             dwrr: Default::default(),
             aqm: Default::default(),
-            aqm_ms: std::array::from_fn(|_| Default::default()),
-            aqm_fat_valid: std::array::from_fn(|_| Default::default()),
-            aqm_det_latched: std::array::from_fn(|_| Default::default()),
-            aqm_fat: std::array::from_fn(|_| Default::default()),
-            aqm_cnt: std::array::from_fn(|_| Default::default()),
-            aqm_lastcount: std::array::from_fn(|_| Default::default()),
-            aqm_next: std::array::from_fn(|_| Default::default()),
+            aqm_state: Default::default(),
             seldrop: Default::default(),
             shaper: Default::default(),
             ren: Default::default(),
             int_stamp: Default::default(),
-            ram_meta: std::array::from_fn(|_| Default::default()),
-            ram_ts: std::array::from_fn(|_| Default::default()),
-            wr_ptr: std::array::from_fn(|_| Default::default()),
-            rd_ptr: std::array::from_fn(|_| Default::default()),
-            count: std::array::from_fn(|_| Default::default()),
-            byp_v: std::array::from_fn(|_| Default::default()),
-            byp_meta: std::array::from_fn(|_| Default::default()),
-            byp_ts: std::array::from_fn(|_| Default::default()),
-            head_meta: std::array::from_fn(|_| Default::default()),
-            head_ts: std::array::from_fn(|_| Default::default()),
+            fifo: std::array::from_fn(|_| Default::default()),
             pop: std::array::from_fn(|_| Default::default()),
             push: std::array::from_fn(|_| Default::default()),
-            rd_next: std::array::from_fn(|_| Default::default()),
             class_map: DFFWithInit::new(class_map.into()),
             qcap: DFFWithInit::new((1u64 << DB).into()),
             max_len: DFFWithInit::new(super::DEFAULT_MAX_LEN.into()),
@@ -292,7 +261,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
             self, clock, class_map, qcap, max_len, rate, overhead, emu_q, sel_q, now, credit, idle, res_pkts,
             res_bytes, d1_valid, d1_q, d1_meta, d1_ts
         );
-        clock!(self, clock, dwrr, aqm, seldrop, shaper, ren, int_stamp);
+        clock!(self, clock, dwrr, aqm, aqm_state, seldrop, shaper, ren, int_stamp);
         self.block.next = self.csr_addr.val().get_bits::<4>(8);
         self.sub_addr.next = self.csr_addr.val().get_bits::<8>(0);
         for i in 0..N_CNT {
@@ -302,30 +271,8 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
             self.cnt[i].load_val.next = 0.into();
         }
 
-        // --- FIFO heads (read one entry ahead, bypass on a write to the entry being read)
         for i in 0..NQ {
-            self.ram_meta[i].read_clock.next = self.clock.val();
-            self.ram_meta[i].write_clock.next = self.clock.val();
-            self.ram_ts[i].read_clock.next = self.clock.val();
-            self.ram_ts[i].write_clock.next = self.clock.val();
-            self.wr_ptr[i].clock.next = self.clock.val();
-            self.wr_ptr[i].d.next = self.wr_ptr[i].q.val();
-            self.rd_ptr[i].clock.next = self.clock.val();
-            self.rd_ptr[i].d.next = self.rd_ptr[i].q.val();
-            self.count[i].clock.next = self.clock.val();
-            self.count[i].d.next = self.count[i].q.val();
-            self.byp_v[i].clock.next = self.clock.val();
-            self.byp_v[i].d.next = false;
-            self.byp_meta[i].clock.next = self.clock.val();
-            self.byp_meta[i].d.next = self.byp_meta[i].q.val();
-            self.byp_ts[i].clock.next = self.clock.val();
-            self.byp_ts[i].d.next = self.byp_ts[i].q.val();
-            self.head_meta[i].next = self.ram_meta[i].read_data.val();
-            self.head_ts[i].next = self.ram_ts[i].read_data.val();
-            if self.byp_v[i].q.val() {
-                self.head_meta[i].next = self.byp_meta[i].q.val();
-                self.head_ts[i].next = self.byp_ts[i].q.val();
-            }
+            self.fifo[i].clock.next = self.clock.val();
         }
 
         // --- departure of the descriptor granted last clock: AQM → REN → INT
@@ -339,7 +286,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.d1_count.next = 0.into();
         for i in 0..NQ {
             if self.d1_q.q.val().index() == i {
-                self.d1_count.next = self.count[i].q.val();
+                self.d1_count.next = self.fifo[i].count.val();
             }
         }
         self.d1_count32.next = bit_cast::<32, CB>(self.d1_count.val());
@@ -355,56 +302,23 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.aqm_drop.next = self.d1_valid.q.val() & self.aqm.drop.val();
         // the dequeued queue's state goes through the core and back; STATE_CLEAR clears all
         self.aqm_clear.next = self.aqm.csr_we.val() & (self.sub_addr.val() == 7);
-        self.aqm.s_ms.next = false;
-        self.aqm.s_fat_valid.next = false;
-        self.aqm.s_det_latched.next = false;
-        self.aqm.s_fat.next = 0.into();
-        self.aqm.s_cnt.next = 0.into();
-        self.aqm.s_lastcount.next = 0.into();
-        self.aqm.s_next.next = 0.into();
-        for i in 0..NQ {
-            self.aqm_ms[i].clock.next = self.clock.val();
-            self.aqm_ms[i].d.next = self.aqm_ms[i].q.val();
-            self.aqm_fat_valid[i].clock.next = self.clock.val();
-            self.aqm_fat_valid[i].d.next = self.aqm_fat_valid[i].q.val();
-            self.aqm_det_latched[i].clock.next = self.clock.val();
-            self.aqm_det_latched[i].d.next = self.aqm_det_latched[i].q.val();
-            self.aqm_fat[i].clock.next = self.clock.val();
-            self.aqm_fat[i].d.next = self.aqm_fat[i].q.val();
-            self.aqm_cnt[i].clock.next = self.clock.val();
-            self.aqm_cnt[i].d.next = self.aqm_cnt[i].q.val();
-            self.aqm_lastcount[i].clock.next = self.clock.val();
-            self.aqm_lastcount[i].d.next = self.aqm_lastcount[i].q.val();
-            self.aqm_next[i].clock.next = self.clock.val();
-            self.aqm_next[i].d.next = self.aqm_next[i].q.val();
-            if self.d1_q.q.val().index() == i {
-                self.aqm.s_ms.next = self.aqm_ms[i].q.val();
-                self.aqm.s_fat_valid.next = self.aqm_fat_valid[i].q.val();
-                self.aqm.s_det_latched.next = self.aqm_det_latched[i].q.val();
-                self.aqm.s_fat.next = self.aqm_fat[i].q.val();
-                self.aqm.s_cnt.next = self.aqm_cnt[i].q.val();
-                self.aqm.s_lastcount.next = self.aqm_lastcount[i].q.val();
-                self.aqm.s_next.next = self.aqm_next[i].q.val();
-            }
-            if self.d1_valid.q.val() & (self.d1_q.q.val().index() == i) {
-                self.aqm_ms[i].d.next = self.aqm.n_ms.val();
-                self.aqm_fat_valid[i].d.next = self.aqm.n_fat_valid.val();
-                self.aqm_det_latched[i].d.next = self.aqm.n_det_latched.val();
-                self.aqm_fat[i].d.next = self.aqm.n_fat.val();
-                self.aqm_cnt[i].d.next = self.aqm.n_cnt.val();
-                self.aqm_lastcount[i].d.next = self.aqm.n_lastcount.val();
-                self.aqm_next[i].d.next = self.aqm.n_next.val();
-            }
-            if self.aqm_clear.val() {
-                self.aqm_ms[i].d.next = false;
-                self.aqm_fat_valid[i].d.next = false;
-                self.aqm_det_latched[i].d.next = false;
-                self.aqm_fat[i].d.next = 0.into();
-                self.aqm_cnt[i].d.next = 0.into();
-                self.aqm_lastcount[i].d.next = 0.into();
-                self.aqm_next[i].d.next = 0.into();
-            }
-        }
+        self.aqm_state.sel.next = self.d1_q.q.val();
+        self.aqm_state.write.next = self.d1_valid.q.val();
+        self.aqm_state.clear.next = self.aqm_clear.val();
+        self.aqm.s_ms.next = self.aqm_state.s_ms.val();
+        self.aqm.s_fat_valid.next = self.aqm_state.s_fat_valid.val();
+        self.aqm.s_det_latched.next = self.aqm_state.s_det_latched.val();
+        self.aqm.s_fat.next = self.aqm_state.s_fat.val();
+        self.aqm.s_cnt.next = self.aqm_state.s_cnt.val();
+        self.aqm.s_lastcount.next = self.aqm_state.s_lastcount.val();
+        self.aqm.s_next.next = self.aqm_state.s_next.val();
+        self.aqm_state.n_ms.next = self.aqm.n_ms.val();
+        self.aqm_state.n_fat_valid.next = self.aqm.n_fat_valid.val();
+        self.aqm_state.n_det_latched.next = self.aqm.n_det_latched.val();
+        self.aqm_state.n_fat.next = self.aqm.n_fat.val();
+        self.aqm_state.n_cnt.next = self.aqm.n_cnt.val();
+        self.aqm_state.n_lastcount.next = self.aqm.n_lastcount.val();
+        self.aqm_state.n_next.next = self.aqm.n_next.val();
         self.ren.csr_we.next = self.csr_we.val() & (self.block.val() == 5);
         self.ren.csr_addr.next = self.sub_addr.val();
         self.ren.csr_wdata.next = self.csr_wdata.val();
@@ -450,8 +364,8 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.emu_backlog.next = false;
         for i in 0..NQ {
             if self.emu.val().index() == i {
-                self.emu_len.next = self.head_meta[i].val().get_bits::<16>(0) & 0x3FFF;
-                self.emu_backlog.next = self.count[i].q.val().any();
+                self.emu_len.next = self.fifo[i].head_a.val().get_bits::<16>(0) & 0x3FFF;
+                self.emu_backlog.next = self.fifo[i].count.val().any();
             }
         }
         self.shaper.csr_we.next = self.csr_we.val() & (self.block.val() == 4);
@@ -468,8 +382,8 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         for i in 0..NQ {
             self.dwrr.head_len[i].next = 0.into();
             self.servable[i].next = false;
-            if self.count[i].q.val().any() {
-                self.dwrr.head_len[i].next = self.head_meta[i].val().get_bits::<16>(0) & 0x3FFF;
+            if self.fifo[i].count.val().any() {
+                self.dwrr.head_len[i].next = self.fifo[i].head_a.val().get_bits::<16>(0) & 0x3FFF;
                 self.servable[i].next = !(self.emu_en.val() & (self.emu.val().index() == i) & !self.shaper.eligible.val());
             }
         }
@@ -494,8 +408,8 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         for i in 0..NQ {
             self.pop[i].next = self.g.val() & (self.gq.val().index() == i);
             if self.pop[i].val() {
-                self.g_meta.next = self.head_meta[i].val();
-                self.g_ts.next = self.head_ts[i].val();
+                self.g_meta.next = self.fifo[i].head_a.val();
+                self.g_ts.next = self.fifo[i].head_b.val();
             }
         }
         self.g_len.next = bit_cast::<16, 14>(self.g_meta.val().get_bits::<14>(0));
@@ -540,7 +454,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.q_count.next = 0.into();
         for i in 0..NQ {
             if self.q.val().index() == i {
-                self.q_count.next = self.count[i].q.val();
+                self.q_count.next = self.fifo[i].count.val();
             }
         }
         self.malformed.next = !self.in_len.val().any() | (self.in_len.val() > self.max_len.q.val());
@@ -595,36 +509,13 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
             self.enq_meta.next = self.enq_meta.val() | 0x1_0000;
         }
 
-        // --- FIFO updates: pop (read pointer), push (write pointer), bypass
+        // --- FIFO updates: push the admitted descriptor with its stamp, pop the granted one
         for i in 0..NQ {
             self.push[i].next = self.admit.val() & (self.q.val().index() == i);
-            self.rd_next[i].next = self.rd_ptr[i].q.val();
-            if self.pop[i].val() {
-                self.rd_next[i].next = self.rd_ptr[i].q.val() + 1;
-            }
-            self.rd_ptr[i].d.next = self.rd_next[i].val();
-            self.ram_meta[i].read_address.next = self.rd_next[i].val();
-            self.ram_ts[i].read_address.next = self.rd_next[i].val();
-            self.ram_meta[i].write_address.next = self.wr_ptr[i].q.val();
-            self.ram_ts[i].write_address.next = self.wr_ptr[i].q.val();
-            self.ram_meta[i].write_data.next = self.enq_meta.val();
-            self.ram_ts[i].write_data.next = self.now.q.val();
-            self.ram_meta[i].write_enable.next = self.push[i].val();
-            self.ram_ts[i].write_enable.next = self.push[i].val();
-            if self.push[i].val() {
-                self.wr_ptr[i].d.next = self.wr_ptr[i].q.val() + 1;
-                if self.wr_ptr[i].q.val() == self.rd_next[i].val() {
-                    self.byp_v[i].d.next = true;
-                    self.byp_meta[i].d.next = self.enq_meta.val();
-                    self.byp_ts[i].d.next = self.now.q.val();
-                }
-            }
-            if self.push[i].val() & !self.pop[i].val() {
-                self.count[i].d.next = self.count[i].q.val() + 1;
-            }
-            if !self.push[i].val() & self.pop[i].val() {
-                self.count[i].d.next = self.count[i].q.val() - 1;
-            }
+            self.fifo[i].push.next = self.push[i].val();
+            self.fifo[i].pop.next = self.pop[i].val();
+            self.fifo[i].in_a.next = self.enq_meta.val();
+            self.fifo[i].in_b.next = self.now.q.val();
         }
         // one adder each: +1 / -1 (all ones) / 0 packets, + admitted - granted bytes
         self.res_delta.next = 0.into();
@@ -681,7 +572,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.rd_count.next = 0.into();
         for i in 0..NQ {
             if self.csr_raddr.val().index() == 16 + i {
-                self.rd_count.next = self.count[i].q.val();
+                self.rd_count.next = self.fifo[i].count.val();
             }
         }
         if (self.csr_raddr.val() >= 16) & (self.csr_raddr.val() < 24) {

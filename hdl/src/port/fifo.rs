@@ -1,0 +1,88 @@
+//! One queue of the switch port: a FIFO of `2^DB` entries in block RAM whose head is valid in
+//! the clock after the push that brought it, so the scheduler sees every head in the clock it
+//! decides and a queue can be served on consecutive clocks.
+//!
+//! An entry is two words (`WA` and `WB` bits, one RAM each: the port's descriptor and its
+//! enqueue stamp). The RAMs are read one entry ahead, at the read pointer after this clock's
+//! pop; a push to the entry being read at the same edge (which the RAM returns as neither word)
+//! is forwarded from a bypass register. The owner pushes only when `count` is below the depth
+//! and pops only when it is above 0.
+
+use crate::rtl_util::BlockRam;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock, Default)]
+pub struct BypassFifo<const WA: usize, const WB: usize, const DB: usize, const CB: usize> {
+    pub clock: Signal<In, Clock>,
+    pub push: Signal<In, Bit>,
+    pub pop: Signal<In, Bit>,
+    pub in_a: Signal<In, Bits<WA>>,
+    pub in_b: Signal<In, Bits<WB>>,
+    /// The head entry (undefined while `count` is 0).
+    pub head_a: Signal<Out, Bits<WA>>,
+    pub head_b: Signal<Out, Bits<WB>>,
+    /// Entries held (`CB = DB + 1` bits: 0 to the depth).
+    pub count: Signal<Out, Bits<CB>>,
+    ram_a: BlockRam<WA, DB>,
+    ram_b: BlockRam<WB, DB>,
+    wr_ptr: DFF<Bits<DB>>,
+    rd_ptr: DFF<Bits<DB>>,
+    n: DFF<Bits<CB>>,
+    byp_v: DFF<Bit>,
+    byp_a: DFF<Bits<WA>>,
+    byp_b: DFF<Bits<WB>>,
+    rd_next: Signal<Local, Bits<DB>>,
+}
+
+impl<const WA: usize, const WB: usize, const DB: usize, const CB: usize> Logic for BypassFifo<WA, WB, DB, CB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, wr_ptr, rd_ptr, n, byp_v, byp_a, byp_b);
+        self.ram_a.read_clock.next = self.clock.val();
+        self.ram_a.write_clock.next = self.clock.val();
+        self.ram_b.read_clock.next = self.clock.val();
+        self.ram_b.write_clock.next = self.clock.val();
+        self.count.next = self.n.q.val();
+        self.byp_v.d.next = false;
+        self.head_a.next = self.ram_a.read_data.val();
+        self.head_b.next = self.ram_b.read_data.val();
+        if self.byp_v.q.val() {
+            self.head_a.next = self.byp_a.q.val();
+            self.head_b.next = self.byp_b.q.val();
+        }
+        // read one ahead: the pointer after this clock's pop
+        self.rd_next.next = self.rd_ptr.q.val();
+        if self.pop.val() {
+            self.rd_next.next = self.rd_ptr.q.val() + 1;
+        }
+        self.rd_ptr.d.next = self.rd_next.val();
+        self.ram_a.read_address.next = self.rd_next.val();
+        self.ram_b.read_address.next = self.rd_next.val();
+        self.ram_a.write_address.next = self.wr_ptr.q.val();
+        self.ram_b.write_address.next = self.wr_ptr.q.val();
+        self.ram_a.write_data.next = self.in_a.val();
+        self.ram_b.write_data.next = self.in_b.val();
+        self.ram_a.write_enable.next = self.push.val();
+        self.ram_b.write_enable.next = self.push.val();
+        if self.push.val() {
+            self.wr_ptr.d.next = self.wr_ptr.q.val() + 1;
+            if self.wr_ptr.q.val() == self.rd_next.val() {
+                self.byp_v.d.next = true;
+                self.byp_a.d.next = self.in_a.val();
+                self.byp_b.d.next = self.in_b.val();
+            }
+        }
+        if self.push.val() & !self.pop.val() {
+            self.n.d.next = self.n.q.val() + 1;
+        }
+        if !self.push.val() & self.pop.val() {
+            self.n.d.next = self.n.q.val() - 1;
+        }
+    }
+}
+
+/// The instance the component's own test drives (`sim-tests/tests/port_components.rs`): 8 entries of
+/// 5 + 7 bits.
+pub type TestFifo = BypassFifo<5, 7, 3, 4>;
+
+crate::pin_io!(TestFifo; in: push, pop, in_a, in_b; out: head_a, head_b, count);

@@ -1,0 +1,85 @@
+//! The switch port's sub-blocks on their own, on rust-hdl and Verilator, against plain models:
+//! `hdl::port::fifo::BypassFifo` (a queue) against a `VecDeque`, and
+//! `hdl::aqm::rtl::AqmQueueStates` (the marker state of every queue) against an array.
+
+use hdl::aqm::rtl::TestQueueStates;
+use hdl::cycle::{Dut, Pin, Rng};
+use hdl::port::fifo::TestFifo;
+use rust_hdl::prelude::*;
+use sim_tests::blocks::{RustHdlDut, VerilatorDut};
+use std::collections::VecDeque;
+
+fn engines<T: Block + Logic + Default + hdl::rtl_util::PinIo + 'static>(name: &str, inputs: &[Pin], outputs: &[Pin]) -> Vec<Box<dyn Dut>> {
+    let mut uut = T::default();
+    uut.connect_all();
+    vec![Box::new(RustHdlDut::<T>::new().unwrap()), Box::new(VerilatorDut::new(name, &generate_verilog(&uut), inputs, outputs).unwrap())]
+}
+
+const FIFO_IN: &[Pin] = &[Pin { name: "push", width: 1 }, Pin { name: "pop", width: 1 }, Pin { name: "in_a", width: 5 }, Pin { name: "in_b", width: 7 }];
+const FIFO_OUT: &[Pin] = &[Pin { name: "head_a", width: 5 }, Pin { name: "head_b", width: 7 }, Pin { name: "count", width: 4 }];
+
+/// Pushes and pops at random (in phases that fill and drain it, with pushes into the entry
+/// being read and pushes and pops in the same clock): the head is the oldest entry from the
+/// clock after its push, and the count is exact.
+#[test]
+fn bypass_fifo_is_a_fifo_whose_head_is_valid_the_clock_after_its_push() {
+    const DEPTH: usize = 8;
+    for mut dut in engines::<TestFifo>("bypass_fifo", FIFO_IN, FIFO_OUT) {
+        let (mut r, mut q) = (Rng::new(7), VecDeque::new());
+        let (mut full, mut same_clock, mut into_read) = (0, 0, 0);
+        for t in 0..20_000u64 {
+            let push_pct = [80, 50, 20][(t / 500 % 3) as usize];
+            let push = q.len() < DEPTH && r.chance(push_pct);
+            let pop = !q.is_empty() && r.chance(50);
+            let (a, b) = (r.below(32), r.below(128));
+            let o = dut.eval(&[push as u64, pop as u64, a, b]).to_vec();
+            dut.edge();
+            assert_eq!(o[2], q.len() as u64, "count at clock {t}");
+            if let Some(&(ha, hb)) = q.front() {
+                assert_eq!((o[0], o[1]), (ha, hb), "head at clock {t}");
+            }
+            full += (q.len() == DEPTH) as u32;
+            same_clock += (push && pop) as u32;
+            into_read += (push && q.len() == pop as usize) as u32;
+            if pop {
+                q.pop_front();
+            }
+            if push {
+                q.push_back((a, b));
+            }
+        }
+        assert!(full > 100 && same_clock > 1000 && into_read > 500, "the stimulus reaches full ({full}), push and pop together ({same_clock}), a push into the entry being read ({into_read})");
+    }
+}
+
+const STATE_WIDTHS: [u32; 7] = [1, 1, 1, 32, 16, 16, 32];
+const STATE_NAMES: [&str; 7] = ["ms", "fat_valid", "det_latched", "fat", "cnt", "lastcount", "next"];
+
+/// Random queues written, read and cleared: `s_*` is always the selected queue's last write
+/// (or 0 after a clear), and a clear wins over a write in the same clock.
+#[test]
+fn aqm_queue_states_keep_one_set_per_queue() {
+    let n_pins: Vec<Pin> = STATE_NAMES.iter().zip(STATE_WIDTHS).map(|(n, w)| Pin { name: Box::leak(format!("n_{n}").into_boxed_str()), width: w }).collect();
+    let s_pins: Vec<Pin> = STATE_NAMES.iter().zip(STATE_WIDTHS).map(|(n, w)| Pin { name: Box::leak(format!("s_{n}").into_boxed_str()), width: w }).collect();
+    let inputs: Vec<Pin> = [Pin { name: "sel", width: 2 }, Pin { name: "write", width: 1 }, Pin { name: "clear", width: 1 }].into_iter().chain(n_pins).collect();
+    for mut dut in engines::<TestQueueStates>("aqm_queue_states", &inputs, &s_pins) {
+        let (mut r, mut states) = (Rng::new(11), [[0u64; 7]; 4]);
+        let mut clears_with_write = 0;
+        for t in 0..20_000 {
+            let (sel, write, clear) = (r.below(4) as usize, r.chance(50), r.chance(2));
+            let n: Vec<u64> = STATE_WIDTHS.iter().map(|&w| r.next() & ((1u64 << w) - 1)).collect();
+            let mut pins = vec![sel as u64, write as u64, clear as u64];
+            pins.extend(&n);
+            let o = dut.eval(&pins).to_vec();
+            dut.edge();
+            assert_eq!(o, states[sel], "queue {sel} at clock {t}");
+            if clear {
+                clears_with_write += write as u32;
+                states = [[0; 7]; 4];
+            } else if write {
+                states[sel].copy_from_slice(&n);
+            }
+        }
+        assert!(clears_with_write > 50);
+    }
+}
