@@ -1,10 +1,13 @@
 //! The switch port's sub-blocks on their own, on rust-hdl and Verilator, against plain models:
-//! `hdl::port::fifo::BypassFifo` (a queue) against a `VecDeque`, and
-//! `hdl::aqm::rtl::AqmQueueStates` (the marker state of every queue) against an array.
+//! `hdl::port::fifo::BypassFifo` (a queue) against a `VecDeque`,
+//! `hdl::aqm::rtl::AqmQueueStates` (the marker state of every queue) against an array, and
+//! `hdl::port::pacer::LinkPacer` against the port model's `Pacer`.
 
 use hdl::aqm::rtl::TestQueueStates;
 use hdl::cycle::{Dut, Pin, Rng};
 use hdl::port::fifo::TestFifo;
+use hdl::port::model::Pacer;
+use hdl::port::pacer::LinkPacer;
 use rust_hdl::prelude::*;
 use sim_tests::blocks::{RustHdlDut, VerilatorDut};
 use std::collections::VecDeque;
@@ -81,5 +84,34 @@ fn aqm_queue_states_keep_one_set_per_queue() {
             }
         }
         assert!(clears_with_write > 50);
+    }
+}
+
+const PACER_IN: &[Pin] = &[Pin { name: "rate", width: 24 }, Pin { name: "overhead", width: 8 }, Pin { name: "sent", width: 1 }, Pin { name: "sent_len", width: 16 }];
+const PACER_OUT: &[Pin] = &[Pin { name: "ready", width: 1 }, Pin { name: "idle", width: 8 }];
+
+/// Departures while the link is free at rates from far below to above one byte per clock (and
+/// rate changes mid-run): `ready` and the idle slots follow the model every clock.
+#[test]
+fn link_pacer_follows_the_model() {
+    for mut dut in engines::<LinkPacer>("link_pacer", PACER_IN, PACER_OUT) {
+        let (mut r, mut m) = (Rng::new(3), Pacer::default());
+        let (mut rate, mut overhead) = (0u64, 20u64);
+        let (mut busy, mut idle_slots) = (0, 0);
+        for t in 0..20_000 {
+            if t % 1000 == 0 {
+                rate = [1, 100, 255, 256, 4000, 16_000, 70_000, 0xFF_FFFF, r.below(1 << 24)][r.below(9) as usize];
+                overhead = r.below(256);
+            }
+            let sent = m.ready() && r.chance(60);
+            let len = if r.chance(5) { 16_383 } else { 1 + r.below(1500) };
+            let o = dut.eval(&[rate, overhead, sent as u64, len]).to_vec();
+            dut.edge();
+            assert_eq!(o, [m.ready() as u64, m.idle], "clock {t}, rate {rate}, overhead {overhead}");
+            busy += !m.ready() as u32;
+            idle_slots += (m.idle > 0) as u32;
+            m.clock(rate, overhead, sent.then_some(len));
+        }
+        assert!(busy > 1000 && idle_slots > 1000, "the link is busy ({busy}) and idle ({idle_slots}) often");
     }
 }

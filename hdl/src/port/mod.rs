@@ -4,6 +4,8 @@
 pub mod fifo;
 pub mod model;
 #[cfg(feature = "rtl")]
+pub mod pacer;
+#[cfg(feature = "rtl")]
 pub mod rtl;
 pub mod vectors;
 

@@ -37,6 +37,36 @@ pub struct Counters {
     pub marked_aqm: u64,
 }
 
+/// The link pacer (the README's *Link pacer*): a credit in 1/256 bytes, the link free while it
+/// is not negative. A departure charges `(len + OVERHEAD) × 256` and every clock adds `RATE`
+/// (bytes per clock, 16.8 fixed point); after a departure the credit is capped at `RATE`. A free
+/// clock with no departure is idle: the credit restarts from 0 (an idle link banks nothing) and
+/// `min(RATE >> 8, 255)` idle byte slots go to REN on the next clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pacer {
+    /// Credit in 1/256 bytes (signed).
+    pub credit: i64,
+    /// Idle byte slots of the last clock, for REN.
+    pub idle: u64,
+}
+
+impl Pacer {
+    /// The link is free this clock.
+    pub fn ready(&self) -> bool {
+        self.credit >= 0
+    }
+    /// The edge: `sent` is the length of the descriptor granted in this clock, if any.
+    pub fn clock(&mut self, rate: u64, overhead: u64, sent: Option<u64>) {
+        let ready = self.ready();
+        self.idle = if ready && sent.is_none() { (rate >> 8).min(255) } else { 0 };
+        self.credit = match sent {
+            Some(len) => (self.credit - (((len + overhead) << 8) as i64) + rate as i64).min(rate as i64),
+            None if ready => 0,
+            None => self.credit + rate as i64,
+        };
+    }
+}
+
 /// The port with `NQ` queues of `2^DB` descriptors each.
 #[derive(Clone, Debug)]
 pub struct PortModel<const NQ: usize, const DB: usize> {
@@ -50,10 +80,7 @@ pub struct PortModel<const NQ: usize, const DB: usize> {
     pub now: u64,
     pub fifo: Vec<VecDeque<Desc>>,
     pub resident_bytes: u64,
-    /// Pacer credit in 1/256 bytes (signed).
-    pub credit: i64,
-    /// Idle byte slots of the last clock, for REN.
-    pub idle: u64,
+    pub pacer: Pacer,
     /// The descriptor granted last clock: (queue, descriptor).
     pub d1: Option<(usize, Desc)>,
     pub dwrr: Dwrr,
@@ -78,8 +105,7 @@ impl<const NQ: usize, const DB: usize> Default for PortModel<NQ, DB> {
             now: 0,
             fifo: vec![VecDeque::new(); NQ],
             resident_bytes: 0,
-            credit: 0,
-            idle: 0,
+            pacer: Pacer::default(),
             d1: None,
             dwrr: Dwrr::new(NQ),
             aqm: vec![Marker::default(); NQ],
@@ -182,7 +208,7 @@ impl<const NQ: usize, const DB: usize> CycleModel for PortModel<NQ, DB> {
                 csr_we: we(5),
                 csr_addr: reg,
                 csr_wdata: i.csr_wdata,
-                idle_bytes: self.idle,
+                idle_bytes: self.pacer.idle,
                 q_pkts: resident_pkts,
                 deq_valid: (d1v && !aqm_drop) as u64,
                 deq_is_data: d1.is_data as u64,
@@ -234,7 +260,7 @@ impl<const NQ: usize, const DB: usize> CycleModel for PortModel<NQ, DB> {
                 valid &= !(1 << e);
             }
         }
-        let ready = self.credit >= 0;
+        let ready = self.pacer.ready();
         let grant = self.dwrr.clock(valid, &lens, ready);
         if we(1) == 1 {
             self.dwrr.csr_write(reg, i.csr_wdata);
@@ -257,12 +283,7 @@ impl<const NQ: usize, const DB: usize> CycleModel for PortModel<NQ, DB> {
             (q, d)
         });
         (o.grant, o.grant_q) = (grant.is_some() as u64, grant.unwrap_or(0) as u64);
-        self.idle = if ready && grant.is_none() { (self.rate >> 8).min(255) } else { 0 };
-        self.credit = match popped {
-            Some((_, d)) => (self.credit - (((d.len + self.overhead) << 8) as i64) + self.rate as i64).min(self.rate as i64),
-            None if ready => 0,
-            None => self.credit + self.rate as i64,
-        };
+        self.pacer.clock(self.rate, self.overhead, popped.map(|(_, d)| d.len));
         self.d1 = popped;
 
         // --- arrival: classify, admit, enqueue with the time stamp

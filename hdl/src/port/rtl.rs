@@ -6,6 +6,7 @@
 //! core serves every queue, its state per queue in [`AqmQueueStates`].
 
 use super::fifo::BypassFifo;
+use super::pacer::LinkPacer;
 use crate::aqm::rtl::{AqmCore, AqmQueueStates};
 use crate::dwrr::rtl::Dwrr;
 use crate::intstamp::rtl::IntStamper;
@@ -84,8 +85,7 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     emu_q: DFF<Bits<5>>,
     sel_q: DFF<Bits<5>>,
     now: DFF<Bits<32>>,
-    credit: DFF<Bits<32>>,
-    idle: DFF<Bits<8>>,
+    pacer: LinkPacer,
     res_pkts: DFF<Bits<32>>,
     res_bytes: DFF<Bits<32>>,
     d1_valid: DFF<Bit>,
@@ -127,9 +127,6 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     g_meta: Signal<Local, Bits<17>>,
     g_ts: Signal<Local, Bits<32>>,
     g_len: Signal<Local, Bits<16>>,
-    rate_int: Signal<Local, Bits<16>>,
-    rate32: Signal<Local, Bits<32>>,
-    credit_after: Signal<Local, Bits<32>>,
     // arrival
     qsel: Signal<Local, Bits<3>>,
     q: Signal<Local, Bits<QB>>,
@@ -194,8 +191,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             emu_q: Default::default(),
             sel_q: Default::default(),
             now: Default::default(),
-            credit: Default::default(),
-            idle: Default::default(),
+            pacer: Default::default(),
             res_pkts: Default::default(),
             res_bytes: Default::default(),
             d1_valid: Default::default(),
@@ -233,9 +229,6 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             g_meta: Default::default(),
             g_ts: Default::default(),
             g_len: Default::default(),
-            rate_int: Default::default(),
-            rate32: Default::default(),
-            credit_after: Default::default(),
             qsel: Default::default(),
             q: Default::default(),
             q_count: Default::default(),
@@ -258,10 +251,10 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, class_map, qcap, max_len, rate, overhead, emu_q, sel_q, now, credit, idle, res_pkts,
+            self, clock, class_map, qcap, max_len, rate, overhead, emu_q, sel_q, now, res_pkts,
             res_bytes, d1_valid, d1_q, d1_meta, d1_ts
         );
-        clock!(self, clock, dwrr, aqm, aqm_state, seldrop, shaper, ren, int_stamp);
+        clock!(self, clock, dwrr, aqm, aqm_state, seldrop, shaper, ren, int_stamp, pacer);
         self.block.next = self.csr_addr.val().get_bits::<4>(8);
         self.sub_addr.next = self.csr_addr.val().get_bits::<8>(0);
         for i in 0..N_CNT {
@@ -322,7 +315,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.ren.csr_we.next = self.csr_we.val() & (self.block.val() == 5);
         self.ren.csr_addr.next = self.sub_addr.val();
         self.ren.csr_wdata.next = self.csr_wdata.val();
-        self.ren.idle_bytes.next = self.idle.q.val();
+        self.ren.idle_bytes.next = self.pacer.idle.val();
         self.ren.q_pkts.next = self.res_pkts.q.val().get_bits::<20>(0);
         self.ren.deq_valid.next = self.d1_valid.q.val() & !self.aqm_drop.val();
         self.ren.deq_is_data.next = self.d1_meta.q.val().get_bit(16);
@@ -373,7 +366,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.shaper.csr_wdata.next = self.csr_wdata.val();
         self.shaper.head_valid.next = self.emu_en.val() & self.emu_backlog.val();
         self.shaper.head_len.next = self.emu_len.val();
-        self.ready.next = !self.credit.q.val().get_bit(31);
+        self.ready.next = self.pacer.ready.val();
         self.dwrr.csr_we.next = self.csr_we.val() & (self.block.val() == 1);
         self.dwrr.csr_addr.next = self.sub_addr.val();
         self.dwrr.csr_wdata.next = self.csr_wdata.val();
@@ -418,30 +411,10 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.d1_meta.d.next = self.g_meta.val();
         self.d1_ts.d.next = self.g_ts.val();
         self.cnt[5].inc.next = self.g.val();
-        // pacer: credit in 1/256 bytes; free when >= 0; an idle free clock restarts from 0
-        self.rate_int.next = self.rate.q.val().get_bits::<16>(8);
-        self.idle.d.next = 0.into();
-        if self.ready.val() & !self.g.val() {
-            self.idle.d.next = 255.into();
-            if self.rate_int.val() < 255 {
-                self.idle.d.next = self.rate_int.val().get_bits::<8>(0);
-            }
-        }
-        self.rate32.next = bit_cast::<32, 24>(self.rate.q.val());
-        self.credit_after.next = self.credit.q.val()
-            - (bit_cast::<32, 16>(self.g_len.val() + bit_cast::<16, 8>(self.overhead.q.val())) << 8)
-            + self.rate32.val();
-        if self.g.val() {
-            // a departure leaves at most one clock of credit (no banking beyond the line rate)
-            self.credit.d.next = self.credit_after.val();
-            if !self.credit_after.val().get_bit(31) & (self.credit_after.val() > self.rate32.val()) {
-                self.credit.d.next = self.rate32.val();
-            }
-        } else if self.ready.val() {
-            self.credit.d.next = 0.into();
-        } else {
-            self.credit.d.next = self.credit.q.val() + self.rate32.val();
-        }
+        self.pacer.rate.next = self.rate.q.val();
+        self.pacer.overhead.next = self.overhead.q.val();
+        self.pacer.sent.next = self.g.val();
+        self.pacer.sent_len.next = self.g_len.val();
 
         // --- arrival: classify, admit, enqueue with the time stamp
         self.qsel.next = 0.into();
