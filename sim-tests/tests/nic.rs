@@ -61,3 +61,46 @@ fn bus_reads_pipeline_and_see_the_writes_before_them() {
         assert_eq!(tx_count(e.read(reg::ENC_STATUS)), 1, "the count read right after a pop");
     }
 }
+
+/// `SlotRing`, the slot arithmetic of the TX queue and the completion queue, against plain
+/// counters on both engines: random pushes (while not full), pops (while not empty) and clears
+/// (winning over both); `full` is the count's flag and `head_next` the head after the clock.
+#[test]
+fn slot_ring_counts_slots_on_both_engines() {
+    use hdl::cycle::{Dut, Pin, Rng};
+    use hdl::nic::ring::SlotRing;
+    use rust_hdl::prelude::*;
+    use sim_tests::blocks::{RustHdlDut, VerilatorDut};
+    const IN: &[Pin] = &[Pin { name: "push", width: 1 }, Pin { name: "pop", width: 1 }, Pin { name: "clear", width: 1 }];
+    const OUT: &[Pin] = &[Pin { name: "head_next", width: 2 }, Pin { name: "tail", width: 2 }, Pin { name: "count", width: 3 }, Pin { name: "full", width: 1 }];
+    let mut uut = SlotRing::default();
+    uut.connect_all();
+    let engines: Vec<Box<dyn Dut>> = vec![Box::new(RustHdlDut::<SlotRing>::new().unwrap()), Box::new(VerilatorDut::new("slot_ring", &generate_verilog(&uut), IN, OUT).unwrap())];
+    for mut dut in engines {
+        let (mut r, mut head, mut tail, mut count) = (Rng::new(5), 0u64, 0u64, 0u64);
+        let mut wraps = 0;
+        let mut fulls = 0;
+        for t in 0..20_000 {
+            let push = count < 4 && r.chance([70, 30][t / 300 % 2]);
+            let pop = count > 0 && r.chance(50);
+            let clear = r.chance(1);
+            let (mut h, mut tl, mut c) = (head, tail, count);
+            if push {
+                (tl, c) = ((tl + 1) % 4, c + 1);
+            }
+            if pop {
+                (h, c) = ((h + 1) % 4, c - 1);
+            }
+            if clear {
+                (h, tl, c) = (0, 0, 0);
+            }
+            let o = dut.eval(&[push as u64, pop as u64, clear as u64]).to_vec();
+            dut.edge();
+            assert_eq!(o, [h, tail, count, (count == 4) as u64], "clock {t}");
+            fulls += (count == 4) as u32;
+            wraps += (h < head) as u32;
+            (head, tail, count) = (h, tl, c);
+        }
+        assert!(fulls > 500 && wraps > 500, "the ring is full ({fulls}) and its head wraps ({wraps}) often");
+    }
+}

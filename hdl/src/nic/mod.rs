@@ -1,6 +1,8 @@
 #![doc = include_str!("README.md")]
 
 #[cfg(feature = "rtl")]
+pub mod ring;
+#[cfg(feature = "rtl")]
 pub mod rtl;
 
 pub use crate::regmap::{Access, Field, Register};

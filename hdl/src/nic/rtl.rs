@@ -14,6 +14,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::ring::SlotRing;
 use super::{caps_words, idx, Access, MAGIC, REGISTERS, TX_SLOTS, CQ_DEPTH, VERSION};
 use crate::cblt::decoder_rtl::LtDecoder;
 use crate::cblt::encoder_csr::csr;
@@ -115,13 +116,9 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     cyc_latch: DFF<Bits<32>>,
     scratch: DFF<Bits<32>>,
     draws: DFF<Bits<32>>,
-    // TX symbol queue (circular, TX_SLOTS symbols)
-    tx_head: DFF<Bits<2>>,
-    tx_tail: DFF<Bits<2>>,
-    tx_count: DFF<Bits<3>>,
-    /// `tx_count == TX_SLOTS`, registered from the count's next value: the encoder's ready is a
-    /// flip-flop, not a compare, at the head of its stall path.
-    tx_full: DFF<Bit>,
+    // TX symbol queue (TX_SLOTS symbols); its `full` is a flip-flop, so the encoder's ready is
+    // not a compare at the head of its stall path
+    tx: SlotRing,
     tx_w: DFF<Bits<SA>>,
     /// Each TX slot's header and bitset: slot s's TX_HDR, TX_BITSET_HI, TX_BITSET_LO at words
     /// `4s + 0..3` (the registers' word offsets mod 4), written with the symbol's first three beats.
@@ -155,10 +152,8 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     mw_en: DFF<Bit>,
     mw_addr: DFF<Bits<MA>>,
     mw_data: DFF<Bits<32>>,
-    // completion queue (circular, CQ_DEPTH records)
-    cq_head: DFF<Bits<2>>,
-    cq_tail: DFF<Bits<2>>,
-    cq_count: DFF<Bits<3>>,
+    // completion queue (CQ_DEPTH records)
+    cq: SlotRing,
     /// The record's words, CQ_HEAD..CQ_INVALID, record r's word w at `8r + w`.
     cq_ram: BlockRam<32, 5>,
     /// The record word written this clock (a record takes 7 clocks, one word each).
@@ -186,7 +181,6 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     csr_off: Signal<Local, Bits<8>>,
     tx_push: Signal<Local, Bit>,
     tx_pop: Signal<Local, Bit>,
-    tx_cnt_n: Signal<Local, Bits<3>>,
     tx_wcur: Signal<Local, Bits<SA>>,
     fd_adv: Signal<Local, Bit>,
     fd_last: Signal<Local, Bit>,
@@ -279,10 +273,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             cyc_latch: Default::default(),
             scratch: Default::default(),
             draws: Default::default(),
-            tx_head: Default::default(),
-            tx_tail: Default::default(),
-            tx_count: Default::default(),
-            tx_full: Default::default(),
+            tx: Default::default(),
             tx_w: Default::default(),
             tx_meta: Default::default(),
             rx_hdr: Default::default(),
@@ -307,9 +298,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             mw_en: Default::default(),
             mw_addr: Default::default(),
             mw_data: Default::default(),
-            cq_head: Default::default(),
-            cq_tail: Default::default(),
-            cq_count: Default::default(),
+            cq: Default::default(),
             cq_ram: Default::default(),
             cq_wf: Default::default(),
             rd_cqz: Default::default(),
@@ -330,7 +319,6 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             csr_off: Default::default(),
             tx_push: Default::default(),
             tx_pop: Default::default(),
-            tx_cnt_n: Default::default(),
             tx_wcur: Default::default(),
             fd_adv: Default::default(),
             fd_last: Default::default(),
@@ -370,9 +358,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, refuse_r, rf_we, rf_addr, rf_fd, rx_clear_r, tx_pop_r, tx_flush_r, cq_pop_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_head, tx_tail, tx_count, tx_full, tx_w, rx_hdr,
+            self, clock, refuse_r, rf_we, rf_addr, rf_fd, rx_clear_r, tx_pop_r, tx_flush_r, cq_pop_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_w, rx_hdr,
             rx_bhi, rx_blo, rx_len, fd_on, fd_w, fd_lw, fd_lst, res_seq, res_word, res_known, res_stop, idle_limit, tick_div,
-            tick_cnt, m_full, m_row, m_w, m_bytes, mw_en, mw_addr, mw_data, cq_head, cq_tail, cq_count, cq_wf, rd_cqz
+            tick_cnt, m_full, m_row, m_w, m_bytes, mw_en, mw_addr, mw_data, cq_wf, rd_cqz
         );
         self.enc.clock.next = self.clock.val();
         self.dec.clock.next = self.clock.val();
@@ -441,17 +429,18 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.enc.buf_wdata.next = self.ew_data.q.val();
 
         // ---- TX queue: the encoder's beats into the tail slot, the host reads the head ----
-        self.enc.out_ready.next = !self.tx_full.q.val();
-        self.tx_push.next = self.enc.out_valid.val() & self.enc.out_last.val() & !self.tx_full.q.val();
+        self.tx.clock.next = self.clock.val();
+        self.enc.out_ready.next = !self.tx.full.val();
+        self.tx_push.next = self.enc.out_valid.val() & self.enc.out_last.val() & !self.tx.full.val();
         self.tx_pop_r.d.next = self.we_reg.val() & self.hit[22].val();
         self.tx_flush_r.d.next = self.we_reg.val() & self.hit[7].val() & self.bus_wdata.val().get_bit(1);
-        self.tx_pop.next = self.tx_pop_r.q.val() & (self.tx_count.q.val() != 0);
+        self.tx_pop.next = self.tx_pop_r.q.val() & (self.tx.count.val() != 0);
         // the beat's word in its symbol: a register that the last beat (and a flush) clears, so
         // the encoder's beat flags are off the RAMs' addresses
         self.tx_wcur.next = self.tx_w.q.val();
-        self.tx_ram.write_enable.next = self.enc.out_valid.val() & !self.tx_full.q.val();
+        self.tx_ram.write_enable.next = self.enc.out_valid.val() & !self.tx.full.val();
         self.tx_ram.write_address.next =
-            (bit_cast::<TA, 2>(self.tx_tail.q.val()) << self.sa_t.val()) | bit_cast::<TA, SA>(self.tx_wcur.val());
+            (bit_cast::<TA, 2>(self.tx.tail.val()) << self.sa_t.val()) | bit_cast::<TA, SA>(self.tx_wcur.val());
         self.tx_ram.write_data.next = self.enc.out_data.val();
         if self.tx_ram.write_enable.val() {
             self.draws.d.next = self.enc.out_draws.val();
@@ -465,7 +454,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             self.tx_w.d.next = 0.into();
         }
         self.tx_meta.write_enable.next = self.tx_ram.write_enable.val() & (self.tx_wcur.val() < 3);
-        self.tx_meta.write_address.next = (bit_cast::<4, 2>(self.tx_tail.q.val()) << 2) | bit_cast::<4, SA>(self.tx_wcur.val());
+        self.tx_meta.write_address.next = (bit_cast::<4, 2>(self.tx.tail.val()) << 2) | bit_cast::<4, SA>(self.tx_wcur.val());
         self.tx_meta.write_data.next = self.enc.out_hdr.val();
         if self.tx_wcur.val() == 1 {
             self.tx_meta.write_data.next = self.enc.out_bitset.val().get_bits::<32>(32);
@@ -473,31 +462,16 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         if self.tx_wcur.val() == 2 {
             self.tx_meta.write_data.next = self.enc.out_bitset.val().get_bits::<32>(0);
         }
-        if self.tx_push.val() {
-            self.tx_tail.d.next = self.tx_tail.q.val() + 1;
-        }
-        if self.tx_pop.val() {
-            self.tx_head.d.next = self.tx_head.q.val() + 1;
-        }
-        self.tx_cnt_n.next = self.tx_count.q.val();
-        if self.tx_push.val() & !self.tx_pop.val() {
-            self.tx_cnt_n.next = self.tx_count.q.val() + 1;
-        }
-        if !self.tx_push.val() & self.tx_pop.val() {
-            self.tx_cnt_n.next = self.tx_count.q.val() - 1;
-        }
+        self.tx.push.next = self.tx_push.val();
+        self.tx.pop.next = self.tx_pop.val();
+        self.tx.clear.next = self.tx_flush_r.q.val();
         if self.tx_flush_r.q.val() {
             self.tx_w.d.next = 0.into();
-            self.tx_head.d.next = 0.into();
-            self.tx_tail.d.next = 0.into();
-            self.tx_cnt_n.next = 0.into();
         }
-        self.tx_count.d.next = self.tx_cnt_n.val();
-        self.tx_full.d.next = self.tx_cnt_n.val() == 4;
-        self.tx_meta.read_address.next = (bit_cast::<4, 2>(self.tx_head.d.val()) << 2) | bit_cast::<4, 20>(self.wa.val() & 3);
+        self.tx_meta.read_address.next = (bit_cast::<4, 2>(self.tx.head_next.val()) << 2) | bit_cast::<4, 20>(self.wa.val() & 3);
         self.r_txmeta.next = self.hit[19].val() | self.hit[20].val() | self.hit[21].val();
         self.tx_ram.read_address.next =
-            (bit_cast::<TA, 2>(self.tx_head.d.val()) << self.sa_t.val()) | bit_cast::<TA, SA>(bit_cast::<SA, 20>(self.wa.val()));
+            (bit_cast::<TA, 2>(self.tx.head_next.val()) << self.sa_t.val()) | bit_cast::<TA, SA>(bit_cast::<SA, 20>(self.wa.val()));
 
         // ---- RX staging: host writes while no push is in flight ----
         self.stage_ram.write_enable.next = self.w_stage.val() & !self.fd_on.q.val();
@@ -651,8 +625,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             6 => self.cq_word.next = self.dec.rec_invalid.val(),
             _ => {}
         }
-        self.cq_ram.write_enable.next = self.dec.rec_valid.val() & (self.cq_count.q.val() != 4);
-        self.cq_ram.write_address.next = (bit_cast::<5, 2>(self.cq_tail.q.val()) << 3) | bit_cast::<5, 3>(self.cq_wf.q.val());
+        self.cq.clock.next = self.clock.val();
+        self.cq_ram.write_enable.next = self.dec.rec_valid.val() & !self.cq.full.val();
+        self.cq_ram.write_address.next = (bit_cast::<5, 2>(self.cq.tail.val()) << 3) | bit_cast::<5, 3>(self.cq_wf.q.val());
         self.cq_ram.write_data.next = self.cq_word.val();
         if self.cq_ram.write_enable.val() {
             self.cq_wf.d.next = self.cq_wf.q.val() + 1;
@@ -660,28 +635,15 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.cq_push.next = self.cq_ram.write_enable.val() & (self.cq_wf.q.val() == 6);
         // ready from the queue's registers alone, not from `rec_valid` (the decoder takes it
         // only while it holds a record): no path runs into the NIC and back
-        self.dec.rec_ready.next = (self.cq_count.q.val() != 4) & (self.cq_wf.q.val() == 6);
+        self.dec.rec_ready.next = !self.cq.full.val() & (self.cq_wf.q.val() == 6);
         self.cq_pop_r.d.next = self.we_reg.val() & self.hit[56].val();
-        self.cq_pop.next = self.cq_pop_r.q.val() & (self.cq_count.q.val() != 0);
-        if self.cq_push.val() {
+        self.cq_pop.next = self.cq_pop_r.q.val() & (self.cq.count.val() != 0);
+        if self.cq_push.val() | self.rx_clear.val() {
             self.cq_wf.d.next = 0.into();
-            self.cq_tail.d.next = self.cq_tail.q.val() + 1;
         }
-        if self.cq_pop.val() {
-            self.cq_head.d.next = self.cq_head.q.val() + 1;
-        }
-        if self.cq_push.val() & !self.cq_pop.val() {
-            self.cq_count.d.next = self.cq_count.q.val() + 1;
-        }
-        if !self.cq_push.val() & self.cq_pop.val() {
-            self.cq_count.d.next = self.cq_count.q.val() - 1;
-        }
-        if self.rx_clear.val() {
-            self.cq_wf.d.next = 0.into();
-            self.cq_head.d.next = 0.into();
-            self.cq_tail.d.next = 0.into();
-            self.cq_count.d.next = 0.into();
-        }
+        self.cq.push.next = self.cq_push.val();
+        self.cq.pop.next = self.cq_pop.val();
+        self.cq.clear.next = self.rx_clear.val();
         self.r_cq.next = self.hit[49].val()
             | self.hit[50].val()
             | self.hit[51].val()
@@ -689,7 +651,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             | self.hit[53].val()
             | self.hit[54].val()
             | self.hit[55].val();
-        self.cq_ram.read_address.next = (bit_cast::<5, 2>(self.cq_head.d.val()) << 3) | bit_cast::<5, 20>(self.wa.val() & 7);
+        self.cq_ram.read_address.next = (bit_cast::<5, 2>(self.cq.head_next.val()) << 3) | bit_cast::<5, 20>(self.wa.val() & 7);
 
         // ---- read values, by register index ----
         self.f_ebusy.next = 0.into();
@@ -720,7 +682,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.rv[5].next = self.cyc_latch.q.val();
         self.rv[6].next = self.scratch.q.val();
         self.rv[8].next = self.refused.value.val();
-        self.rv[15].next = self.f_ebusy.val() | (bit_cast::<32, 3>(self.tx_count.q.val()) << 8);
+        self.rv[15].next = self.f_ebusy.val() | (bit_cast::<32, 3>(self.tx.count.val()) << 8);
         self.rv[16].next = self.enc.symbols.val();
         self.rv[17].next = self.enc.starts_refused.val();
         self.rv[18].next = self.enc.cfg_rejected.val() + self.enc.buf_rejected.val();
@@ -732,7 +694,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             | (self.f_dbusy.val() << 1)
             | (self.f_open.val() << 2)
             | (self.f_mfull.val() << 3)
-            | (bit_cast::<32, 3>(self.cq_count.q.val()) << 8)
+            | (bit_cast::<32, 3>(self.cq.count.val()) << 8)
             | (bit_cast::<32, 16>(self.res_seq.q.val()) << 16);
         self.rv[30].next = self.res_word.q.val();
         self.rv[31].next = self.res_known.q.val().get_bits::<32>(0);
@@ -789,7 +751,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             if self.r_txmeta.val() {
                 self.rd_src.d.next = 4.into();
             }
-            self.rd_cqz.d.next = self.hit[49].val() & (self.cq_count.q.val() == 0);
+            self.rd_cqz.d.next = self.hit[49].val() & (self.cq.count.val() == 0);
         }
         self.win.next = 0.into();
         if self.rd_src.q.val() == 1 {
@@ -817,8 +779,8 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             | self.rd_grp[6].q.val()
             | self.rd_grp[7].q.val();
         self.bus_rdata.next = self.rsel.val() | self.rd_win.q.val();
-        self.active.next = (self.enc.busy.val() & !self.tx_full.q.val())
+        self.active.next = (self.enc.busy.val() & !self.tx.full.val())
             | self.fd_on.q.val()
-            | (self.dec.busy.val() & !self.m_full.q.val() & !(self.dec.rec_valid.val() & (self.cq_count.q.val() == 4)));
+            | (self.dec.busy.val() & !self.m_full.q.val() & !(self.dec.rec_valid.val() & self.cq.full.val()));
     }
 }
