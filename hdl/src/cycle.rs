@@ -354,19 +354,20 @@ impl Rng {
     pub fn chance(&mut self, percent: u64) -> bool {
         self.below(100) < percent
     }
-    /// Fuzz stimulus: a register write in one clock of a hundred, as (address, data).
-    /// `pick(r, i)` gives the register and value of choice `i` of `n`; a choice it leaves
-    /// (`None`) writes any word to any of the 256 addresses (unused ones included).
-    pub fn csr_write(&mut self, n: u64, pick: impl FnOnce(&mut Rng, u64) -> Option<(u8, u64)>) -> Option<(u64, u64)> {
+    /// Fuzz stimulus: a register write in one clock of a hundred, as the write port's pins
+    /// (`csr_we`, `csr_addr`, `csr_wdata`; all 0 in the other clocks). `pick(r, i)` gives the
+    /// register and value of choice `i` of `n`; a choice it leaves (`None`) writes any word to
+    /// any of the 256 addresses (unused ones included).
+    pub fn csr_write(&mut self, n: u64, pick: impl FnOnce(&mut Rng, u64) -> Option<(u8, u64)>) -> (u64, u64, u64) {
         if !self.chance(1) {
-            return None;
+            return (0, 0, 0);
         }
         let i = self.below(n);
         let (a, v) = match pick(self, i) {
             Some(w) => w,
             None => (self.below(256) as u8, self.next() & 0xFFFF_FFFF),
         };
-        Some((a as u64, v))
+        (1, a as u64, v)
     }
     /// One of the `n` counters from `base`, loaded within 16 of its 32-bit wrap.
     pub fn counter_near_wrap(&mut self, base: u8, n: u64) -> (u8, u64) {

@@ -95,7 +95,7 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
         i.deq_valid = 1;
         i.deq_len = if r.chance(3) { [0, 9217, 65535][r.below(3) as usize] } else { 1 + r.below(9216) };
     }
-    let w = r.csr_write(8, |r, choice| {
+    (i.csr_we, i.csr_addr, i.csr_wdata) = r.csr_write(8, |r, choice| {
         Some(match choice {
             0 => (csr::RATE, r.below(8)),
             1 => (csr::BYTE_SHIFT, r.below(16)),
@@ -106,9 +106,6 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
             _ => return None,
         })
     });
-    if let Some((a, v)) = w {
-        (i.csr_we, i.csr_addr, i.csr_wdata) = (1, a, v);
-    }
     i.to_vec()
 }
 

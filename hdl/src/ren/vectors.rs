@@ -302,7 +302,7 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
         i.deq_ecn = r.below(4);
         i.deq_len = if r.chance(3) { [0, 65535, 9217][r.below(3) as usize] } else { 64 + r.below(1500) };
     }
-    let w = r.csr_write(10, |r, choice| {
+    (i.csr_we, i.csr_addr, i.csr_wdata) = r.csr_write(10, |r, choice| {
         Some(match choice {
             0 => (csr::MODE, r.below(4)),
             1 => (csr::FLAGS, r.below(4)),
@@ -314,9 +314,6 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
             _ => return None,
         })
     });
-    if let Some((a, v)) = w {
-        (i.csr_we, i.csr_addr, i.csr_wdata) = (1, a, v);
-    }
     i.to_vec()
 }
 

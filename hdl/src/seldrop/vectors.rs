@@ -174,7 +174,7 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
         i.deq_valid = 1;
         i.deq_len = if r.chance(5) { r.below(65536) } else { 64 + r.below(1475) };
     }
-    let w = r.csr_write(8, |r, choice| {
+    (i.csr_we, i.csr_addr, i.csr_wdata) = r.csr_write(8, |r, choice| {
         Some(match choice {
             0 => (csr::UNIT, r.below(3)),
             1 => (csr::K, if r.chance(50) { r.below(10) } else { r.below(20_000) }),
@@ -185,9 +185,6 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
             _ => return None,
         })
     });
-    if let Some((a, v)) = w {
-        (i.csr_we, i.csr_addr, i.csr_wdata) = (1, a, v);
-    }
     i.to_vec()
 }
 

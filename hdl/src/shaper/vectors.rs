@@ -140,7 +140,7 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
         i.head_len = if r.chance(3) { [0, 9217, 65535][r.below(3) as usize] } else { 1 + r.below(1600) };
     }
     i.deq = r.chance(60) as u64;
-    let w = r.csr_write(8, |r, choice| {
+    (i.csr_we, i.csr_addr, i.csr_wdata) = r.csr_write(8, |r, choice| {
         Some(match choice {
             0 => (csr::FILL, r.below(3)),
             1 => (csr::SCALE, r.below(3000)),
@@ -152,9 +152,6 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
             _ => return None,
         })
     });
-    if let Some((a, v)) = w {
-        (i.csr_we, i.csr_addr, i.csr_wdata) = (1, a, v);
-    }
     i.to_vec()
 }
 
