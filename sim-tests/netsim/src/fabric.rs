@@ -70,6 +70,21 @@ impl FlowSpec {
     }
 }
 
+/// What became of a flow, for every app: each fills in what it measures and keeps what only it
+/// measures beside it (FlashPass's credit counts, REN's stalled flows).
+#[derive(Clone, Debug, Default)]
+pub struct FlowOut {
+    pub bytes: u64,
+    pub start_us: f64,
+    pub fct_us: Option<f64>,
+    pub timeouts: u32,
+    pub retransmits: u32,
+    /// Payload bytes delivered (each packet once) by the end of the run.
+    pub delivered: u64,
+    /// Delivered bytes at each sample, for a tracked flow (`FlowSpec::track`).
+    pub trace: Vec<u64>,
+}
+
 /// A port decision, in tick order: what the model and the RTL must agree on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decision {

@@ -327,15 +327,7 @@ const LINE_BYTES_PER_TICK: f64 = 100.0;
 const QCAP: u64 = 256;
 const RTO_US: f64 = 100.0;
 
-pub use super::fabric::FlowSpec;
-
-#[derive(Clone, Debug, Default)]
-pub struct FlowOut {
-    pub start_us: f64,
-    pub bytes: u64,
-    pub fct_us: Option<f64>,
-    pub timeouts: u32,
-}
+pub use super::fabric::{FlowOut, FlowSpec};
 
 struct Flow {
     spec: FlowSpec,

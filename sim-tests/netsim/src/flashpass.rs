@@ -90,14 +90,15 @@ impl Policy {
     }
 }
 
-pub use super::fabric::FlowSpec;
+pub use super::fabric::{FlowOut, FlowSpec};
 
+/// What a flow spent on credits, beside its [`FlowOut`].
 #[derive(Clone, Debug, Default)]
-pub struct FlowOut {
-    pub bytes: u64,
-    pub fct_us: Option<f64>,
+pub struct Credits {
+    /// Emulation packets sent, and those over-provisioned.
     pub emulation: u64,
     pub over_provisioned: u64,
+    /// Credits received, and those that found no data to send.
     pub credits: u64,
     pub wasted: u64,
     /// Data packets not acknowledged in time (they took a new credit).
@@ -124,6 +125,7 @@ struct Flow {
     got: Vec<bool>,
     ngot: u64,
     res: FlowOut,
+    spent: Credits,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -162,7 +164,7 @@ impl FpApp {
             fl.data.remove(&s);
             if !fl.got[s as usize] {
                 fl.unsent += 1;
-                fl.res.data_lost += 1;
+                fl.spent.data_lost += 1;
             }
         }
     }
@@ -192,9 +194,9 @@ impl App for FpApp {
                 }
                 let extra = self.policy == Policy::OverProvisioning && over_provisioned(fl.emu.len() as u64, fl.unsent);
                 let p = Pkt { flow: fi, class: 1, len: EMU_LEN as u16, ecn: if extra { 0 } else { 2 }, low_prio: extra, tag: f.now, ..Default::default() };
-                fl.res.emulation += 1;
+                fl.spent.emulation += 1;
                 if extra {
-                    fl.res.over_provisioned += 1;
+                    fl.spent.over_provisioned += 1;
                 } else {
                     fl.emu.insert(f.now);
                     fl.win_out += 1;
@@ -209,12 +211,12 @@ impl App for FpApp {
                 if ordinary && fl.emu.remove(&t) {
                     fl.win_in += 1;
                 }
-                fl.res.credits += 1;
+                fl.spent.credits += 1;
                 if fl.unsent > 0 && fl.res.fct_us.is_none() {
                     fl.unsent -= 1;
                     f.at(t + self.t_wait, Ev::SendData(flow));
                 } else {
-                    fl.res.wasted += 1;
+                    fl.spent.wasted += 1;
                 }
             }
             Ev::SendData(fi) => {
@@ -289,6 +291,8 @@ pub fn workload(seed: u64, load: f64, n: usize) -> Vec<FlowSpec> {
 pub struct Run {
     pub policy: Policy,
     pub flows: Vec<FlowOut>,
+    /// Each flow's credit spending, in flow order.
+    pub spent: Vec<Credits>,
     pub fabric: FabricRun,
     pub decisions: Vec<Decision>,
 }
@@ -326,7 +330,7 @@ pub fn simulate(policy: Policy, flows: &[FlowSpec], engine: PortEngine, until_us
             .map(|s| {
                 let npkts = s.bytes.div_ceil(PAYLOAD);
                 let rtt = ticks(2.0 * one_way_us(s.host) + 10.0);
-                Flow { spec: s.clone(), rtt, npkts, unsent: npkts, emu: BTreeSet::new(), rate: MAX_EMU_RATE, next_emu: 0.0, emulating: false, win_out: 0, prev_out: 0, win_in: 0, next_seq: 0, data: BTreeMap::new(), got: vec![false; npkts as usize], ngot: 0, res: FlowOut { bytes: s.bytes, ..Default::default() } }
+                Flow { spec: s.clone(), rtt, npkts, unsent: npkts, emu: BTreeSet::new(), rate: MAX_EMU_RATE, next_emu: 0.0, emulating: false, win_out: 0, prev_out: 0, win_in: 0, next_seq: 0, data: BTreeMap::new(), got: vec![false; npkts as usize], ngot: 0, res: FlowOut { bytes: s.bytes, start_us: s.start_us, ..Default::default() }, spent: Credits::default() }
             })
             .collect(),
         open: flows.len(),
@@ -334,7 +338,8 @@ pub fn simulate(policy: Policy, flows: &[FlowSpec], engine: PortEngine, until_us
     let until = ticks(until_us);
     let fabric = fabric::run(cfg, vec![port], &mut app, until)?;
     let decisions = fabric.decisions();
-    Ok(Run { policy, flows: app.flows.into_iter().map(|f| f.res).collect(), fabric, decisions })
+    let spent = app.flows.iter().map(|f| f.spent.clone()).collect();
+    Ok(Run { policy, flows: app.flows.into_iter().map(|f| f.res).collect(), spent, fabric, decisions })
 }
 
 /// One policy's figures.
@@ -356,7 +361,7 @@ pub struct Figures {
 
 fn figures(r: &Run, load: f64) -> Figures {
     let fct: Vec<f64> = r.flows.iter().filter_map(|f| f.fct_us.map(|x| x / 1000.0)).collect();
-    let wasted: u64 = r.flows.iter().map(|f| f.wasted).sum();
+    let wasted: u64 = r.spent.iter().map(|c| c.wasted).sum();
     let volume: f64 = r.flows.iter().map(|f| f.bytes as f64).sum();
     let count = |code| r.fabric.ports[0].decisions.iter().filter(|d| d.kind == DecisionKind::Drop(code)).count() as u64;
     Figures {
@@ -365,10 +370,10 @@ fn figures(r: &Run, load: f64) -> Figures {
         fct_avg_ms: mean(&fct),
         fct_p99_ms: percentile(&fct, 99.0),
         waste_pct: 100.0 * wasted as f64 * PAYLOAD as f64 / volume,
-        over_provisioned: r.flows.iter().map(|f| f.over_provisioned).sum(),
+        over_provisioned: r.spent.iter().map(|c| c.over_provisioned).sum(),
         selective_drops: count(hdl::port::drop::SELECTIVE),
         tail_drops: count(hdl::port::drop::TAIL),
-        data_lost: r.flows.iter().map(|f| f.data_lost).sum(),
+        data_lost: r.spent.iter().map(|c| c.data_lost).sum(),
         unfinished: r.flows.iter().filter(|f| f.fct_us.is_none()).count(),
         fct_ms: fct,
     }
@@ -483,6 +488,7 @@ mod tests {
         // and the 2-ms one-way delay: the flow completes in about 14.7 ms.
         let fct = f.fct_us.expect("completes");
         assert!((14_000.0..16_000.0).contains(&fct), "{f:?}");
-        assert!(f.credits >= 206 && f.emulation >= f.credits, "{f:?}");
+        let c = &r.spent[0];
+        assert!(c.credits >= 206 && c.emulation >= c.credits, "{c:?}");
     }
 }

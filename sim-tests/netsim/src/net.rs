@@ -23,7 +23,7 @@ use super::tcp::{AckIn, Conn, Do};
 use anyhow::{bail, Context, Result};
 use hdl::port::csr;
 
-pub use super::fabric::{Decision, DecisionKind, FlowSpec, Tick, CE};
+pub use super::fabric::{Decision, DecisionKind, FlowOut, FlowSpec, Tick, CE};
 
 /// Bytes of preamble and inter-frame gap per packet on every link (the port's `OVERHEAD`).
 pub const WIRE_OVERHEAD: u64 = 20;
@@ -79,23 +79,11 @@ impl NetConfig {
     }
 }
 
-/// What became of a flow.
-#[derive(Clone, Debug)]
-pub struct FlowResult {
-    pub bytes: u64,
-    pub start_us: f64,
-    pub rtt_us: f64,
-    pub fct_us: Option<f64>,
-    pub timeouts: u32,
-    pub retransmits: u32,
-    /// Delivered (cumulatively acknowledged) bytes at each sample, if tracked.
-    pub delivered: Vec<u64>,
-}
-
 /// Everything a run measured.
 #[derive(Clone, Debug, Default)]
 pub struct RunResult {
-    pub flows: Vec<FlowResult>,
+    /// Each flow's outcome; `delivered` and `trace` count cumulatively acknowledged bytes.
+    pub flows: Vec<FlowOut>,
     /// Sample times, µs.
     pub t_us: Vec<f64>,
     /// Port data-queue occupancy at each sample, packets.
@@ -123,7 +111,7 @@ struct Flow {
     spec: FlowSpec,
     rtt_us: f64,
     conn: Conn,
-    res: FlowResult,
+    res: FlowOut,
 }
 
 /// The app: every flow's TCP end points.
@@ -198,7 +186,7 @@ impl App for Flows<'_> {
     }
     fn sample(&mut self, _f: &Fabric<Ev>) {
         for fl in self.flows.iter_mut().filter(|fl| fl.spec.track) {
-            fl.res.delivered.push((fl.conn.snd_una as u64 * self.cfg.mss).min(fl.spec.bytes));
+            fl.res.trace.push((fl.conn.snd_una as u64 * self.cfg.mss).min(fl.spec.bytes));
         }
     }
 }
@@ -216,14 +204,14 @@ pub fn run(cfg: &NetConfig, flows: Vec<FlowSpec>, port: Box<dyn Bottleneck>, unt
         let (Some(rtt_us), Some(cc)) = (spec.rtt_us, spec.cc.clone()) else { bail!("flow {i} has no RTT or no congestion control (FlowSpec::tcp)") };
         let min_rto = cfg.ticks(cfg.min_rto_us);
         let conn = Conn::new(spec.bytes.div_ceil(cfg.mss) as u32, cc, min_rto, min_rto.max(3 * cfg.ticks(rtt_us)));
-        let res = FlowResult { bytes: spec.bytes, start_us: spec.start_us, rtt_us, fct_us: None, timeouts: 0, retransmits: 0, delivered: vec![] };
+        let res = FlowOut { bytes: spec.bytes, start_us: spec.start_us, ..Default::default() };
         app.flows.push(Flow { spec, rtt_us, conn, res });
     }
     let port = PortSpec { engine: port, bytes_per_tick: cfg.bytes_per_tick(), writes: cfg.port_writes() };
     let run = fabric::run(fcfg, vec![port], &mut app, cfg.ticks(until_us)).context("the TCP flows' fabric")?;
     let log = &run.ports[0];
     Ok(RunResult {
-        flows: app.flows.into_iter().map(|f| FlowResult { timeouts: f.conn.timeouts, retransmits: f.conn.retransmits, ..f.res }).collect(),
+        flows: app.flows.into_iter().map(|f| FlowOut { timeouts: f.conn.timeouts, retransmits: f.conn.retransmits, delivered: (f.conn.snd_una as u64 * cfg.mss).min(f.spec.bytes), ..f.res }).collect(),
         t_us: run.t_us.clone(),
         queue: log.queue[0].clone(),
         gbps: log.gbps[0].clone(),

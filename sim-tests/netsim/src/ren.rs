@@ -128,16 +128,7 @@ impl Net {
     }
 }
 
-pub use super::fabric::FlowSpec;
-
-#[derive(Clone, Debug, Default)]
-pub struct FlowOut {
-    pub fct_us: Option<f64>,
-    pub delivered: u64,
-    pub retransmits: u32,
-    /// Data left, nothing outstanding and no stop: nothing will ever restart it.
-    pub stalled: bool,
-}
+pub use super::fabric::{FlowOut, FlowSpec};
 
 struct Flow {
     spec: FlowSpec,
@@ -251,6 +242,8 @@ impl App for RenApp<'_> {
 /// One run's results.
 pub struct Run {
     pub flows: Vec<FlowOut>,
+    /// Flows with data left, nothing outstanding and no stop: nothing will ever restart them.
+    pub stalled: usize,
     pub fabric: FabricRun,
     /// Delivered payload per sample, Gb/s.
     pub goodput: Vec<f64>,
@@ -277,7 +270,7 @@ pub fn simulate(net: &Net, scheme: &Scheme, flows: &[FlowSpec], engine: PortEngi
             .iter()
             .map(|s| {
                 let npkts = s.bytes.div_ceil(net.payload).max(1) as u32;
-                Flow { spec: s.clone(), npkts, next: 0, out: BTreeMap::new(), got: vec![false; npkts as usize], ngot: 0, res: FlowOut::default() }
+                Flow { spec: s.clone(), npkts, next: 0, out: BTreeMap::new(), got: vec![false; npkts as usize], ngot: 0, res: FlowOut { bytes: s.bytes, start_us: s.start_us, ..Default::default() } }
             })
             .collect(),
         open: flows.iter().filter(|f| f.stop_us.is_none()).count(),
@@ -287,17 +280,10 @@ pub fn simulate(net: &Net, scheme: &Scheme, flows: &[FlowSpec], engine: PortEngi
     let cfg = net.fabric(hosts);
     let until = cfg.ticks(until_us);
     let fabric = fabric::run(cfg, vec![net.port(scheme, engine)?], &mut app, until)?;
-    let flows = app
-        .flows
-        .into_iter()
-        .map(|f| {
-            let mut r = f.res;
-            r.stalled = r.fct_us.is_none() && f.spec.stop_us.is_none() && f.out.is_empty() && f.next < f.npkts;
-            r
-        })
-        .collect();
+    let stalled = app.flows.iter().filter(|f| f.res.fct_us.is_none() && f.spec.stop_us.is_none() && f.out.is_empty() && f.next < f.npkts).count();
+    let flows = app.flows.into_iter().map(|f| f.res).collect();
     let decisions = fabric.decisions();
-    Ok(Run { flows, fabric, goodput: app.goodput, decisions })
+    Ok(Run { flows, stalled, fabric, goodput: app.goodput, decisions })
 }
 
 /// Flows that never end within a run.
@@ -378,7 +364,7 @@ pub fn ren(o: Opts) -> Result<Scenario<RenFigures>> {
         let (bq, bg) = r.window(BURST.start_us + 100.0, BURST.stop_us);
         let (_, after) = r.window(BURST.stop_us + 200.0, BURST.end_us);
         let drops = r.fabric.ports[0].decisions.iter().filter(|d| matches!(d.kind, super::fabric::DecisionKind::Drop(_))).count() as u64;
-        phases.push(Phases { scheme: s.name, bursty: *n, before_gbps: before, burst_queue: bq, burst_gbps: bg, burst_drops: drops, after_gbps: after, stalled: r.flows.iter().filter(|f| f.stalled).count() });
+        phases.push(Phases { scheme: s.name, bursty: *n, before_gbps: before, burst_queue: bq, burst_gbps: bg, burst_drops: drops, after_gbps: after, stalled: r.stalled });
         runs.push((format!("burst, {} bursty flows, {}", n, s.name), r.decisions.clone()));
         if *n == 3 {
             traces.push((s.name, r));

@@ -583,7 +583,7 @@ pub fn gemini_measure(gemini: bool, ratio: f64, flows: Vec<FlowSpec>, engine: Po
     let r = simulate(&cfg, &scheme, flows, engine, dur)?;
     let i0 = r.t_us.iter().position(|&t| t >= warm).unwrap_or(0);
     let span_us = r.t_us.last().copied().unwrap_or(0.0) - r.t_us.get(i0).copied().unwrap_or(0.0);
-    let per_flow: Vec<f64> = r.flows.iter().map(|f| (f.delivered.last().copied().unwrap_or(0) - f.delivered.get(i0).copied().unwrap_or(0)) as f64 * 8.0 / (span_us * 1e3)).collect();
+    let per_flow: Vec<f64> = r.flows.iter().map(|f| (f.trace.last().copied().unwrap_or(0) - f.trace.get(i0).copied().unwrap_or(0)) as f64 * 8.0 / (span_us * 1e3)).collect();
     let q = after(&r, &queue_f(&r), warm);
     Ok(GeminiRun {
         cc: if gemini { "GEMINI" } else { "DCTCP" },
@@ -639,7 +639,7 @@ pub fn gemini(o: Opts) -> Result<GeminiResult> {
             .enumerate()
             .map(|(i, f)| {
                 let name = format!("{} flow {}", if i < 4 { "intra" } else { "inter" }, i % 4);
-                let pts = f.delivered.windows(20).zip(r.run.t_us.windows(20)).step_by(20).map(|(d, t)| (t[19] / 1e6, (d[19] - d[0]) as f64 * 8.0 / ((t[19] - t[0]) * 1e3) * 1e3)).collect();
+                let pts = f.trace.windows(20).zip(r.run.t_us.windows(20)).step_by(20).map(|(d, t)| (t[19] / 1e6, (d[19] - d[0]) as f64 * 8.0 / ((t[19] - t[0]) * 1e3) * 1e3)).collect();
                 Series { err: vec![], name, points: pts }
             })
             .collect();
