@@ -57,6 +57,16 @@ pub fn harness_flops(inputs: &[Pin]) -> u32 {
     inputs.iter().map(|p| p.width).sum::<u32>() + 32 + 32 + 8
 }
 
+/// `block` in the harness with every port of its `top` but the clock, in declaration order, as
+/// its Verilog gives them (for the cores whose pins no `pins!` table lists).
+pub fn wrap_all_ports(block: String) -> Board {
+    let ports = hdl::rtl_util::parse_ports(&block).expect("rust-hdl's Verilog has a `module top` port list");
+    let pin = |p: &hdl::rtl_util::Port| Pin { name: Box::leak(p.name.clone().into_boxed_str()), width: p.width };
+    let inputs: Vec<Pin> = ports.iter().filter(|p| p.input && p.name != "clock").map(pin).collect();
+    let outputs: Vec<Pin> = ports.iter().filter(|p| !p.input).map(pin).collect();
+    Board { verilog: wrap(&block, &inputs, &outputs), harness_flops: harness_flops(&inputs) }
+}
+
 /// A harnessed block ready for the flow.
 pub struct Board {
     pub verilog: String,
@@ -92,32 +102,9 @@ const _: () = assert!(CBLT_S / 4 * CBLT_K_MAX == 1 << 8);
 /// symbol, a 1,024-byte message in 256 words of block RAM), in the harness.
 pub fn cblt_encoder_board() -> Board {
     use hdl::cblt::encoder_rtl::LtEncoder;
-    const IN: &[Pin] = &[
-        Pin { name: "cfg_we", width: 1 },
-        Pin { name: "cfg_addr", width: 8 },
-        Pin { name: "cfg_wdata", width: 32 },
-        Pin { name: "buf_we", width: 1 },
-        Pin { name: "buf_addr", width: 8 },
-        Pin { name: "buf_wdata", width: 32 },
-        Pin { name: "out_ready", width: 1 },
-    ];
-    const OUT: &[Pin] = &[
-        Pin { name: "out_valid", width: 1 },
-        Pin { name: "out_first", width: 1 },
-        Pin { name: "out_last", width: 1 },
-        Pin { name: "out_data", width: 32 },
-        Pin { name: "out_hdr", width: 32 },
-        Pin { name: "out_bitset", width: 64 },
-        Pin { name: "out_draws", width: 32 },
-        Pin { name: "busy", width: 1 },
-        Pin { name: "symbols", width: 32 },
-        Pin { name: "cfg_rejected", width: 32 },
-        Pin { name: "buf_rejected", width: 32 },
-        Pin { name: "starts_refused", width: 32 },
-    ];
     let mut uut = LtEncoder::<32, 8, 4, CBLT_K_MAX>::new(CBLT_S, CBLT_K_MAX);
     uut.connect_all();
-    Board { verilog: wrap(&generate_verilog(&uut), IN, OUT), harness_flops: harness_flops(IN) }
+    wrap_all_ports(generate_verilog(&uut))
 }
 
 /// The CB-LT decoder for the board: S = 64 bytes, k_max = 16, W = 32 bits (16 rows of 16 words
@@ -125,55 +112,9 @@ pub fn cblt_encoder_board() -> Board {
 /// the harness.
 pub fn cblt_decoder_board() -> Board {
     use hdl::cblt::decoder_rtl::LtDecoder;
-    const IN: &[Pin] = &[
-        Pin { name: "in_valid", width: 1 },
-        Pin { name: "in_last", width: 1 },
-        Pin { name: "in_data", width: 32 },
-        Pin { name: "in_len", width: 16 },
-        Pin { name: "in_hdr", width: 32 },
-        Pin { name: "in_bitset", width: 64 },
-        Pin { name: "msg_ready", width: 1 },
-        Pin { name: "rec_ready", width: 1 },
-        Pin { name: "tick", width: 1 },
-        Pin { name: "idle_limit", width: 16 },
-        Pin { name: "clear", width: 1 },
-    ];
-    const OUT: &[Pin] = &[
-        Pin { name: "in_ready", width: 1 },
-        Pin { name: "res_valid", width: 1 },
-        Pin { name: "res_status", width: 3 },
-        Pin { name: "res_reason", width: 4 },
-        Pin { name: "res_rank", width: 7 },
-        Pin { name: "res_known", width: 64 },
-        Pin { name: "res_hdr", width: 32 },
-        Pin { name: "msg_valid", width: 1 },
-        Pin { name: "msg_data", width: 32 },
-        Pin { name: "msg_bytes", width: 8 },
-        Pin { name: "msg_last", width: 1 },
-        Pin { name: "rec_valid", width: 1 },
-        Pin { name: "rec_failed", width: 1 },
-        Pin { name: "rec_hdr", width: 32 },
-        Pin { name: "rec_rank", width: 7 },
-        Pin { name: "rec_known", width: 64 },
-        Pin { name: "rec_seen", width: 32 },
-        Pin { name: "rec_redundant", width: 32 },
-        Pin { name: "rec_invalid", width: 32 },
-        Pin { name: "busy", width: 1 },
-        Pin { name: "ctx_open", width: 1 },
-        Pin { name: "ctx_rank", width: 7 },
-        Pin { name: "ctx_known", width: 64 },
-        Pin { name: "cnt_symbols", width: 32 },
-        Pin { name: "cnt_invalid", width: 32 },
-        Pin { name: "cnt_framing", width: 32 },
-        Pin { name: "cnt_redundant", width: 32 },
-        Pin { name: "cnt_innovative", width: 32 },
-        Pin { name: "cnt_after_complete", width: 32 },
-        Pin { name: "cnt_complete", width: 32 },
-        Pin { name: "cnt_failed", width: 32 },
-    ];
     let mut uut = LtDecoder::<32, 8, 4, CBLT_K_MAX>::new(CBLT_S, CBLT_K_MAX);
     uut.connect_all();
-    Board { verilog: wrap(&generate_verilog(&uut), IN, OUT), harness_flops: harness_flops(IN) }
+    wrap_all_ports(generate_verilog(&uut))
 }
 
 /// Geometry of the FEC NIC top on the board: S = 64 bytes, k_max = 16, W = 32 (the `sim-small`

@@ -444,6 +444,48 @@ impl<const N: usize> Logic for LowestOne<N> {
     }
 }
 
+/// A port of a Verilog module: the Verilator bridge binds to it, the board harness drives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Port {
+    pub name: String,
+    pub width: u32,
+    pub input: bool,
+}
+
+/// Parse the ports of `module top(...)` from rust-hdl's Verilog.
+pub fn parse_ports(verilog: &str) -> Result<Vec<Port>, String> {
+    let start = verilog.find("module top(").ok_or("no `module top(` in the Verilog")?;
+    let body = &verilog[start..];
+    let mut ports = vec![];
+    for line in body.lines().skip(1) {
+        let l = line.trim();
+        if l.starts_with("// Stub") || l.starts_with("// Sub") || l.starts_with("endmodule") {
+            break;
+        }
+        let (input, rest) = if let Some(r) = l.strip_prefix("input wire") {
+            (true, r)
+        } else if let Some(r) = l.strip_prefix("output reg").or_else(|| l.strip_prefix("output wire")) {
+            (false, r)
+        } else {
+            continue;
+        };
+        let rest = rest.trim().trim_end_matches(';').trim();
+        let (width, name) = if let Some(r) = rest.strip_prefix('[') {
+            let close = r.find(']').ok_or(format!("bad port range in `{l}`"))?;
+            let hi: u32 = r[..close].split(':').next().unwrap_or("").trim().parse().map_err(|e| format!("bad port range in `{l}`: {e}"))?;
+            (hi + 1, r[close + 1..].trim())
+        } else {
+            (1, rest)
+        };
+        ports.push(Port { name: name.to_string(), width, input });
+    }
+    if ports.is_empty() {
+        return Err("no ports found in `module top`".into());
+    }
+    Ok(ports)
+}
+
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,44 +24,11 @@ use std::process::Command;
 ///   Verilator then settles the block by iteration; the fuzz against the model checks results.
 pub const LINT_WAIVERS: &[&str] = &["-Wno-WIDTH", "-Wno-DECLFILENAME", "-Wno-UNOPTFLAT"];
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Port {
-    pub name: String,
-    pub width: u32,
-    pub input: bool,
-}
+pub use hdl::rtl_util::Port;
 
-/// Parse the ports of `module top(...)` from rust-hdl's Verilog.
+/// Parse the ports of `module top(...)` from rust-hdl's Verilog ([`hdl::rtl_util::parse_ports`]).
 pub fn parse_ports(verilog: &str) -> Result<Vec<Port>> {
-    let start = verilog.find("module top(").ok_or_else(|| anyhow!("no `module top(` in the Verilog"))?;
-    let body = &verilog[start..];
-    let mut ports = vec![];
-    for line in body.lines().skip(1) {
-        let l = line.trim();
-        if l.starts_with("// Stub") || l.starts_with("// Sub") || l.starts_with("endmodule") {
-            break;
-        }
-        let (input, rest) = if let Some(r) = l.strip_prefix("input wire") {
-            (true, r)
-        } else if let Some(r) = l.strip_prefix("output reg").or_else(|| l.strip_prefix("output wire")) {
-            (false, r)
-        } else {
-            continue;
-        };
-        let rest = rest.trim().trim_end_matches(';').trim();
-        let (width, name) = if let Some(r) = rest.strip_prefix('[') {
-            let close = r.find(']').ok_or_else(|| anyhow!("bad port range in `{l}`"))?;
-            let hi: u32 = r[..close].split(':').next().unwrap().trim().parse()?;
-            (hi + 1, r[close + 1..].trim())
-        } else {
-            (1, rest)
-        };
-        ports.push(Port { name: name.to_string(), width, input });
-    }
-    if ports.is_empty() {
-        bail!("no ports found in `module top`");
-    }
-    Ok(ports)
+    hdl::rtl_util::parse_ports(verilog).map_err(anyhow::Error::msg)
 }
 
 /// The Verilog that is verilated: rust-hdl's `top` renamed `vb_dut`, under a new `top` with the
