@@ -13,6 +13,188 @@ const _: () = assert!(
     && csr::STATE_CLEAR == 5 && csr::CNT_BASE == 16 && csr::REGISTERS[csr::idx::CNT_BASE].count == 7
 );
 
+/// The sampling period's clock count: `boundary` in the period's last clock (`cnt + 1 ≥ PERIOD`,
+/// so a shortened `PERIOD` ends the period at once), after which the count restarts; `restart`
+/// (`STATE_CLEAR`) restarts it too.
+#[derive(LogicBlock, Default)]
+pub struct PeriodTimer {
+    pub clock: Signal<In, Clock>,
+    pub period: Signal<In, Bits<32>>,
+    pub restart: Signal<In, Bit>,
+    pub boundary: Signal<Out, Bit>,
+    cnt: DFF<Bits<32>>,
+}
+
+impl Logic for PeriodTimer {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, cnt);
+        self.boundary.next = (self.cnt.q.val() + 1) >= self.period.val();
+        self.cnt.d.next = self.cnt.q.val() + 1;
+        if self.boundary.val() | self.restart.val() {
+            self.cnt.d.next = 0.into();
+        }
+    }
+}
+
+/// Idle bytes as a running quotient of whole MSS (`ti_run`, saturating at 65,535) and a residue
+/// below MSS (REN §4 item 3: no divider). `idle_bytes` above MSS counts as MSS (`clamp`).
+/// `ti_total` and `resid_zero` are the quotient and whether the residue is 0 after this clock's
+/// bytes; `restart` (the period boundary or `STATE_CLEAR`) starts both at 0 at the edge.
+#[derive(LogicBlock, Default)]
+pub struct IdleAccumulator {
+    pub clock: Signal<In, Clock>,
+    pub idle_bytes: Signal<In, Bits<8>>,
+    pub mss: Signal<In, Bits<16>>,
+    pub restart: Signal<In, Bit>,
+    pub clamp: Signal<Out, Bit>,
+    pub ti_run: Signal<Out, Bits<16>>,
+    pub ti_total: Signal<Out, Bits<16>>,
+    pub resid_zero: Signal<Out, Bit>,
+    ti_q: DFF<Bits<16>>,
+    resid: DFF<Bits<16>>,
+    idle_c: Signal<Local, Bits<17>>,
+    acc: Signal<Local, Bits<17>>,
+    carry: Signal<Local, Bit>,
+    resid_n: Signal<Local, Bits<17>>,
+}
+
+impl Logic for IdleAccumulator {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, ti_q, resid);
+        self.ti_run.next = self.ti_q.q.val();
+        self.clamp.next = bit_cast::<16, 8>(self.idle_bytes.val()) > self.mss.val();
+        self.idle_c.next = bit_cast::<17, 8>(self.idle_bytes.val());
+        if self.clamp.val() {
+            self.idle_c.next = bit_cast::<17, 16>(self.mss.val());
+        }
+        self.acc.next = bit_cast::<17, 16>(self.resid.q.val()) + self.idle_c.val();
+        self.carry.next = self.acc.val() >= bit_cast::<17, 16>(self.mss.val());
+        self.resid_n.next = self.acc.val();
+        if self.carry.val() {
+            self.resid_n.next = self.acc.val() - bit_cast::<17, 16>(self.mss.val());
+        }
+        self.resid_zero.next = !self.resid_n.val().any();
+        self.ti_total.next = self.ti_q.q.val();
+        if self.carry.val() & !self.ti_q.q.val().all() {
+            self.ti_total.next = self.ti_q.q.val() + 1;
+        }
+        self.ti_q.d.next = self.ti_total.val();
+        self.resid.d.next = self.resid_n.val().get_bits::<16>(0);
+        if self.restart.val() {
+            self.ti_q.d.next = 0.into();
+            self.resid.d.next = 0.into();
+        }
+    }
+}
+
+/// The over/under budgets, the marks issued this period and the values latched at the last
+/// boundary. At a `boundary` it latches `ql` and `ti` (one less under `strict` when the residue is
+/// 0), loads the budgets `|ql − ti|` (less the marks of the same kind issued this period, this
+/// clock's included, in mode 1, A_NET) and restarts the issued counts; otherwise a taken mark
+/// spends its budget (modes 0 and 1) and counts as issued (saturating). `clear` (`STATE_CLEAR`)
+/// zeroes everything and wins.
+#[derive(LogicBlock, Default)]
+pub struct RenBudgets {
+    pub clock: Signal<In, Clock>,
+    pub boundary: Signal<In, Bit>,
+    pub clear: Signal<In, Bit>,
+    pub mode: Signal<In, Bits<2>>,
+    pub strict: Signal<In, Bit>,
+    pub take_over: Signal<In, Bit>,
+    pub take_under: Signal<In, Bit>,
+    pub ql: Signal<In, Bits<16>>,
+    pub ti_total: Signal<In, Bits<16>>,
+    pub resid_zero: Signal<In, Bit>,
+    pub over: Signal<Out, Bits<16>>,
+    pub under: Signal<Out, Bits<16>>,
+    pub over_iss: Signal<Out, Bits<16>>,
+    pub under_iss: Signal<Out, Bits<16>>,
+    pub ql_s: Signal<Out, Bits<16>>,
+    pub ti_s: Signal<Out, Bits<16>>,
+    bud_over: DFF<Bits<16>>,
+    bud_under: DFF<Bits<16>>,
+    iss_over: DFF<Bits<16>>,
+    iss_under: DFF<Bits<16>>,
+    lat_ql: DFF<Bits<16>>,
+    lat_ti: DFF<Bits<16>>,
+    iss_over_n: Signal<Local, Bits<16>>,
+    iss_under_n: Signal<Local, Bits<16>>,
+    ti: Signal<Local, Bits<16>>,
+    over_a: Signal<Local, Bits<16>>,
+    under_a: Signal<Local, Bits<16>>,
+}
+
+impl Logic for RenBudgets {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, bud_over, bud_under, iss_over, iss_under, lat_ql, lat_ti);
+        self.over.next = self.bud_over.q.val();
+        self.under.next = self.bud_under.q.val();
+        self.over_iss.next = self.iss_over.q.val();
+        self.under_iss.next = self.iss_under.q.val();
+        self.ql_s.next = self.lat_ql.q.val();
+        self.ti_s.next = self.lat_ti.q.val();
+        self.iss_over_n.next = self.iss_over.q.val();
+        if self.take_over.val() & !self.iss_over.q.val().all() {
+            self.iss_over_n.next = self.iss_over.q.val() + 1;
+        }
+        self.iss_under_n.next = self.iss_under.q.val();
+        if self.take_under.val() & !self.iss_under.q.val().all() {
+            self.iss_under_n.next = self.iss_under.q.val() + 1;
+        }
+        self.ti.next = self.ti_total.val();
+        if self.strict.val() & self.resid_zero.val() & self.ti_total.val().any() {
+            self.ti.next = self.ti_total.val() - 1;
+        }
+        self.over_a.next = 0.into();
+        self.under_a.next = 0.into();
+        if self.ql.val() > self.ti.val() {
+            self.over_a.next = self.ql.val() - self.ti.val();
+        } else {
+            self.under_a.next = self.ti.val() - self.ql.val();
+        }
+        if self.boundary.val() {
+            self.bud_over.d.next = self.over_a.val();
+            self.bud_under.d.next = self.under_a.val();
+            if self.mode.val() == 1 {
+                self.bud_over.d.next = 0.into();
+                if self.over_a.val() > self.iss_over_n.val() {
+                    self.bud_over.d.next = self.over_a.val() - self.iss_over_n.val();
+                }
+                self.bud_under.d.next = 0.into();
+                if self.under_a.val() > self.iss_under_n.val() {
+                    self.bud_under.d.next = self.under_a.val() - self.iss_under_n.val();
+                }
+            }
+            self.lat_ql.d.next = self.ql.val();
+            self.lat_ti.d.next = self.ti.val();
+            self.iss_over.d.next = 0.into();
+            self.iss_under.d.next = 0.into();
+        } else {
+            if self.mode.val() != 2 {
+                if self.take_over.val() {
+                    self.bud_over.d.next = self.bud_over.q.val() - 1;
+                }
+                if self.take_under.val() {
+                    self.bud_under.d.next = self.bud_under.q.val() - 1;
+                }
+            }
+            self.iss_over.d.next = self.iss_over_n.val();
+            self.iss_under.d.next = self.iss_under_n.val();
+        }
+        if self.clear.val() {
+            self.bud_over.d.next = 0.into();
+            self.bud_under.d.next = 0.into();
+            self.iss_over.d.next = 0.into();
+            self.iss_under.d.next = 0.into();
+            self.lat_ql.d.next = 0.into();
+            self.lat_ti.d.next = 0.into();
+        }
+    }
+}
+
 #[derive(LogicBlock)]
 pub struct RenCounters {
     pub clock: Signal<In, Clock>,
@@ -49,15 +231,9 @@ pub struct RenCounters {
     period: DFFWithInit<Bits<32>>,
     max_len: DFFWithInit<Bits<16>>,
     // period state
-    cnt: DFF<Bits<32>>,
-    ti_run: DFF<Bits<16>>,
-    resid: DFF<Bits<16>>,
-    bud_over: DFF<Bits<16>>,
-    bud_under: DFF<Bits<16>>,
-    iss_over: DFF<Bits<16>>,
-    iss_under: DFF<Bits<16>>,
-    lat_ql: DFF<Bits<16>>,
-    lat_ti: DFF<Bits<16>>,
+    timer: PeriodTimer,
+    idle: IdleAccumulator,
+    budgets: RenBudgets,
     c_over: SatCounter,
     c_under: SatCounter,
     c_full: SatCounter,
@@ -76,18 +252,7 @@ pub struct RenCounters {
     loc_code: Signal<Local, Bits<2>>,
     take_over: Signal<Local, Bit>,
     take_under: Signal<Local, Bit>,
-    iss_over_n: Signal<Local, Bits<16>>,
-    iss_under_n: Signal<Local, Bits<16>>,
-    clamp: Signal<Local, Bit>,
-    idle: Signal<Local, Bits<17>>,
-    acc: Signal<Local, Bits<17>>,
-    carry: Signal<Local, Bit>,
-    resid_n: Signal<Local, Bits<17>>,
-    ti_total: Signal<Local, Bits<16>>,
-    boundary: Signal<Local, Bit>,
-    ti: Signal<Local, Bits<16>>,
-    over_a: Signal<Local, Bits<16>>,
-    under_a: Signal<Local, Bits<16>>,
+    clear: Signal<Local, Bit>,
     csr_ok: Signal<Local, Bit>,
 }
 
@@ -126,15 +291,9 @@ impl Default for RenCounters {
             mss: DFFWithInit::new((super::DEFAULT_MSS).into()),
             period: DFFWithInit::new((super::DEFAULT_PERIOD).into()),
             max_len: DFFWithInit::new((super::DEFAULT_MAX_LEN).into()),
-            cnt: Default::default(),
-            ti_run: Default::default(),
-            resid: Default::default(),
-            bud_over: Default::default(),
-            bud_under: Default::default(),
-            iss_over: Default::default(),
-            iss_under: Default::default(),
-            lat_ql: Default::default(),
-            lat_ti: Default::default(),
+            timer: Default::default(),
+            idle: Default::default(),
+            budgets: Default::default(),
             c_over: Default::default(),
             c_under: Default::default(),
             c_full: Default::default(),
@@ -152,18 +311,7 @@ impl Default for RenCounters {
             loc_code: Default::default(),
             take_over: Default::default(),
             take_under: Default::default(),
-            iss_over_n: Default::default(),
-            iss_under_n: Default::default(),
-            clamp: Default::default(),
-            idle: Default::default(),
-            acc: Default::default(),
-            carry: Default::default(),
-            resid_n: Default::default(),
-            ti_total: Default::default(),
-            boundary: Default::default(),
-            ti: Default::default(),
-            over_a: Default::default(),
-            under_a: Default::default(),
+            clear: Default::default(),
             csr_ok: Default::default(),
         }
     }
@@ -172,19 +320,24 @@ impl Default for RenCounters {
 impl Logic for RenCounters {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, mode, flags, mss, period, max_len, cnt, ti_run, resid, bud_over, bud_under,
-            iss_over, iss_under, lat_ql, lat_ti
-        );
-        clock!(self, clock, c_over, c_under, c_full, c_pass, c_malformed, c_clamped, c_rejected);
-        self.ql_s.next = self.lat_ql.q.val();
-        self.ti_s.next = self.lat_ti.q.val();
-        self.over.next = self.bud_over.q.val();
-        self.under.next = self.bud_under.q.val();
-        self.over_iss.next = self.iss_over.q.val();
-        self.under_iss.next = self.iss_under.q.val();
+        dff_setup!(self, clock, mode, flags, mss, period, max_len);
+        clock!(self, clock, timer, idle, budgets, c_over, c_under, c_full, c_pass, c_malformed, c_clamped, c_rejected);
+        // STATE_CLEAR restarts the period with every budget, latch and accumulator at 0
+        self.clear.next = self.csr_we.val() & (self.csr_addr.val() == 5);
+        self.timer.period.next = self.period.q.val();
+        self.timer.restart.next = self.clear.val();
+        self.period_tick.next = self.timer.boundary.val();
+        self.idle.idle_bytes.next = self.idle_bytes.val();
+        self.idle.mss.next = self.mss.q.val();
+        self.idle.restart.next = self.timer.boundary.val() | self.clear.val();
+        self.ql_s.next = self.budgets.ql_s.val();
+        self.ti_s.next = self.budgets.ti_s.val();
+        self.over.next = self.budgets.over.val();
+        self.under.next = self.budgets.under.val();
+        self.over_iss.next = self.budgets.over_iss.val();
+        self.under_iss.next = self.budgets.under_iss.val();
 
-        // --- 1. marking from the registers at the start of the clock
+        // --- marking from the registers at the start of the clock
         self.malformed.next =
             self.deq_valid.val() & (!self.deq_len.val().any() | (self.deq_len.val() > self.max_len.q.val()));
         self.marks.next = self.deq_valid.val()
@@ -195,16 +348,17 @@ impl Logic for RenCounters {
         if self.q_pkts.val().get_bits::<4>(16).any() {
             self.ql_now.next = 0xFFFF.into();
         }
-        self.b_over.next = (self.ql_now.val() > self.ti_run.q.val())
-            & (self.iss_over.q.val() < (self.ql_now.val() - self.ti_run.q.val()));
-        self.b_under.next = (self.ti_run.q.val() > self.ql_now.val())
-            & (self.iss_under.q.val() < (self.ti_run.q.val() - self.ql_now.val()));
+        // mode 2 (B): against the idle so far and the marks issued this period
+        self.b_over.next = (self.ql_now.val() > self.idle.ti_run.val())
+            & (self.budgets.over_iss.val() < (self.ql_now.val() - self.idle.ti_run.val()));
+        self.b_under.next = (self.idle.ti_run.val() > self.ql_now.val())
+            & (self.budgets.under_iss.val() < (self.idle.ti_run.val() - self.ql_now.val()));
         if self.mode.q.val() == 2 {
             self.loc_over.next = self.b_over.val();
             self.loc_under.next = !self.b_over.val() & self.b_under.val();
         } else {
-            self.loc_over.next = self.bud_over.q.val().any();
-            self.loc_under.next = !self.bud_over.q.val().any() & self.bud_under.q.val().any();
+            self.loc_over.next = self.budgets.over.val().any();
+            self.loc_under.next = !self.budgets.over.val().any() & self.budgets.under.val().any();
         }
         self.loc_code.next = 1.into();
         if self.loc_over.val() {
@@ -223,81 +377,17 @@ impl Logic for RenCounters {
         }
         self.ecn_changed.next = self.marks.val() & (self.loc_code.val() > self.deq_ecn.val());
         self.drop.next = self.malformed.val();
-        self.iss_over_n.next = self.iss_over.q.val();
-        if self.take_over.val() & !self.iss_over.q.val().all() {
-            self.iss_over_n.next = self.iss_over.q.val() + 1;
-        }
-        self.iss_under_n.next = self.iss_under.q.val();
-        if self.take_under.val() & !self.iss_under.q.val().all() {
-            self.iss_under_n.next = self.iss_under.q.val() + 1;
-        }
 
-        // --- 2. idle: running quotient plus residue below MSS
-        self.clamp.next = bit_cast::<16, 8>(self.idle_bytes.val()) > self.mss.q.val();
-        self.idle.next = bit_cast::<17, 8>(self.idle_bytes.val());
-        if self.clamp.val() {
-            self.idle.next = bit_cast::<17, 16>(self.mss.q.val());
-        }
-        self.acc.next = bit_cast::<17, 16>(self.resid.q.val()) + self.idle.val();
-        self.carry.next = self.acc.val() >= bit_cast::<17, 16>(self.mss.q.val());
-        self.resid_n.next = self.acc.val();
-        if self.carry.val() {
-            self.resid_n.next = self.acc.val() - bit_cast::<17, 16>(self.mss.q.val());
-        }
-        self.ti_total.next = self.ti_run.q.val();
-        if self.carry.val() & !self.ti_run.q.val().all() {
-            self.ti_total.next = self.ti_run.q.val() + 1;
-        }
-
-        // --- 3. boundary: latch, load budgets, restart the period
-        self.boundary.next = (self.cnt.q.val() + 1) >= self.period.q.val();
-        self.period_tick.next = self.boundary.val();
-        self.ti.next = self.ti_total.val();
-        if self.flags.q.val().get_bit(0) & !self.resid_n.val().any() & self.ti_total.val().any() {
-            self.ti.next = self.ti_total.val() - 1;
-        }
-        self.over_a.next = 0.into();
-        self.under_a.next = 0.into();
-        if self.ql_now.val() > self.ti.val() {
-            self.over_a.next = self.ql_now.val() - self.ti.val();
-        } else {
-            self.under_a.next = self.ti.val() - self.ql_now.val();
-        }
-        if self.boundary.val() {
-            self.bud_over.d.next = self.over_a.val();
-            self.bud_under.d.next = self.under_a.val();
-            if self.mode.q.val() == 1 {
-                self.bud_over.d.next = 0.into();
-                if self.over_a.val() > self.iss_over_n.val() {
-                    self.bud_over.d.next = self.over_a.val() - self.iss_over_n.val();
-                }
-                self.bud_under.d.next = 0.into();
-                if self.under_a.val() > self.iss_under_n.val() {
-                    self.bud_under.d.next = self.under_a.val() - self.iss_under_n.val();
-                }
-            }
-            self.lat_ql.d.next = self.ql_now.val();
-            self.lat_ti.d.next = self.ti.val();
-            self.cnt.d.next = 0.into();
-            self.ti_run.d.next = 0.into();
-            self.resid.d.next = 0.into();
-            self.iss_over.d.next = 0.into();
-            self.iss_under.d.next = 0.into();
-        } else {
-            if self.mode.q.val() != 2 {
-                if self.take_over.val() {
-                    self.bud_over.d.next = self.bud_over.q.val() - 1;
-                }
-                if self.take_under.val() {
-                    self.bud_under.d.next = self.bud_under.q.val() - 1;
-                }
-            }
-            self.iss_over.d.next = self.iss_over_n.val();
-            self.iss_under.d.next = self.iss_under_n.val();
-            self.ti_run.d.next = self.ti_total.val();
-            self.resid.d.next = self.resid_n.val().get_bits::<16>(0);
-            self.cnt.d.next = self.cnt.q.val() + 1;
-        }
+        // --- budgets: latched at the boundary, spent by the marks
+        self.budgets.boundary.next = self.timer.boundary.val();
+        self.budgets.clear.next = self.clear.val();
+        self.budgets.mode.next = self.mode.q.val();
+        self.budgets.strict.next = self.flags.q.val().get_bit(0);
+        self.budgets.take_over.next = self.take_over.val();
+        self.budgets.take_under.next = self.take_under.val();
+        self.budgets.ql.next = self.ql_now.val();
+        self.budgets.ti_total.next = self.idle.ti_total.val();
+        self.budgets.resid_zero.next = self.idle.resid_zero.val();
 
         // --- counters: every dequeue lands in exactly one
         self.c_over.inc.next = self.marks.val() & self.loc_over.val();
@@ -305,11 +395,11 @@ impl Logic for RenCounters {
         self.c_full.inc.next = self.marks.val() & !self.loc_over.val() & !self.loc_under.val();
         self.c_pass.inc.next = self.deq_valid.val() & !self.malformed.val() & !self.marks.val();
         self.c_malformed.inc.next = self.malformed.val();
-        self.c_clamped.inc.next = self.clamp.val();
+        self.c_clamped.inc.next = self.idle.clamp.val();
 
         // --- register writes (csr module); they win over everything above
         // range checks test the high bits (a 32-bit compare with a constant is a carry chain in yosys)
-        self.csr_ok.next = false;
+        self.csr_ok.next = (self.csr_addr.val() >= 16) & (self.csr_addr.val() < 23);
         match self.csr_addr.val().index() {
             0 => self.csr_ok.next = !self.csr_wdata.val().get_bits::<30>(2).any() & !(self.csr_wdata.val().get_bit(1) & self.csr_wdata.val().get_bit(0)),
             1 => self.csr_ok.next = true,
@@ -317,13 +407,6 @@ impl Logic for RenCounters {
             3 => self.csr_ok.next = self.csr_wdata.val().any(),
             4 => self.csr_ok.next = self.csr_wdata.val().get_bits::<16>(0).any(),
             5 => self.csr_ok.next = true,
-            16 => self.csr_ok.next = true,
-            17 => self.csr_ok.next = true,
-            18 => self.csr_ok.next = true,
-            19 => self.csr_ok.next = true,
-            20 => self.csr_ok.next = true,
-            21 => self.csr_ok.next = true,
-            22 => self.csr_ok.next = true,
             _ => {}
         }
         self.c_rejected.inc.next = self.csr_we.val() & !self.csr_ok.val();
@@ -348,17 +431,6 @@ impl Logic for RenCounters {
                 2 => self.mss.d.next = self.csr_wdata.val().get_bits::<16>(0),
                 3 => self.period.d.next = self.csr_wdata.val(),
                 4 => self.max_len.d.next = self.csr_wdata.val().get_bits::<16>(0),
-                5 => {
-                    self.cnt.d.next = 0.into();
-                    self.ti_run.d.next = 0.into();
-                    self.resid.d.next = 0.into();
-                    self.bud_over.d.next = 0.into();
-                    self.bud_under.d.next = 0.into();
-                    self.iss_over.d.next = 0.into();
-                    self.iss_under.d.next = 0.into();
-                    self.lat_ql.d.next = 0.into();
-                    self.lat_ti.d.next = 0.into();
-                }
                 _ => {}
             }
         }
