@@ -23,7 +23,7 @@ pub mod csr {
         PST_TARGET @ 3 : Wo, "Persistent sojourn target in ticks (CoDel target, ECN♯ pst_target).";
         PST_INTERVAL @ 4 : Wo, "Persistent interval in ticks, 16 bits (CoDel interval, ECN♯ pst_interval).";
         CODEL_MIN_QLEN @ 5 : Wo, "CoDel's guard: no persistent marking while `qlen ≤ CODEL_MIN_QLEN`.";
-        LUT_SHIFT @ 6 : Wo, "`16 − scale` of the control-law table, 6 bits (written by `AqmConfig::writes`).";
+        LUT_SHIFT @ 6 : Wo, "`16 − scale` of the control-law table, 6 bits (written by `Config::csr_writes`).";
         STATE_CLEAR @ 7 : Cmd, "Any write clears every queue's marking state (counters are kept).";
         TIME_LOAD @ 8 : Wo, "Time base: load `now` (handled by the top around the marker).";
         CLK_PER_TICK @ 9 : Wo, "Time base: clocks per tick, 16 bits (0 and 1: every clock).";

@@ -2,6 +2,7 @@
 //! `model.rs`, the algorithm and design choices are documented in `mod.rs`. Register addresses
 //! are the literals of [`super::csr`] (rust-hdl's `hdl_gen` cannot read Rust constants).
 
+use crate::rtl_util::SatCounter;
 use crate::sojourn::rtl::SojournStamp;
 use rust_hdl::prelude::*;
 
@@ -129,9 +130,95 @@ impl Logic for ControlLaw {
 
 crate::pin_io!(ControlLaw; comb; in: c, harmonic, lut0, lut1, lut2, lut3, lut_bias; out: val);
 
+/// The marker's configuration registers behind the register port (addresses: `csr`), with the
+/// mode word decoded: `QueueLen` 1, `Tcn` 2, `Codel` 3, `EcnSharp` 4 (`mod.rs`).
+#[derive(LogicBlock, Default)]
+pub struct MarkerConfig {
+    pub clock: Signal<In, Clock>,
+    pub csr_we: Signal<In, Bit>,
+    pub csr_addr: Signal<In, Bits<6>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    pub mode_sel: Signal<Out, Bits<3>>,
+    /// Mode word bit 4: ns-3's law, `next = now + P/√c` (ECN♯)
+    pub ns3_law: Signal<Out, Bit>,
+    /// Bit 5: a mark is due at `now = next` too (ECN♯)
+    pub due_ge: Signal<Out, Bit>,
+    /// Bit 6: a not-ECT packet that fires is dropped
+    pub drop_non_ect: Signal<Out, Bit>,
+    pub is_codel: Signal<Out, Bit>,
+    pub is_sharp: Signal<Out, Bit>,
+    /// ECN♯ with the paper's harmonic law (P/c), not ns-3's P/√c
+    pub harmonic: Signal<Out, Bit>,
+    pub ins_target: Signal<Out, Bits<32>>,
+    pub k: Signal<Out, Bits<32>>,
+    pub pst_target: Signal<Out, Bits<32>>,
+    pub interval32: Signal<Out, Bits<32>>,
+    pub codel_min_qlen: Signal<Out, Bits<32>>,
+    pub lut_bias: Signal<Out, Bits<6>>,
+    pub lut0: Signal<Out, Bits<32>>,
+    pub lut1: Signal<Out, Bits<32>>,
+    pub lut2: Signal<Out, Bits<32>>,
+    pub lut3: Signal<Out, Bits<32>>,
+    mode_r: DFF<Bits<8>>,
+    ins_target_r: DFF<Bits<32>>,
+    k_r: DFF<Bits<32>>,
+    pst_target_r: DFF<Bits<32>>,
+    pst_interval_r: DFF<Bits<16>>,
+    codel_min_qlen_r: DFF<Bits<32>>,
+    lut_bias_r: DFF<Bits<6>>,
+    lut0_r: DFF<Bits<32>>,
+    lut1_r: DFF<Bits<32>>,
+    lut2_r: DFF<Bits<32>>,
+    lut3_r: DFF<Bits<32>>,
+}
+
+impl Logic for MarkerConfig {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, mode_r, ins_target_r, k_r, pst_target_r, pst_interval_r, codel_min_qlen_r, lut_bias_r, lut0_r, lut1_r,
+            lut2_r, lut3_r
+        );
+        self.ns3_law.next = self.mode_r.q.val().get_bit(4);
+        self.due_ge.next = self.mode_r.q.val().get_bit(5);
+        self.drop_non_ect.next = self.mode_r.q.val().get_bit(6);
+        self.mode_sel.next = self.mode_r.q.val().get_bits::<3>(0);
+        self.is_codel.next = self.mode_sel.val() == 3;
+        self.is_sharp.next = self.mode_sel.val() == 4;
+        self.harmonic.next = self.is_sharp.val() & !self.ns3_law.val();
+        self.ins_target.next = self.ins_target_r.q.val();
+        self.k.next = self.k_r.q.val();
+        self.pst_target.next = self.pst_target_r.q.val();
+        self.interval32.next = bit_cast::<32, 16>(self.pst_interval_r.q.val());
+        self.codel_min_qlen.next = self.codel_min_qlen_r.q.val();
+        self.lut_bias.next = self.lut_bias_r.q.val();
+        self.lut0.next = self.lut0_r.q.val();
+        self.lut1.next = self.lut1_r.q.val();
+        self.lut2.next = self.lut2_r.q.val();
+        self.lut3.next = self.lut3_r.q.val();
+        if self.csr_we.val() {
+            match self.csr_addr.val().index() {
+                0 => self.mode_r.d.next = self.csr_wdata.val().get_bits::<8>(0),
+                1 => self.ins_target_r.d.next = self.csr_wdata.val(),
+                2 => self.k_r.d.next = self.csr_wdata.val(),
+                3 => self.pst_target_r.d.next = self.csr_wdata.val(),
+                4 => self.pst_interval_r.d.next = self.csr_wdata.val().get_bits::<16>(0),
+                5 => self.codel_min_qlen_r.d.next = self.csr_wdata.val(),
+                6 => self.lut_bias_r.d.next = self.csr_wdata.val().get_bits::<6>(0),
+                16 => self.lut0_r.d.next = self.csr_wdata.val(),
+                17 => self.lut1_r.d.next = self.csr_wdata.val(),
+                18 => self.lut2_r.d.next = self.csr_wdata.val(),
+                19 => self.lut3_r.d.next = self.csr_wdata.val(),
+                _ => {}
+            }
+        }
+    }
+}
+
 /// The marker's registers, counters and decision logic, with the per-queue state outside
 /// (`s_*` in, `n_*` out): [`AqmTop`] keeps one queue's state in registers, the switch port
-/// keeps one set per queue and serves them all with one core (ECN♯ §2.5, §5 item 13).
+/// keeps one set per queue and serves them all with one core (ECN♯ §2.5, §5 item 13). The
+/// state's owner also shows it and clears it on `STATE_CLEAR` (a clear wins over `n_*`).
 /// The decision is combinational on the dequeue inputs; state and counters update at the edge.
 #[derive(LogicBlock, Default)]
 pub struct AqmCore {
@@ -157,13 +244,6 @@ pub struct AqmCore {
     pub pst: Signal<Out, Bit>,
     pub ecn_out: Signal<Out, Bits<2>>,
     pub drop: Signal<Out, Bit>,
-    pub st_ms: Signal<Out, Bit>,
-    pub st_fat_valid: Signal<Out, Bit>,
-    pub st_det_latched: Signal<Out, Bit>,
-    pub st_fat: Signal<Out, Bits<32>>,
-    pub st_cnt: Signal<Out, Bits<16>>,
-    pub st_lastcount: Signal<Out, Bits<16>>,
-    pub st_next: Signal<Out, Bits<32>>,
     pub cnt_marked: Signal<Out, Bits<32>>,
     pub cnt_fired_inst: Signal<Out, Bits<32>>,
     pub cnt_fired_pers: Signal<Out, Bits<32>>,
@@ -176,31 +256,14 @@ pub struct AqmCore {
     pub n_cnt: Signal<Out, Bits<16>>,
     pub n_lastcount: Signal<Out, Bits<16>>,
     pub n_next: Signal<Out, Bits<32>>,
-    // configuration registers
-    mode: DFF<Bits<8>>,
-    ins_target: DFF<Bits<32>>,
-    k: DFF<Bits<32>>,
-    pst_target: DFF<Bits<32>>,
-    pst_interval: DFF<Bits<16>>,
-    codel_min_qlen: DFF<Bits<32>>,
-    lut_bias: DFF<Bits<6>>,
-    lut0: DFF<Bits<32>>,
-    lut1: DFF<Bits<32>>,
-    lut2: DFF<Bits<32>>,
-    lut3: DFF<Bits<32>>,
+    cfg: MarkerConfig,
     /// `pst_interval / law_c` or `/ √law_c` from the host's table (`lut.rs`).
     law: ControlLaw,
-    // counters
-    c_marked: DFF<Bits<32>>,
-    c_inst: DFF<Bits<32>>,
-    c_pers: DFF<Bits<32>>,
-    c_dropped: DFF<Bits<32>>,
+    c_marked: SatCounter,
+    c_inst: SatCounter,
+    c_pers: SatCounter,
+    c_dropped: SatCounter,
     // wires
-    mode_sel: Signal<Local, Bits<3>>,
-    is_codel: Signal<Local, Bit>,
-    is_sharp: Signal<Local, Bit>,
-    harmonic: Signal<Local, Bit>,
-    interval32: Signal<Local, Bits<32>>,
     below: Signal<Local, Bit>,
     age: Signal<Local, Bits<32>>,
     det_w: Signal<Local, Bit>,
@@ -222,9 +285,10 @@ pub struct AqmCore {
 impl Logic for AqmCore {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, mode, ins_target, k, pst_target, pst_interval, codel_min_qlen, lut_bias, lut0, lut1, lut2, lut3, c_marked, c_inst, c_pers, c_dropped
-        );
+        clock!(self, clock, cfg, c_marked, c_inst, c_pers, c_dropped);
+        self.cfg.csr_we.next = self.csr_we.val();
+        self.cfg.csr_addr.next = self.csr_addr.val();
+        self.cfg.csr_wdata.next = self.csr_wdata.val();
         // the state is kept unless a dequeue or a register write changes it
         self.n_ms.next = self.s_ms.val();
         self.n_fat_valid.next = self.s_fat_valid.val();
@@ -233,17 +297,11 @@ impl Logic for AqmCore {
         self.n_cnt.next = self.s_cnt.val();
         self.n_lastcount.next = self.s_lastcount.val();
         self.n_next.next = self.s_next.val();
-        // --- configuration decode (mode word: csr::MODE)
-        self.mode_sel.next = self.mode.q.val().get_bits::<3>(0);
-        self.is_codel.next = self.mode_sel.val() == 3;
-        self.is_sharp.next = self.mode_sel.val() == 4;
-        self.harmonic.next = self.is_sharp.val() & !self.mode.q.val().get_bit(4);
-        self.interval32.next = bit_cast::<32, 16>(self.pst_interval.q.val());
         self.is_ect.next = (self.ecn_in.val() == 1) | (self.ecn_in.val() == 2);
 
         // --- above-target tracker shared by ECN♯ and CoDel (model: track_above)
-        self.below.next = self.sojourn.val() < self.pst_target.q.val();
-        if self.is_codel.val() & (self.qlen.val() <= self.codel_min_qlen.q.val()) {
+        self.below.next = self.sojourn.val() < self.cfg.pst_target.val();
+        if self.cfg.is_codel.val() & (self.qlen.val() <= self.cfg.codel_min_qlen.val()) {
             self.below.next = true;
         }
         self.age.next = self.now.val() - self.s_fat.val();
@@ -251,10 +309,10 @@ impl Logic for AqmCore {
         if !self.below.val() & self.s_fat_valid.val() {
             if self.s_det_latched.val() {
                 self.det_w.next = true;
-            } else if self.is_codel.val() {
-                self.det_w.next = self.age.val() >= self.interval32.val();
+            } else if self.cfg.is_codel.val() {
+                self.det_w.next = self.age.val() >= self.cfg.interval32.val();
             } else {
-                self.det_w.next = self.age.val() > self.interval32.val();
+                self.det_w.next = self.age.val() > self.cfg.interval32.val();
             }
         }
 
@@ -266,49 +324,49 @@ impl Logic for AqmCore {
         self.delta.next = self.s_cnt.val() - self.s_lastcount.val();
         self.d_next.next = self.now.val() - self.s_next.val();
         self.recent.next =
-            self.d_next.val().get_bit(31) | (self.d_next.val() < (self.interval32.val() << 4));
+            self.d_next.val().get_bit(31) | (self.d_next.val() < (self.cfg.interval32.val() << 4));
         self.cnt_entry.next = 1.into();
         if (self.delta.val() > 1) & self.recent.val() {
             self.cnt_entry.next = self.delta.val();
         }
         self.law_c.next = self.cnt_inc.val();
-        if self.is_codel.val() & !self.s_ms.val() {
+        if self.cfg.is_codel.val() & !self.s_ms.val() {
             self.law_c.next = self.cnt_entry.val();
         }
 
         // --- control-law table (lut.rs): P/c or P/√c from the top 4 bits of c
         self.law.c.next = self.law_c.val();
-        self.law.harmonic.next = self.harmonic.val();
-        self.law.lut0.next = self.lut0.q.val();
-        self.law.lut1.next = self.lut1.q.val();
-        self.law.lut2.next = self.lut2.q.val();
-        self.law.lut3.next = self.lut3.q.val();
-        self.law.lut_bias.next = self.lut_bias.q.val();
+        self.law.harmonic.next = self.cfg.harmonic.val();
+        self.law.lut0.next = self.cfg.lut0.val();
+        self.law.lut1.next = self.cfg.lut1.val();
+        self.law.lut2.next = self.cfg.lut2.val();
+        self.law.lut3.next = self.cfg.lut3.val();
+        self.law.lut_bias.next = self.cfg.lut_bias.val();
 
         // --- instantaneous rules
         self.ins_w.next = false;
-        if self.mode_sel.val() == 1 {
-            self.ins_w.next = self.qlen.val() > self.k.q.val();
+        if self.cfg.mode_sel.val() == 1 {
+            self.ins_w.next = self.qlen.val() > self.cfg.k.val();
         }
-        if (self.mode_sel.val() == 2) | self.is_sharp.val() {
-            self.ins_w.next = self.sojourn.val() > self.ins_target.q.val();
+        if (self.cfg.mode_sel.val() == 2) | self.cfg.is_sharp.val() {
+            self.ins_w.next = self.sojourn.val() > self.cfg.ins_target.val();
         }
 
         // --- persistent rules: ECN♯ Algorithm 1 / CoDel, state advances on every dequeue
         self.pst_w.next = false;
         self.due.next = !self.d_next.val().get_bit(31);
-        if self.is_sharp.val() & !self.mode.q.val().get_bit(5) {
+        if self.cfg.is_sharp.val() & !self.cfg.due_ge.val() {
             self.due.next = !self.d_next.val().get_bit(31) & self.d_next.val().any();
         }
         self.next_upd.next = self.s_next.val() + self.law.val.val();
-        if self.is_sharp.val() & self.mode.q.val().get_bit(4) {
+        if self.cfg.is_sharp.val() & self.cfg.ns3_law.val() {
             self.next_upd.next = self.now.val() + self.law.val.val();
         }
         if !self.due.val() {
             self.next_upd.next = self.s_next.val();
         }
         self.lag.next = self.now.val() - self.next_upd.val();
-        if self.deq.val() & (self.is_sharp.val() | self.is_codel.val()) {
+        if self.deq.val() & (self.cfg.is_sharp.val() | self.cfg.is_codel.val()) {
             if self.below.val() {
                 self.n_fat_valid.next = false;
                 self.n_det_latched.next = false;
@@ -335,13 +393,13 @@ impl Logic for AqmCore {
             } else if self.det_w.val() {
                 self.n_ms.next = true;
                 self.pst_w.next = true;
-                if self.is_codel.val() {
+                if self.cfg.is_codel.val() {
                     self.n_cnt.next = self.cnt_entry.val();
                     self.n_lastcount.next = self.cnt_entry.val();
                     self.n_next.next = self.now.val() + self.law.val.val();
                 } else {
                     self.n_cnt.next = 1.into();
-                    self.n_next.next = self.now.val() + self.interval32.val();
+                    self.n_next.next = self.now.val() + self.cfg.interval32.val();
                 }
             }
         }
@@ -349,71 +407,34 @@ impl Logic for AqmCore {
         // --- decision and counters
         self.fire.next = self.deq.val() & (self.ins_w.val() | self.pst_w.val());
         self.ins.next = self.deq.val() & self.ins_w.val();
-        self.det.next = self.deq.val() & (self.is_sharp.val() | self.is_codel.val()) & self.det_w.val();
+        self.det.next = self.deq.val() & (self.cfg.is_sharp.val() | self.cfg.is_codel.val()) & self.det_w.val();
         self.pst.next = self.pst_w.val();
         self.ecn_out.next = self.ecn_in.val();
         self.drop.next = false;
         if self.fire.val() & self.is_ect.val() {
             self.ecn_out.next = 3.into();
-            if !self.c_marked.q.val().all() {
-                self.c_marked.d.next = self.c_marked.q.val() + 1;
-            }
         }
-        if self.fire.val() & (self.ecn_in.val() == 0) & self.mode.q.val().get_bit(6) {
+        if self.fire.val() & (self.ecn_in.val() == 0) & self.cfg.drop_non_ect.val() {
             self.drop.next = true;
-            if !self.c_dropped.q.val().all() {
-                self.c_dropped.d.next = self.c_dropped.q.val() + 1;
-            }
         }
-        if self.ins.val() & (!self.c_inst.q.val().all()) {
-            self.c_inst.d.next = self.c_inst.q.val() + 1;
-        }
-        if self.pst_w.val() & (!self.c_pers.q.val().all()) {
-            self.c_pers.d.next = self.c_pers.q.val() + 1;
-        }
+        self.c_marked.inc.next = self.fire.val() & self.is_ect.val();
+        self.c_dropped.inc.next = self.drop.val();
+        self.c_inst.inc.next = self.ins.val();
+        self.c_pers.inc.next = self.pst_w.val();
 
-        // --- register writes (addresses: csr module); they win over the dequeue updates
-        if self.csr_we.val() {
-            match self.csr_addr.val().index() {
-                0 => self.mode.d.next = self.csr_wdata.val().get_bits::<8>(0),
-                1 => self.ins_target.d.next = self.csr_wdata.val(),
-                2 => self.k.d.next = self.csr_wdata.val(),
-                3 => self.pst_target.d.next = self.csr_wdata.val(),
-                4 => self.pst_interval.d.next = self.csr_wdata.val().get_bits::<16>(0),
-                5 => self.codel_min_qlen.d.next = self.csr_wdata.val(),
-                6 => self.lut_bias.d.next = self.csr_wdata.val().get_bits::<6>(0),
-                7 => {
-                    self.n_ms.next = false;
-                    self.n_fat_valid.next = false;
-                    self.n_det_latched.next = false;
-                    self.n_fat.next = 0.into();
-                    self.n_cnt.next = 0.into();
-                    self.n_lastcount.next = 0.into();
-                    self.n_next.next = 0.into();
-                }
-                16 => self.lut0.d.next = self.csr_wdata.val(),
-                17 => self.lut1.d.next = self.csr_wdata.val(),
-                18 => self.lut2.d.next = self.csr_wdata.val(),
-                19 => self.lut3.d.next = self.csr_wdata.val(),
-                24 => self.c_marked.d.next = self.csr_wdata.val(),
-                25 => self.c_inst.d.next = self.csr_wdata.val(),
-                26 => self.c_pers.d.next = self.csr_wdata.val(),
-                27 => self.c_dropped.d.next = self.csr_wdata.val(),
-                _ => {}
-            }
-        }
-
-        self.st_ms.next = self.s_ms.val();
-        self.st_fat_valid.next = self.s_fat_valid.val();
-        self.st_det_latched.next = self.s_det_latched.val();
-        self.st_fat.next = self.s_fat.val();
-        self.st_cnt.next = self.s_cnt.val();
-        self.st_lastcount.next = self.s_lastcount.val();
-        self.st_next.next = self.s_next.val();
-        self.cnt_marked.next = self.c_marked.q.val();
-        self.cnt_fired_inst.next = self.c_inst.q.val();
-        self.cnt_fired_pers.next = self.c_pers.q.val();
-        self.cnt_dropped.next = self.c_dropped.q.val();
+        // --- counter presets (addresses: csr module); a preset wins over the count
+        self.c_marked.load.next = self.csr_we.val() & (self.csr_addr.val() == 24);
+        self.c_inst.load.next = self.csr_we.val() & (self.csr_addr.val() == 25);
+        self.c_pers.load.next = self.csr_we.val() & (self.csr_addr.val() == 26);
+        self.c_dropped.load.next = self.csr_we.val() & (self.csr_addr.val() == 27);
+        self.c_marked.load_val.next = self.csr_wdata.val();
+        self.c_inst.load_val.next = self.csr_wdata.val();
+        self.c_pers.load_val.next = self.csr_wdata.val();
+        self.c_dropped.load_val.next = self.csr_wdata.val();
+        self.cnt_marked.next = self.c_marked.value.val();
+        self.cnt_fired_inst.next = self.c_inst.value.val();
+        self.cnt_fired_pers.next = self.c_pers.value.val();
+        self.cnt_dropped.next = self.c_dropped.value.val();
     }
 }
 
@@ -634,13 +655,23 @@ impl Logic for AqmTop {
         self.pst.next = self.marker.pst.val();
         self.ecn_out.next = self.marker.ecn_out.val();
         self.drop.next = self.marker.drop.val();
-        self.st_ms.next = self.marker.st_ms.val();
-        self.st_fat_valid.next = self.marker.st_fat_valid.val();
-        self.st_det_latched.next = self.marker.st_det_latched.val();
-        self.st_fat.next = self.marker.st_fat.val();
-        self.st_cnt.next = self.marker.st_cnt.val();
-        self.st_lastcount.next = self.marker.st_lastcount.val();
-        self.st_next.next = self.marker.st_next.val();
+        self.st_ms.next = self.ms.q.val();
+        self.st_fat_valid.next = self.fat_valid.q.val();
+        self.st_det_latched.next = self.det_latched.q.val();
+        self.st_fat.next = self.fat.q.val();
+        self.st_cnt.next = self.cnt.q.val();
+        self.st_lastcount.next = self.lastcount.q.val();
+        self.st_next.next = self.next.q.val();
+        // STATE_CLEAR (csr::STATE_CLEAR, 7) zeroes the state and wins over the marker's update
+        if self.csr_we.val() & (self.csr_addr.val() == 7) {
+            self.ms.d.next = false;
+            self.fat_valid.d.next = false;
+            self.det_latched.d.next = false;
+            self.fat.d.next = 0.into();
+            self.cnt.d.next = 0.into();
+            self.lastcount.d.next = 0.into();
+            self.next.d.next = 0.into();
+        }
         self.cnt_marked.next = self.marker.cnt_marked.val();
         self.cnt_fired_inst.next = self.marker.cnt_fired_inst.val();
         self.cnt_fired_pers.next = self.marker.cnt_fired_pers.val();
