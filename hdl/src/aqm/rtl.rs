@@ -566,6 +566,62 @@ crate::pin_io!(TestQueueStates;
     in: sel, write, clear, n_ms, n_fat_valid, n_det_latched, n_fat, n_cnt, n_lastcount, n_next;
     out: s_ms, s_fat_valid, s_det_latched, s_fat, s_cnt, s_lastcount, s_next);
 
+/// One marker serving `NQ` queues (ECN♯ §2.5): the dequeued queue's state goes from
+/// [`AqmQueueStates`] through the [`AqmCore`] and back at the edge; `STATE_CLEAR` (address 7)
+/// clears every queue's state. The switch port's AQM.
+#[derive(LogicBlock, Default)]
+pub struct QueueMarker<const NQ: usize, const QB: usize> {
+    pub clock: Signal<In, Clock>,
+    pub csr_we: Signal<In, Bit>,
+    pub csr_addr: Signal<In, Bits<6>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    pub deq: Signal<In, Bit>,
+    /// The dequeued queue.
+    pub q: Signal<In, Bits<QB>>,
+    pub now: Signal<In, Bits<32>>,
+    pub sojourn: Signal<In, Bits<32>>,
+    pub ecn_in: Signal<In, Bits<2>>,
+    pub qlen: Signal<In, Bits<32>>,
+    pub ecn_out: Signal<Out, Bits<2>>,
+    pub drop: Signal<Out, Bit>,
+    core: AqmCore,
+    states: AqmQueueStates<NQ, QB>,
+}
+
+impl<const NQ: usize, const QB: usize> Logic for QueueMarker<NQ, QB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, core, states);
+        self.core.csr_we.next = self.csr_we.val();
+        self.core.csr_addr.next = self.csr_addr.val();
+        self.core.csr_wdata.next = self.csr_wdata.val();
+        self.core.deq.next = self.deq.val();
+        self.core.now.next = self.now.val();
+        self.core.sojourn.next = self.sojourn.val();
+        self.core.ecn_in.next = self.ecn_in.val();
+        self.core.qlen.next = self.qlen.val();
+        self.ecn_out.next = self.core.ecn_out.val();
+        self.drop.next = self.core.drop.val();
+        self.states.sel.next = self.q.val();
+        self.states.write.next = self.deq.val();
+        self.states.clear.next = self.csr_we.val() & (self.csr_addr.val() == 7);
+        self.core.s_ms.next = self.states.s_ms.val();
+        self.core.s_fat_valid.next = self.states.s_fat_valid.val();
+        self.core.s_det_latched.next = self.states.s_det_latched.val();
+        self.core.s_fat.next = self.states.s_fat.val();
+        self.core.s_cnt.next = self.states.s_cnt.val();
+        self.core.s_lastcount.next = self.states.s_lastcount.val();
+        self.core.s_next.next = self.states.s_next.val();
+        self.states.n_ms.next = self.core.n_ms.val();
+        self.states.n_fat_valid.next = self.core.n_fat_valid.val();
+        self.states.n_det_latched.next = self.core.n_det_latched.val();
+        self.states.n_fat.next = self.core.n_fat.val();
+        self.states.n_cnt.next = self.core.n_cnt.val();
+        self.states.n_lastcount.next = self.core.n_lastcount.val();
+        self.states.n_next.next = self.core.n_next.val();
+    }
+}
+
 /// The tested top of the foundation: sojourn timestamp + one marker behind one register port.
 /// Pins are what `hdl::aqm::vectors::CycleIn`/`Outputs` describe.
 #[derive(LogicBlock, Default)]

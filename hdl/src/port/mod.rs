@@ -6,6 +6,8 @@ pub mod model;
 #[cfg(feature = "rtl")]
 pub mod pacer;
 #[cfg(feature = "rtl")]
+pub mod regs;
+#[cfg(feature = "rtl")]
 pub mod rtl;
 pub mod vectors;
 

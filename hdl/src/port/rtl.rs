@@ -7,7 +7,8 @@
 
 use super::fifo::BypassFifo;
 use super::pacer::LinkPacer;
-use crate::aqm::rtl::{AqmCore, AqmQueueStates};
+use super::regs::PortRegisters;
+use crate::aqm::rtl::QueueMarker;
 use crate::dwrr::rtl::Dwrr;
 use crate::intstamp::rtl::IntStamper;
 use crate::ren::rtl::RenCounters;
@@ -15,7 +16,6 @@ use crate::rtl_util::SatCounter;
 use crate::seldrop::rtl::SelectiveDrop;
 use crate::shaper::rtl::TokenShaper;
 use rust_hdl::prelude::*;
-use rust_hdl::widgets::prelude::DFFWithInit;
 
 // The register addresses this RTL decodes as literals (rust-hdl's `#[hdl_gen]` takes no paths)
 // are the register map's: a change to `port/mod.rs`'s map must come with the RTL's.
@@ -63,9 +63,8 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     pub csr_rdata: Signal<Out, Bits<32>>,
     // blocks
     dwrr: Dwrr<NQ, QB>,
-    /// One marker core serves every queue; each queue's marker state is in `aqm_state`.
-    aqm: AqmCore,
-    aqm_state: AqmQueueStates<NQ, QB>,
+    /// One marker core serves every queue, with a marker state per queue.
+    aqm: QueueMarker<NQ, QB>,
     seldrop: SelectiveDrop,
     shaper: TokenShaper,
     ren: RenCounters,
@@ -74,17 +73,7 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     fifo: [BypassFifo<17, 32, DB, CB>; NQ],
     pop: [Signal<Local, Bit>; NQ],
     push: [Signal<Local, Bit>; NQ],
-    // port registers
-    class_map: DFFWithInit<Bits<24>>,
-    /// `QCAP` clipped to the depth at the write: `count >= min(QCAP, depth)` is the model's
-    /// `count >= QCAP || count == depth` (the count never exceeds the depth) in `CB` bits.
-    qcap: DFFWithInit<Bits<CB>>,
-    max_len: DFFWithInit<Bits<16>>,
-    rate: DFFWithInit<Bits<24>>,
-    overhead: DFFWithInit<Bits<8>>,
-    emu_q: DFF<Bits<5>>,
-    sel_q: DFF<Bits<5>>,
-    now: DFF<Bits<32>>,
+    regs: PortRegisters<NQ, QB, DB, CB>,
     pacer: LinkPacer,
     res_pkts: DFF<Bits<32>>,
     res_bytes: DFF<Bits<32>>,
@@ -93,10 +82,6 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     d1_meta: DFF<Bits<17>>,
     d1_ts: DFF<Bits<32>>,
     cnt: [SatCounter; N_CNT],
-    nq: Constant<Bits<4>>,
-    depth: Constant<Bits<CB>>,
-    /// Bits of a 32-bit write at or above the depth's bit (`QCAP` ≥ depth when any is set).
-    above_depth: Constant<Bits<32>>,
     minus_one: Constant<Bits<32>>,
     onehot: [Constant<Bits<NQ>>; NQ],
     servable: [Signal<Local, Bit>; NQ],
@@ -113,12 +98,9 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     sojourn: Signal<Local, Bits<32>>,
     aqm_ecn: Signal<Local, Bits<2>>,
     aqm_drop: Signal<Local, Bit>,
-    aqm_clear: Signal<Local, Bit>,
     ren_drop: Signal<Local, Bit>,
     int_drop: Signal<Local, Bit>,
     // scheduling
-    emu_en: Signal<Local, Bit>,
-    emu: Signal<Local, Bits<QB>>,
     emu_len: Signal<Local, Bits<16>>,
     emu_backlog: Signal<Local, Bit>,
     ready: Signal<Local, Bit>,
@@ -133,8 +115,6 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     q_count: Signal<Local, Bits<CB>>,
     malformed: Signal<Local, Bit>,
     full: Signal<Local, Bit>,
-    sel_en: Signal<Local, Bit>,
-    sel: Signal<Local, Bits<QB>>,
     sel_applies: Signal<Local, Bit>,
     drop_code: Signal<Local, Bits<2>>,
     admit: Signal<Local, Bit>,
@@ -147,7 +127,6 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
 impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default for SwitchPort<NQ, QB, DB, CB> {
     fn default() -> Self {
         assert!(NQ == 1 << QB && QB >= 1 && QB <= 3 && CB == DB + 1);
-        let class_map: u64 = (0..8u64).map(|c| (c % NQ as u64) << (3 * c)).sum();
         SwitchPort {
             clock: Default::default(),
             csr_we: Default::default(),
@@ -175,7 +154,6 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             csr_rdata: Default::default(),
             dwrr: Default::default(),
             aqm: Default::default(),
-            aqm_state: Default::default(),
             seldrop: Default::default(),
             shaper: Default::default(),
             ren: Default::default(),
@@ -183,14 +161,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             fifo: std::array::from_fn(|_| Default::default()),
             pop: std::array::from_fn(|_| Default::default()),
             push: std::array::from_fn(|_| Default::default()),
-            class_map: DFFWithInit::new(class_map.into()),
-            qcap: DFFWithInit::new((1u64 << DB).into()),
-            max_len: DFFWithInit::new(super::DEFAULT_MAX_LEN.into()),
-            rate: DFFWithInit::new(super::DEFAULT_RATE.into()),
-            overhead: DFFWithInit::new(super::DEFAULT_OVERHEAD.into()),
-            emu_q: Default::default(),
-            sel_q: Default::default(),
-            now: Default::default(),
+            regs: Default::default(),
             pacer: Default::default(),
             res_pkts: Default::default(),
             res_bytes: Default::default(),
@@ -199,10 +170,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             d1_meta: Default::default(),
             d1_ts: Default::default(),
             cnt: std::array::from_fn(|_| Default::default()),
-            nq: Constant::new((NQ as u64).into()),
-            depth: Constant::new((1u64 << DB).into()),
             minus_one: Constant::new(0xFFFF_FFFFu64.into()),
-            above_depth: Constant::new((0xFFFF_FFFFu64 & !((1u64 << DB) - 1)).into()),
             onehot: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
             servable: std::array::from_fn(|_| Default::default()),
             hv: std::array::from_fn(|_| Default::default()),
@@ -216,11 +184,8 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             sojourn: Default::default(),
             aqm_ecn: Default::default(),
             aqm_drop: Default::default(),
-            aqm_clear: Default::default(),
             ren_drop: Default::default(),
             int_drop: Default::default(),
-            emu_en: Default::default(),
-            emu: Default::default(),
             emu_len: Default::default(),
             emu_backlog: Default::default(),
             ready: Default::default(),
@@ -234,8 +199,6 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             q_count: Default::default(),
             malformed: Default::default(),
             full: Default::default(),
-            sel_en: Default::default(),
-            sel: Default::default(),
             sel_applies: Default::default(),
             drop_code: Default::default(),
             admit: Default::default(),
@@ -250,13 +213,13 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
 impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic for SwitchPort<NQ, QB, DB, CB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, class_map, qcap, max_len, rate, overhead, emu_q, sel_q, now, res_pkts,
-            res_bytes, d1_valid, d1_q, d1_meta, d1_ts
-        );
-        clock!(self, clock, dwrr, aqm, aqm_state, seldrop, shaper, ren, int_stamp, pacer);
+        dff_setup!(self, clock, res_pkts, res_bytes, d1_valid, d1_q, d1_meta, d1_ts);
+        clock!(self, clock, regs, dwrr, aqm, seldrop, shaper, ren, int_stamp, pacer);
         self.block.next = self.csr_addr.val().get_bits::<4>(8);
         self.sub_addr.next = self.csr_addr.val().get_bits::<8>(0);
+        self.regs.we.next = self.csr_we.val() & (self.block.val() == 0);
+        self.regs.addr.next = self.sub_addr.val();
+        self.regs.wdata.next = self.csr_wdata.val();
         for i in 0..N_CNT {
             self.cnt[i].clock.next = self.clock.val();
             self.cnt[i].inc.next = false;
@@ -273,7 +236,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.d1_ecn.next = self.d1_meta.q.val().get_bits::<2>(14);
         self.sojourn.next = 0.into();
         if self.d1_valid.q.val() {
-            self.sojourn.next = self.now.q.val() - self.d1_ts.q.val();
+            self.sojourn.next = self.regs.now.val() - self.d1_ts.q.val();
         }
         // (bit_cast cannot take a loop-indexed argument in hdl_gen: mux first, then widen)
         self.d1_count.next = 0.into();
@@ -287,31 +250,13 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.aqm.csr_addr.next = self.sub_addr.val().get_bits::<6>(0);
         self.aqm.csr_wdata.next = self.csr_wdata.val();
         self.aqm.deq.next = self.d1_valid.q.val();
-        self.aqm.now.next = self.now.q.val();
+        self.aqm.q.next = self.d1_q.q.val();
+        self.aqm.now.next = self.regs.now.val();
         self.aqm.sojourn.next = self.sojourn.val();
         self.aqm.ecn_in.next = self.d1_ecn.val();
         self.aqm.qlen.next = self.d1_count32.val();
         self.aqm_ecn.next = self.aqm.ecn_out.val();
         self.aqm_drop.next = self.d1_valid.q.val() & self.aqm.drop.val();
-        // the dequeued queue's state goes through the core and back; STATE_CLEAR clears all
-        self.aqm_clear.next = self.aqm.csr_we.val() & (self.sub_addr.val() == 7);
-        self.aqm_state.sel.next = self.d1_q.q.val();
-        self.aqm_state.write.next = self.d1_valid.q.val();
-        self.aqm_state.clear.next = self.aqm_clear.val();
-        self.aqm.s_ms.next = self.aqm_state.s_ms.val();
-        self.aqm.s_fat_valid.next = self.aqm_state.s_fat_valid.val();
-        self.aqm.s_det_latched.next = self.aqm_state.s_det_latched.val();
-        self.aqm.s_fat.next = self.aqm_state.s_fat.val();
-        self.aqm.s_cnt.next = self.aqm_state.s_cnt.val();
-        self.aqm.s_lastcount.next = self.aqm_state.s_lastcount.val();
-        self.aqm.s_next.next = self.aqm_state.s_next.val();
-        self.aqm_state.n_ms.next = self.aqm.n_ms.val();
-        self.aqm_state.n_fat_valid.next = self.aqm.n_fat_valid.val();
-        self.aqm_state.n_det_latched.next = self.aqm.n_det_latched.val();
-        self.aqm_state.n_fat.next = self.aqm.n_fat.val();
-        self.aqm_state.n_cnt.next = self.aqm.n_cnt.val();
-        self.aqm_state.n_lastcount.next = self.aqm.n_lastcount.val();
-        self.aqm_state.n_next.next = self.aqm.n_next.val();
         self.ren.csr_we.next = self.csr_we.val() & (self.block.val() == 5);
         self.ren.csr_addr.next = self.sub_addr.val();
         self.ren.csr_wdata.next = self.csr_wdata.val();
@@ -327,7 +272,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.int_stamp.csr_wdata.next = self.csr_wdata.val();
         self.int_stamp.deq_valid.next = self.d1_valid.q.val() & !self.aqm_drop.val() & !self.ren_drop.val();
         self.int_stamp.deq_len.next = self.d1_len.val();
-        self.int_stamp.now.next = self.now.q.val().get_bits::<24>(0);
+        self.int_stamp.now.next = self.regs.now.val().get_bits::<24>(0);
         self.int_stamp.qlen_after.next = self.res_bytes.q.val();
         self.int_drop.next = self.d1_valid.q.val() & !self.aqm_drop.val() & !self.ren_drop.val() & self.int_stamp.drop.val();
         self.out_valid.next = self.d1_valid.q.val() & !self.aqm_drop.val() & !self.ren_drop.val() & !self.int_drop.val();
@@ -348,15 +293,10 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
             & (self.aqm_ecn.val() == 3);
 
         // --- scheduling: shaper eligibility (emulation queue), DWRR / SP, pacer
-        self.emu_en.next = self.emu_q.q.val().get_bit(4);
-        self.emu.next = bit_cast::<QB, 3>(self.emu_q.q.val().get_bits::<3>(0));
-        if bit_cast::<4, 3>(self.emu_q.q.val().get_bits::<3>(0)) >= self.nq.val() {
-            self.emu_en.next = false;
-        }
         self.emu_len.next = 0.into();
         self.emu_backlog.next = false;
         for i in 0..NQ {
-            if self.emu.val().index() == i {
+            if self.regs.emu.val().index() == i {
                 self.emu_len.next = self.fifo[i].head_a.val().get_bits::<16>(0) & 0x3FFF;
                 self.emu_backlog.next = self.fifo[i].count.val().any();
             }
@@ -364,7 +304,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.shaper.csr_we.next = self.csr_we.val() & (self.block.val() == 4);
         self.shaper.csr_addr.next = self.sub_addr.val();
         self.shaper.csr_wdata.next = self.csr_wdata.val();
-        self.shaper.head_valid.next = self.emu_en.val() & self.emu_backlog.val();
+        self.shaper.head_valid.next = self.regs.emu_en.val() & self.emu_backlog.val();
         self.shaper.head_len.next = self.emu_len.val();
         self.ready.next = self.pacer.ready.val();
         self.dwrr.csr_we.next = self.csr_we.val() & (self.block.val() == 1);
@@ -377,7 +317,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
             self.servable[i].next = false;
             if self.fifo[i].count.val().any() {
                 self.dwrr.head_len[i].next = self.fifo[i].head_a.val().get_bits::<16>(0) & 0x3FFF;
-                self.servable[i].next = !(self.emu_en.val() & (self.emu.val().index() == i) & !self.shaper.eligible.val());
+                self.servable[i].next = !(self.regs.emu_en.val() & (self.regs.emu.val().index() == i) & !self.shaper.eligible.val());
             }
         }
         self.hv[0].next = 0.into();
@@ -395,7 +335,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.gq.next = self.dwrr.grant_q.val();
         self.grant.next = self.g.val();
         self.grant_q.next = bit_cast::<3, QB>(self.gq.val());
-        self.shaper.deq.next = self.emu_en.val() & self.g.val() & (self.gq.val() == self.emu.val());
+        self.shaper.deq.next = self.regs.emu_en.val() & self.g.val() & (self.gq.val() == self.regs.emu.val());
         self.g_meta.next = 0.into();
         self.g_ts.next = 0.into();
         for i in 0..NQ {
@@ -411,8 +351,8 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.d1_meta.d.next = self.g_meta.val();
         self.d1_ts.d.next = self.g_ts.val();
         self.cnt[5].inc.next = self.g.val();
-        self.pacer.rate.next = self.rate.q.val();
-        self.pacer.overhead.next = self.overhead.q.val();
+        self.pacer.rate.next = self.regs.rate.val();
+        self.pacer.overhead.next = self.regs.overhead.val();
         self.pacer.sent.next = self.g.val();
         self.pacer.sent_len.next = self.g_len.val();
 
@@ -420,7 +360,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.qsel.next = 0.into();
         for c in 0..8 {
             if self.in_class.val().index() == c {
-                self.qsel.next = self.class_map.q.val().get_bits::<3>(3 * c);
+                self.qsel.next = self.regs.class_map.val().get_bits::<3>(3 * c);
             }
         }
         self.q.next = bit_cast::<QB, 3>(self.qsel.val());
@@ -430,14 +370,9 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
                 self.q_count.next = self.fifo[i].count.val();
             }
         }
-        self.malformed.next = !self.in_len.val().any() | (self.in_len.val() > self.max_len.q.val());
-        self.full.next = self.q_count.val() >= self.qcap.q.val();
-        self.sel_en.next = self.sel_q.q.val().get_bit(4);
-        if bit_cast::<4, 3>(self.sel_q.q.val().get_bits::<3>(0)) >= self.nq.val() {
-            self.sel_en.next = false;
-        }
-        self.sel.next = bit_cast::<QB, 3>(self.sel_q.q.val().get_bits::<3>(0));
-        self.sel_applies.next = self.sel_en.val() & (self.sel.val() == self.q.val());
+        self.malformed.next = !self.in_len.val().any() | (self.in_len.val() > self.regs.max_len.val());
+        self.full.next = self.q_count.val() >= self.regs.qcap.val();
+        self.sel_applies.next = self.regs.sel_en.val() & (self.regs.sel.val() == self.q.val());
         self.seldrop.csr_we.next = self.csr_we.val() & (self.block.val() == 3);
         self.seldrop.csr_addr.next = self.sub_addr.val();
         self.seldrop.csr_wdata.next = self.csr_wdata.val();
@@ -445,7 +380,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.seldrop.arr_len.next = self.in_len.val();
         self.seldrop.arr_ecn.next = self.in_ecn.val();
         self.seldrop.arr_low_prio.next = self.in_low_prio.val();
-        self.seldrop.deq_valid.next = self.sel_en.val() & self.g.val() & (self.gq.val() == self.sel.val());
+        self.seldrop.deq_valid.next = self.regs.sel_en.val() & self.g.val() & (self.gq.val() == self.regs.sel.val());
         self.seldrop.deq_len.next = self.g_len.val();
         self.drop_code.next = 0.into();
         if self.malformed.val() {
@@ -488,7 +423,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
             self.fifo[i].push.next = self.push[i].val();
             self.fifo[i].pop.next = self.pop[i].val();
             self.fifo[i].in_a.next = self.enq_meta.val();
-            self.fifo[i].in_b.next = self.now.q.val();
+            self.fifo[i].in_b.next = self.regs.now.val();
         }
         // one adder each: +1 / -1 (all ones) / 0 packets, + admitted - granted bytes
         self.res_delta.next = 0.into();
@@ -510,31 +445,6 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.res_bytes.d.next =
             self.res_bytes.q.val() + bit_cast::<32, 16>(self.res_add.val()) - bit_cast::<32, 16>(self.res_sub.val());
 
-        // --- time base and port registers (csr module)
-        self.now.d.next = self.now.q.val() + 1;
-        if self.csr_we.val() & (self.block.val() == 0) {
-            match self.sub_addr.val().index() {
-                0 => self.class_map.d.next = self.csr_wdata.val().get_bits::<24>(0),
-                1 => {
-                    self.qcap.d.next = self.depth.val();
-                    if !(self.csr_wdata.val() & self.above_depth.val()).any() {
-                        self.qcap.d.next = self.csr_wdata.val().get_bits::<CB>(0);
-                    }
-                }
-                2 => {
-                    if !self.csr_wdata.val().get_bits::<18>(14).any() {
-                        self.max_len.d.next = self.csr_wdata.val().get_bits::<16>(0);
-                    }
-                }
-                3 => self.rate.d.next = self.csr_wdata.val().get_bits::<24>(0),
-                4 => self.overhead.d.next = self.csr_wdata.val().get_bits::<8>(0),
-                5 => self.emu_q.d.next = self.csr_wdata.val().get_bits::<5>(0) & 0x17,
-                6 => self.sel_q.d.next = self.csr_wdata.val().get_bits::<5>(0) & 0x17,
-                7 => self.now.d.next = self.csr_wdata.val(),
-                _ => {}
-            }
-        }
-
         // --- register read port (rd module)
         self.csr_rdata.next = 0.into();
         for i in 0..N_CNT {
@@ -554,7 +464,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         match self.csr_raddr.val().index() {
             11 => self.csr_rdata.next = self.res_pkts.q.val(),
             12 => self.csr_rdata.next = self.res_bytes.q.val(),
-            13 => self.csr_rdata.next = self.now.q.val(),
+            13 => self.csr_rdata.next = self.regs.now.val(),
             14 => self.csr_rdata.next = bit_cast::<32, 1>(self.d1_valid.q.val().into()),
             _ => {}
         }
