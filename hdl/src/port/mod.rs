@@ -1,6 +1,8 @@
 #![doc = include_str!("README.md")]
 
 #[cfg(feature = "rtl")]
+pub mod departure;
+#[cfg(feature = "rtl")]
 pub mod fifo;
 pub mod model;
 #[cfg(feature = "rtl")]

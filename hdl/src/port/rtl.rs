@@ -5,13 +5,11 @@
 //! every head in the clock it decides and a queue can be served on consecutive clocks. One AQM
 //! core serves every queue, its state per queue in [`AqmQueueStates`].
 
+use super::departure::Departure;
 use super::fifo::BypassFifo;
 use super::pacer::LinkPacer;
 use super::regs::PortRegisters;
-use crate::aqm::rtl::QueueMarker;
 use crate::dwrr::rtl::Dwrr;
-use crate::intstamp::rtl::IntStamper;
-use crate::ren::rtl::RenCounters;
 use crate::rtl_util::SatCounter;
 use crate::seldrop::rtl::SelectiveDrop;
 use crate::shaper::rtl::TokenShaper;
@@ -63,12 +61,10 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     pub csr_rdata: Signal<Out, Bits<32>>,
     // blocks
     dwrr: Dwrr<NQ, QB>,
-    /// One marker core serves every queue, with a marker state per queue.
-    aqm: QueueMarker<NQ, QB>,
     seldrop: SelectiveDrop,
     shaper: TokenShaper,
-    ren: RenCounters,
-    int_stamp: IntStamper,
+    /// The granted descriptor's next clock: AQM, REN, INT.
+    departure: Departure<NQ, QB, CB>,
     // per-queue FIFOs: descriptor {is_data:1, ecn:2, len:14} and enqueue stamp
     fifo: [BypassFifo<17, 32, DB, CB>; NQ],
     pop: [Signal<Local, Bit>; NQ],
@@ -77,29 +73,16 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     pacer: LinkPacer,
     res_pkts: DFF<Bits<32>>,
     res_bytes: DFF<Bits<32>>,
-    d1_valid: DFF<Bit>,
-    d1_q: DFF<Bits<QB>>,
-    d1_meta: DFF<Bits<17>>,
-    d1_ts: DFF<Bits<32>>,
     cnt: [SatCounter; N_CNT],
     minus_one: Constant<Bits<32>>,
     onehot: [Constant<Bits<NQ>>; NQ],
     servable: [Signal<Local, Bit>; NQ],
     hv: [Signal<Local, Bits<NQ>>; NQ],
-    d1_count: Signal<Local, Bits<CB>>,
-    d1_count32: Signal<Local, Bits<32>>,
     rd_count: Signal<Local, Bits<CB>>,
     // wires
     block: Signal<Local, Bits<4>>,
     sub_addr: Signal<Local, Bits<8>>,
     // departure
-    d1_ecn: Signal<Local, Bits<2>>,
-    d1_len: Signal<Local, Bits<16>>,
-    sojourn: Signal<Local, Bits<32>>,
-    aqm_ecn: Signal<Local, Bits<2>>,
-    aqm_drop: Signal<Local, Bit>,
-    ren_drop: Signal<Local, Bit>,
-    int_drop: Signal<Local, Bit>,
     // scheduling
     emu_len: Signal<Local, Bits<16>>,
     emu_backlog: Signal<Local, Bit>,
@@ -153,11 +136,9 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             out_hop_hi: Default::default(),
             csr_rdata: Default::default(),
             dwrr: Default::default(),
-            aqm: Default::default(),
             seldrop: Default::default(),
             shaper: Default::default(),
-            ren: Default::default(),
-            int_stamp: Default::default(),
+            departure: Default::default(),
             fifo: std::array::from_fn(|_| Default::default()),
             pop: std::array::from_fn(|_| Default::default()),
             push: std::array::from_fn(|_| Default::default()),
@@ -165,27 +146,14 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             pacer: Default::default(),
             res_pkts: Default::default(),
             res_bytes: Default::default(),
-            d1_valid: Default::default(),
-            d1_q: Default::default(),
-            d1_meta: Default::default(),
-            d1_ts: Default::default(),
             cnt: std::array::from_fn(|_| Default::default()),
             minus_one: Constant::new(0xFFFF_FFFFu64.into()),
             onehot: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
             servable: std::array::from_fn(|_| Default::default()),
             hv: std::array::from_fn(|_| Default::default()),
-            d1_count: Default::default(),
-            d1_count32: Default::default(),
             rd_count: Default::default(),
             block: Default::default(),
             sub_addr: Default::default(),
-            d1_ecn: Default::default(),
-            d1_len: Default::default(),
-            sojourn: Default::default(),
-            aqm_ecn: Default::default(),
-            aqm_drop: Default::default(),
-            ren_drop: Default::default(),
-            int_drop: Default::default(),
             emu_len: Default::default(),
             emu_backlog: Default::default(),
             ready: Default::default(),
@@ -213,8 +181,8 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
 impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic for SwitchPort<NQ, QB, DB, CB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, res_pkts, res_bytes, d1_valid, d1_q, d1_meta, d1_ts);
-        clock!(self, clock, regs, dwrr, aqm, seldrop, shaper, ren, int_stamp, pacer);
+        dff_setup!(self, clock, res_pkts, res_bytes);
+        clock!(self, clock, regs, dwrr, departure, seldrop, shaper, pacer);
         self.block.next = self.csr_addr.val().get_bits::<4>(8);
         self.sub_addr.next = self.csr_addr.val().get_bits::<8>(0);
         self.regs.we.next = self.csr_we.val() & (self.block.val() == 0);
@@ -232,65 +200,31 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         }
 
         // --- departure of the descriptor granted last clock: AQM → REN → INT
-        self.d1_len.next = bit_cast::<16, 14>(self.d1_meta.q.val().get_bits::<14>(0));
-        self.d1_ecn.next = self.d1_meta.q.val().get_bits::<2>(14);
-        self.sojourn.next = 0.into();
-        if self.d1_valid.q.val() {
-            self.sojourn.next = self.regs.now.val() - self.d1_ts.q.val();
-        }
-        // (bit_cast cannot take a loop-indexed argument in hdl_gen: mux first, then widen)
-        self.d1_count.next = 0.into();
+        self.departure.csr_we.next = self.csr_we.val();
+        self.departure.block.next = self.block.val();
+        self.departure.sub_addr.next = self.sub_addr.val();
+        self.departure.csr_wdata.next = self.csr_wdata.val();
+        self.departure.now.next = self.regs.now.val();
         for i in 0..NQ {
-            if self.d1_q.q.val().index() == i {
-                self.d1_count.next = self.fifo[i].count.val();
-            }
+            self.departure.counts[i].next = self.fifo[i].count.val();
         }
-        self.d1_count32.next = bit_cast::<32, CB>(self.d1_count.val());
-        self.aqm.csr_we.next = self.csr_we.val() & (self.block.val() == 2) & (self.sub_addr.val() < 64);
-        self.aqm.csr_addr.next = self.sub_addr.val().get_bits::<6>(0);
-        self.aqm.csr_wdata.next = self.csr_wdata.val();
-        self.aqm.deq.next = self.d1_valid.q.val();
-        self.aqm.q.next = self.d1_q.q.val();
-        self.aqm.now.next = self.regs.now.val();
-        self.aqm.sojourn.next = self.sojourn.val();
-        self.aqm.ecn_in.next = self.d1_ecn.val();
-        self.aqm.qlen.next = self.d1_count32.val();
-        self.aqm_ecn.next = self.aqm.ecn_out.val();
-        self.aqm_drop.next = self.d1_valid.q.val() & self.aqm.drop.val();
-        self.ren.csr_we.next = self.csr_we.val() & (self.block.val() == 5);
-        self.ren.csr_addr.next = self.sub_addr.val();
-        self.ren.csr_wdata.next = self.csr_wdata.val();
-        self.ren.idle_bytes.next = self.pacer.idle.val();
-        self.ren.q_pkts.next = self.res_pkts.q.val().get_bits::<20>(0);
-        self.ren.deq_valid.next = self.d1_valid.q.val() & !self.aqm_drop.val();
-        self.ren.deq_is_data.next = self.d1_meta.q.val().get_bit(16);
-        self.ren.deq_ecn.next = self.aqm_ecn.val();
-        self.ren.deq_len.next = self.d1_len.val();
-        self.ren_drop.next = self.d1_valid.q.val() & !self.aqm_drop.val() & self.ren.drop.val();
-        self.int_stamp.csr_we.next = self.csr_we.val() & (self.block.val() == 6);
-        self.int_stamp.csr_addr.next = self.sub_addr.val();
-        self.int_stamp.csr_wdata.next = self.csr_wdata.val();
-        self.int_stamp.deq_valid.next = self.d1_valid.q.val() & !self.aqm_drop.val() & !self.ren_drop.val();
-        self.int_stamp.deq_len.next = self.d1_len.val();
-        self.int_stamp.now.next = self.regs.now.val().get_bits::<24>(0);
-        self.int_stamp.qlen_after.next = self.res_bytes.q.val();
-        self.int_drop.next = self.d1_valid.q.val() & !self.aqm_drop.val() & !self.ren_drop.val() & self.int_stamp.drop.val();
-        self.out_valid.next = self.d1_valid.q.val() & !self.aqm_drop.val() & !self.ren_drop.val() & !self.int_drop.val();
-        self.out_q.next = bit_cast::<3, QB>(self.d1_q.q.val());
-        self.out_len.next = self.d1_len.val();
-        self.out_ecn.next = self.ren.ecn_out.val();
-        self.out_is_data.next = self.d1_meta.q.val().get_bit(16);
-        self.out_sojourn.next = self.sojourn.val();
-        self.out_hop_lo.next = self.int_stamp.hop_lo.val();
-        self.out_hop_hi.next = self.int_stamp.hop_hi.val();
+        self.departure.idle_bytes.next = self.pacer.idle.val();
+        self.departure.res_pkts.next = self.res_pkts.q.val();
+        self.departure.res_bytes.next = self.res_bytes.q.val();
+        self.out_valid.next = self.departure.out_valid.val();
+        self.out_q.next = self.departure.out_q.val();
+        self.out_len.next = self.departure.out_len.val();
+        self.out_ecn.next = self.departure.out_ecn.val();
+        self.out_is_data.next = self.departure.out_is_data.val();
+        self.out_sojourn.next = self.departure.out_sojourn.val();
+        self.out_hop_lo.next = self.departure.out_hop_lo.val();
+        self.out_hop_hi.next = self.departure.out_hop_hi.val();
         // counters 6..=10: out, drop_aqm, drop_ren, drop_int, marked_aqm
-        self.cnt[6].inc.next = self.out_valid.val();
-        self.cnt[7].inc.next = self.d1_valid.q.val() & self.aqm_drop.val();
-        self.cnt[8].inc.next = self.ren_drop.val();
-        self.cnt[9].inc.next = self.int_drop.val();
-        self.cnt[10].inc.next = self.d1_valid.q.val()
-            & ((self.d1_ecn.val() == 1) | (self.d1_ecn.val() == 2))
-            & (self.aqm_ecn.val() == 3);
+        self.cnt[6].inc.next = self.departure.out_valid.val();
+        self.cnt[7].inc.next = self.departure.drop_aqm.val();
+        self.cnt[8].inc.next = self.departure.drop_ren.val();
+        self.cnt[9].inc.next = self.departure.drop_int.val();
+        self.cnt[10].inc.next = self.departure.marked_aqm.val();
 
         // --- scheduling: shaper eligibility (emulation queue), DWRR / SP, pacer
         self.emu_len.next = 0.into();
@@ -346,10 +280,10 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
             }
         }
         self.g_len.next = bit_cast::<16, 14>(self.g_meta.val().get_bits::<14>(0));
-        self.d1_valid.d.next = self.g.val();
-        self.d1_q.d.next = self.gq.val();
-        self.d1_meta.d.next = self.g_meta.val();
-        self.d1_ts.d.next = self.g_ts.val();
+        self.departure.g.next = self.g.val();
+        self.departure.gq.next = self.gq.val();
+        self.departure.g_meta.next = self.g_meta.val();
+        self.departure.g_ts.next = self.g_ts.val();
         self.cnt[5].inc.next = self.g.val();
         self.pacer.rate.next = self.regs.rate.val();
         self.pacer.overhead.next = self.regs.overhead.val();
@@ -465,7 +399,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
             11 => self.csr_rdata.next = self.res_pkts.q.val(),
             12 => self.csr_rdata.next = self.res_bytes.q.val(),
             13 => self.csr_rdata.next = self.regs.now.val(),
-            14 => self.csr_rdata.next = bit_cast::<32, 1>(self.d1_valid.q.val().into()),
+            14 => self.csr_rdata.next = bit_cast::<32, 1>(self.departure.in_flight.val().into()),
             _ => {}
         }
     }

@@ -1,0 +1,169 @@
+//! The port's departure stage: the descriptor granted last clock (registered here, `d1`) goes
+//! through the AQM marker (its queue's state, its sojourn `now − stamp`, its queue's occupancy),
+//! REN and INT stamping, in that order; a block that drops it stops it for the blocks after.
+
+use crate::aqm::rtl::QueueMarker;
+use crate::intstamp::rtl::IntStamper;
+use crate::ren::rtl::RenCounters;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct Departure<const NQ: usize, const QB: usize, const CB: usize> {
+    pub clock: Signal<In, Clock>,
+    pub csr_we: Signal<In, Bit>,
+    /// The register space's block (`addr[11:8]`) and register (`addr[7:0]`).
+    pub block: Signal<In, Bits<4>>,
+    pub sub_addr: Signal<In, Bits<8>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    /// This clock's grant: it departs at the next clock.
+    pub g: Signal<In, Bit>,
+    pub gq: Signal<In, Bits<QB>>,
+    /// The granted descriptor {is_data, ecn, len} and its enqueue stamp.
+    pub g_meta: Signal<In, Bits<17>>,
+    pub g_ts: Signal<In, Bits<32>>,
+    pub now: Signal<In, Bits<32>>,
+    /// Every queue's occupancy (the departing queue's, left behind, is the AQM's `qlen`).
+    pub counts: [Signal<In, Bits<CB>>; NQ],
+    pub idle_bytes: Signal<In, Bits<8>>,
+    pub res_pkts: Signal<In, Bits<32>>,
+    pub res_bytes: Signal<In, Bits<32>>,
+    /// A descriptor departs this clock (before the drops).
+    pub in_flight: Signal<Out, Bit>,
+    pub out_valid: Signal<Out, Bit>,
+    pub out_q: Signal<Out, Bits<3>>,
+    pub out_len: Signal<Out, Bits<16>>,
+    pub out_ecn: Signal<Out, Bits<2>>,
+    pub out_is_data: Signal<Out, Bit>,
+    pub out_sojourn: Signal<Out, Bits<32>>,
+    pub out_hop_lo: Signal<Out, Bits<32>>,
+    pub out_hop_hi: Signal<Out, Bits<32>>,
+    pub drop_aqm: Signal<Out, Bit>,
+    pub drop_ren: Signal<Out, Bit>,
+    pub drop_int: Signal<Out, Bit>,
+    /// The AQM marked an ECT descriptor CE.
+    pub marked_aqm: Signal<Out, Bit>,
+    aqm: QueueMarker<NQ, QB>,
+    ren: RenCounters,
+    int_stamp: IntStamper,
+    d1_valid: DFF<Bit>,
+    d1_q: DFF<Bits<QB>>,
+    d1_meta: DFF<Bits<17>>,
+    d1_ts: DFF<Bits<32>>,
+    d1_ecn: Signal<Local, Bits<2>>,
+    d1_len: Signal<Local, Bits<16>>,
+    d1_count: Signal<Local, Bits<CB>>,
+    sojourn: Signal<Local, Bits<32>>,
+    aqm_ecn: Signal<Local, Bits<2>>,
+}
+
+impl<const NQ: usize, const QB: usize, const CB: usize> Default for Departure<NQ, QB, CB> {
+    fn default() -> Self {
+        Departure {
+            clock: Default::default(),
+            csr_we: Default::default(),
+            block: Default::default(),
+            sub_addr: Default::default(),
+            csr_wdata: Default::default(),
+            g: Default::default(),
+            gq: Default::default(),
+            g_meta: Default::default(),
+            g_ts: Default::default(),
+            now: Default::default(),
+            counts: std::array::from_fn(|_| Default::default()),
+            idle_bytes: Default::default(),
+            res_pkts: Default::default(),
+            res_bytes: Default::default(),
+            in_flight: Default::default(),
+            out_valid: Default::default(),
+            out_q: Default::default(),
+            out_len: Default::default(),
+            out_ecn: Default::default(),
+            out_is_data: Default::default(),
+            out_sojourn: Default::default(),
+            out_hop_lo: Default::default(),
+            out_hop_hi: Default::default(),
+            drop_aqm: Default::default(),
+            drop_ren: Default::default(),
+            drop_int: Default::default(),
+            marked_aqm: Default::default(),
+            aqm: Default::default(),
+            ren: Default::default(),
+            int_stamp: Default::default(),
+            d1_valid: Default::default(),
+            d1_q: Default::default(),
+            d1_meta: Default::default(),
+            d1_ts: Default::default(),
+            d1_ecn: Default::default(),
+            d1_len: Default::default(),
+            d1_count: Default::default(),
+            sojourn: Default::default(),
+            aqm_ecn: Default::default(),
+        }
+    }
+}
+
+impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Departure<NQ, QB, CB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, d1_valid, d1_q, d1_meta, d1_ts);
+        clock!(self, clock, aqm, ren, int_stamp);
+        self.d1_valid.d.next = self.g.val();
+        self.d1_q.d.next = self.gq.val();
+        self.d1_meta.d.next = self.g_meta.val();
+        self.d1_ts.d.next = self.g_ts.val();
+        self.in_flight.next = self.d1_valid.q.val();
+        self.d1_len.next = bit_cast::<16, 14>(self.d1_meta.q.val().get_bits::<14>(0));
+        self.d1_ecn.next = self.d1_meta.q.val().get_bits::<2>(14);
+        self.sojourn.next = 0.into();
+        if self.d1_valid.q.val() {
+            self.sojourn.next = self.now.val() - self.d1_ts.q.val();
+        }
+        // (bit_cast cannot take a loop-indexed argument in hdl_gen: mux first, then widen)
+        self.d1_count.next = 0.into();
+        for i in 0..NQ {
+            if self.d1_q.q.val().index() == i {
+                self.d1_count.next = self.counts[i].val();
+            }
+        }
+        self.aqm.csr_we.next = self.csr_we.val() & (self.block.val() == 2) & (self.sub_addr.val() < 64);
+        self.aqm.csr_addr.next = self.sub_addr.val().get_bits::<6>(0);
+        self.aqm.csr_wdata.next = self.csr_wdata.val();
+        self.aqm.deq.next = self.d1_valid.q.val();
+        self.aqm.q.next = self.d1_q.q.val();
+        self.aqm.now.next = self.now.val();
+        self.aqm.sojourn.next = self.sojourn.val();
+        self.aqm.ecn_in.next = self.d1_ecn.val();
+        self.aqm.qlen.next = bit_cast::<32, CB>(self.d1_count.val());
+        self.aqm_ecn.next = self.aqm.ecn_out.val();
+        self.drop_aqm.next = self.d1_valid.q.val() & self.aqm.drop.val();
+        self.ren.csr_we.next = self.csr_we.val() & (self.block.val() == 5);
+        self.ren.csr_addr.next = self.sub_addr.val();
+        self.ren.csr_wdata.next = self.csr_wdata.val();
+        self.ren.idle_bytes.next = self.idle_bytes.val();
+        self.ren.q_pkts.next = self.res_pkts.val().get_bits::<20>(0);
+        self.ren.deq_valid.next = self.d1_valid.q.val() & !self.drop_aqm.val();
+        self.ren.deq_is_data.next = self.d1_meta.q.val().get_bit(16);
+        self.ren.deq_ecn.next = self.aqm_ecn.val();
+        self.ren.deq_len.next = self.d1_len.val();
+        self.drop_ren.next = self.d1_valid.q.val() & !self.drop_aqm.val() & self.ren.drop.val();
+        self.int_stamp.csr_we.next = self.csr_we.val() & (self.block.val() == 6);
+        self.int_stamp.csr_addr.next = self.sub_addr.val();
+        self.int_stamp.csr_wdata.next = self.csr_wdata.val();
+        self.int_stamp.deq_valid.next = self.d1_valid.q.val() & !self.drop_aqm.val() & !self.drop_ren.val();
+        self.int_stamp.deq_len.next = self.d1_len.val();
+        self.int_stamp.now.next = self.now.val().get_bits::<24>(0);
+        self.int_stamp.qlen_after.next = self.res_bytes.val();
+        self.drop_int.next = self.d1_valid.q.val() & !self.drop_aqm.val() & !self.drop_ren.val() & self.int_stamp.drop.val();
+        self.out_valid.next = self.d1_valid.q.val() & !self.drop_aqm.val() & !self.drop_ren.val() & !self.drop_int.val();
+        self.out_q.next = bit_cast::<3, QB>(self.d1_q.q.val());
+        self.out_len.next = self.d1_len.val();
+        self.out_ecn.next = self.ren.ecn_out.val();
+        self.out_is_data.next = self.d1_meta.q.val().get_bit(16);
+        self.out_sojourn.next = self.sojourn.val();
+        self.out_hop_lo.next = self.int_stamp.hop_lo.val();
+        self.out_hop_hi.next = self.int_stamp.hop_hi.val();
+        self.marked_aqm.next = self.d1_valid.q.val()
+            & ((self.d1_ecn.val() == 1) | (self.d1_ecn.val() == 2))
+            & (self.aqm_ecn.val() == 3);
+    }
+}
