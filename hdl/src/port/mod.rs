@@ -1,6 +1,8 @@
 #![doc = include_str!("README.md")]
 
 #[cfg(feature = "rtl")]
+pub mod admission;
+#[cfg(feature = "rtl")]
 pub mod departure;
 #[cfg(feature = "rtl")]
 pub mod fifo;

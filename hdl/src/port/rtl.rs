@@ -5,13 +5,13 @@
 //! every head in the clock it decides and a queue can be served on consecutive clocks. One AQM
 //! core serves every queue, its state per queue in [`AqmQueueStates`].
 
+use super::admission::Admission;
 use super::departure::Departure;
 use super::fifo::BypassFifo;
 use super::pacer::LinkPacer;
 use super::regs::PortRegisters;
 use crate::dwrr::rtl::Dwrr;
 use crate::rtl_util::SatCounter;
-use crate::seldrop::rtl::SelectiveDrop;
 use crate::shaper::rtl::TokenShaper;
 use rust_hdl::prelude::*;
 
@@ -61,7 +61,8 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     pub csr_rdata: Signal<Out, Bits<32>>,
     // blocks
     dwrr: Dwrr<NQ, QB>,
-    seldrop: SelectiveDrop,
+    /// The arrival: classify, admit (selective drop on its queue).
+    admission: Admission<NQ, QB, CB>,
     shaper: TokenShaper,
     /// The granted descriptor's next clock: AQM, REN, INT.
     departure: Departure<NQ, QB, CB>,
@@ -93,15 +94,6 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     g_ts: Signal<Local, Bits<32>>,
     g_len: Signal<Local, Bits<16>>,
     // arrival
-    qsel: Signal<Local, Bits<3>>,
-    q: Signal<Local, Bits<QB>>,
-    q_count: Signal<Local, Bits<CB>>,
-    malformed: Signal<Local, Bit>,
-    full: Signal<Local, Bit>,
-    sel_applies: Signal<Local, Bit>,
-    drop_code: Signal<Local, Bits<2>>,
-    admit: Signal<Local, Bit>,
-    enq_meta: Signal<Local, Bits<17>>,
     res_delta: Signal<Local, Bits<32>>,
     res_add: Signal<Local, Bits<16>>,
     res_sub: Signal<Local, Bits<16>>,
@@ -136,7 +128,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             out_hop_hi: Default::default(),
             csr_rdata: Default::default(),
             dwrr: Default::default(),
-            seldrop: Default::default(),
+            admission: Default::default(),
             shaper: Default::default(),
             departure: Default::default(),
             fifo: std::array::from_fn(|_| Default::default()),
@@ -162,15 +154,6 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             g_meta: Default::default(),
             g_ts: Default::default(),
             g_len: Default::default(),
-            qsel: Default::default(),
-            q: Default::default(),
-            q_count: Default::default(),
-            malformed: Default::default(),
-            full: Default::default(),
-            sel_applies: Default::default(),
-            drop_code: Default::default(),
-            admit: Default::default(),
-            enq_meta: Default::default(),
             res_delta: Default::default(),
             res_add: Default::default(),
             res_sub: Default::default(),
@@ -182,7 +165,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, res_pkts, res_bytes);
-        clock!(self, clock, regs, dwrr, departure, seldrop, shaper, pacer);
+        clock!(self, clock, regs, dwrr, departure, admission, shaper, pacer);
         self.block.next = self.csr_addr.val().get_bits::<4>(8);
         self.sub_addr.next = self.csr_addr.val().get_bits::<8>(0);
         self.regs.we.next = self.csr_we.val() & (self.block.val() == 0);
@@ -291,85 +274,54 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.pacer.sent_len.next = self.g_len.val();
 
         // --- arrival: classify, admit, enqueue with the time stamp
-        self.qsel.next = 0.into();
-        for c in 0..8 {
-            if self.in_class.val().index() == c {
-                self.qsel.next = self.regs.class_map.val().get_bits::<3>(3 * c);
-            }
-        }
-        self.q.next = bit_cast::<QB, 3>(self.qsel.val());
-        self.q_count.next = 0.into();
+        self.admission.csr_we.next = self.csr_we.val();
+        self.admission.block.next = self.block.val();
+        self.admission.sub_addr.next = self.sub_addr.val();
+        self.admission.csr_wdata.next = self.csr_wdata.val();
+        self.admission.in_valid.next = self.in_valid.val();
+        self.admission.in_class.next = self.in_class.val();
+        self.admission.in_len.next = self.in_len.val();
+        self.admission.in_ecn.next = self.in_ecn.val();
+        self.admission.in_low_prio.next = self.in_low_prio.val();
+        self.admission.in_is_data.next = self.in_is_data.val();
+        self.admission.class_map.next = self.regs.class_map.val();
+        self.admission.qcap.next = self.regs.qcap.val();
+        self.admission.max_len.next = self.regs.max_len.val();
+        self.admission.sel_en.next = self.regs.sel_en.val();
+        self.admission.sel.next = self.regs.sel.val();
         for i in 0..NQ {
-            if self.q.val().index() == i {
-                self.q_count.next = self.fifo[i].count.val();
-            }
+            self.admission.counts[i].next = self.fifo[i].count.val();
         }
-        self.malformed.next = !self.in_len.val().any() | (self.in_len.val() > self.regs.max_len.val());
-        self.full.next = self.q_count.val() >= self.regs.qcap.val();
-        self.sel_applies.next = self.regs.sel_en.val() & (self.regs.sel.val() == self.q.val());
-        self.seldrop.csr_we.next = self.csr_we.val() & (self.block.val() == 3);
-        self.seldrop.csr_addr.next = self.sub_addr.val();
-        self.seldrop.csr_wdata.next = self.csr_wdata.val();
-        self.seldrop.arr_valid.next = self.in_valid.val() & !self.malformed.val() & !self.full.val() & self.sel_applies.val();
-        self.seldrop.arr_len.next = self.in_len.val();
-        self.seldrop.arr_ecn.next = self.in_ecn.val();
-        self.seldrop.arr_low_prio.next = self.in_low_prio.val();
-        self.seldrop.deq_valid.next = self.regs.sel_en.val() & self.g.val() & (self.gq.val() == self.regs.sel.val());
-        self.seldrop.deq_len.next = self.g_len.val();
-        self.drop_code.next = 0.into();
-        if self.malformed.val() {
-            self.drop_code.next = 1.into();
-        } else if self.full.val() {
-            self.drop_code.next = 2.into();
-        } else if self.sel_applies.val() & !self.seldrop.admit.val() {
-            if self.seldrop.drop_sel.val() {
-                self.drop_code.next = 3.into();
-            } else if self.seldrop.drop_full.val() {
-                self.drop_code.next = 2.into();
-            } else {
-                self.drop_code.next = 1.into();
-            }
-        }
-        self.admit.next = self.in_valid.val() & (self.drop_code.val() == 0);
-        self.in_admit.next = self.admit.val();
-        self.in_drop.next = 0.into();
-        if self.in_valid.val() {
-            self.in_drop.next = self.drop_code.val();
-        }
+        self.admission.g.next = self.g.val();
+        self.admission.gq.next = self.gq.val();
+        self.admission.g_len.next = self.g_len.val();
+        self.in_admit.next = self.admission.admit.val();
+        self.in_drop.next = self.admission.drop_code.val();
         self.cnt[0].inc.next = self.in_valid.val();
-        self.cnt[1].inc.next = self.admit.val();
-        self.cnt[2].inc.next = self.in_valid.val() & (self.drop_code.val() == 1);
-        self.cnt[3].inc.next = self.in_valid.val() & (self.drop_code.val() == 2);
-        self.cnt[4].inc.next = self.in_valid.val() & (self.drop_code.val() == 3);
-        self.enq_meta.next = bit_cast::<17, 14>(self.in_len.val().get_bits::<14>(0))
-            | (bit_cast::<17, 2>(self.in_ecn.val()) << 14);
-        if self.sel_applies.val() {
-            self.enq_meta.next = bit_cast::<17, 14>(self.in_len.val().get_bits::<14>(0))
-                | (bit_cast::<17, 2>(self.seldrop.ecn_out.val()) << 14);
-        }
-        if self.in_is_data.val() {
-            self.enq_meta.next = self.enq_meta.val() | 0x1_0000;
-        }
+        self.cnt[1].inc.next = self.admission.admit.val();
+        self.cnt[2].inc.next = self.admission.drop_code.val() == 1;
+        self.cnt[3].inc.next = self.admission.drop_code.val() == 2;
+        self.cnt[4].inc.next = self.admission.drop_code.val() == 3;
 
         // --- FIFO updates: push the admitted descriptor with its stamp, pop the granted one
         for i in 0..NQ {
-            self.push[i].next = self.admit.val() & (self.q.val().index() == i);
+            self.push[i].next = self.admission.admit.val() & (self.admission.q.val().index() == i);
             self.fifo[i].push.next = self.push[i].val();
             self.fifo[i].pop.next = self.pop[i].val();
-            self.fifo[i].in_a.next = self.enq_meta.val();
+            self.fifo[i].in_a.next = self.admission.enq_meta.val();
             self.fifo[i].in_b.next = self.regs.now.val();
         }
         // one adder each: +1 / -1 (all ones) / 0 packets, + admitted - granted bytes
         self.res_delta.next = 0.into();
-        if self.admit.val() & !self.g.val() {
+        if self.admission.admit.val() & !self.g.val() {
             self.res_delta.next = 1.into();
         }
-        if !self.admit.val() & self.g.val() {
+        if !self.admission.admit.val() & self.g.val() {
             self.res_delta.next = self.minus_one.val();
         }
         self.res_pkts.d.next = self.res_pkts.q.val() + self.res_delta.val();
         self.res_add.next = 0.into();
-        if self.admit.val() {
+        if self.admission.admit.val() {
             self.res_add.next = self.in_len.val();
         }
         self.res_sub.next = 0.into();

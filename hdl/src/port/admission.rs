@@ -1,0 +1,146 @@
+//! The port's arrival stage: classify the descriptor to its queue (`CLASS_MAP`), drop it when
+//! malformed (length 0 or above `MAX_LEN`) or when its queue holds `QCAP`, let the
+//! selective-drop block judge it when it arrives at the selective-drop queue, and give the FIFO
+//! what to push: the descriptor {is_data, ecn, len} with the code selective drop gave it.
+
+use crate::seldrop::rtl::SelectiveDrop;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct Admission<const NQ: usize, const QB: usize, const CB: usize> {
+    pub clock: Signal<In, Clock>,
+    pub csr_we: Signal<In, Bit>,
+    /// The register space's block (`addr[11:8]`) and register (`addr[7:0]`).
+    pub block: Signal<In, Bits<4>>,
+    pub sub_addr: Signal<In, Bits<8>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    pub in_valid: Signal<In, Bit>,
+    pub in_class: Signal<In, Bits<3>>,
+    pub in_len: Signal<In, Bits<16>>,
+    pub in_ecn: Signal<In, Bits<2>>,
+    pub in_low_prio: Signal<In, Bit>,
+    pub in_is_data: Signal<In, Bit>,
+    // the port's registers
+    pub class_map: Signal<In, Bits<24>>,
+    pub qcap: Signal<In, Bits<CB>>,
+    pub max_len: Signal<In, Bits<16>>,
+    pub sel_en: Signal<In, Bit>,
+    pub sel: Signal<In, Bits<QB>>,
+    /// Every queue's occupancy.
+    pub counts: [Signal<In, Bits<CB>>; NQ],
+    /// This clock's grant (selective drop counts a departure of its queue).
+    pub g: Signal<In, Bit>,
+    pub gq: Signal<In, Bits<QB>>,
+    pub g_len: Signal<In, Bits<16>>,
+    /// The descriptor is admitted to queue `q`, as `enq_meta`.
+    pub admit: Signal<Out, Bit>,
+    pub q: Signal<Out, Bits<QB>>,
+    pub enq_meta: Signal<Out, Bits<17>>,
+    /// Why it was dropped (`drop` codes in `mod.rs`), 0 when admitted or when nothing arrived.
+    pub drop_code: Signal<Out, Bits<2>>,
+    seldrop: SelectiveDrop,
+    qsel: Signal<Local, Bits<3>>,
+    q_count: Signal<Local, Bits<CB>>,
+    malformed: Signal<Local, Bit>,
+    full: Signal<Local, Bit>,
+    sel_applies: Signal<Local, Bit>,
+    code: Signal<Local, Bits<2>>,
+}
+
+impl<const NQ: usize, const QB: usize, const CB: usize> Default for Admission<NQ, QB, CB> {
+    fn default() -> Self {
+        Admission {
+            clock: Default::default(),
+            csr_we: Default::default(),
+            block: Default::default(),
+            sub_addr: Default::default(),
+            csr_wdata: Default::default(),
+            in_valid: Default::default(),
+            in_class: Default::default(),
+            in_len: Default::default(),
+            in_ecn: Default::default(),
+            in_low_prio: Default::default(),
+            in_is_data: Default::default(),
+            class_map: Default::default(),
+            qcap: Default::default(),
+            max_len: Default::default(),
+            sel_en: Default::default(),
+            sel: Default::default(),
+            counts: std::array::from_fn(|_| Default::default()),
+            g: Default::default(),
+            gq: Default::default(),
+            g_len: Default::default(),
+            admit: Default::default(),
+            q: Default::default(),
+            enq_meta: Default::default(),
+            drop_code: Default::default(),
+            seldrop: Default::default(),
+            qsel: Default::default(),
+            q_count: Default::default(),
+            malformed: Default::default(),
+            full: Default::default(),
+            sel_applies: Default::default(),
+            code: Default::default(),
+        }
+    }
+}
+
+impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Admission<NQ, QB, CB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, seldrop);
+        self.qsel.next = 0.into();
+        for c in 0..8 {
+            if self.in_class.val().index() == c {
+                self.qsel.next = self.class_map.val().get_bits::<3>(3 * c);
+            }
+        }
+        self.q.next = bit_cast::<QB, 3>(self.qsel.val());
+        self.q_count.next = 0.into();
+        for i in 0..NQ {
+            if self.q.val().index() == i {
+                self.q_count.next = self.counts[i].val();
+            }
+        }
+        self.malformed.next = !self.in_len.val().any() | (self.in_len.val() > self.max_len.val());
+        self.full.next = self.q_count.val() >= self.qcap.val();
+        self.sel_applies.next = self.sel_en.val() & (self.sel.val() == self.q.val());
+        self.seldrop.csr_we.next = self.csr_we.val() & (self.block.val() == 3);
+        self.seldrop.csr_addr.next = self.sub_addr.val();
+        self.seldrop.csr_wdata.next = self.csr_wdata.val();
+        self.seldrop.arr_valid.next = self.in_valid.val() & !self.malformed.val() & !self.full.val() & self.sel_applies.val();
+        self.seldrop.arr_len.next = self.in_len.val();
+        self.seldrop.arr_ecn.next = self.in_ecn.val();
+        self.seldrop.arr_low_prio.next = self.in_low_prio.val();
+        self.seldrop.deq_valid.next = self.sel_en.val() & self.g.val() & (self.gq.val() == self.sel.val());
+        self.seldrop.deq_len.next = self.g_len.val();
+        self.code.next = 0.into();
+        if self.malformed.val() {
+            self.code.next = 1.into();
+        } else if self.full.val() {
+            self.code.next = 2.into();
+        } else if self.sel_applies.val() & !self.seldrop.admit.val() {
+            if self.seldrop.drop_sel.val() {
+                self.code.next = 3.into();
+            } else if self.seldrop.drop_full.val() {
+                self.code.next = 2.into();
+            } else {
+                self.code.next = 1.into();
+            }
+        }
+        self.admit.next = self.in_valid.val() & (self.code.val() == 0);
+        self.drop_code.next = 0.into();
+        if self.in_valid.val() {
+            self.drop_code.next = self.code.val();
+        }
+        self.enq_meta.next = bit_cast::<17, 14>(self.in_len.val().get_bits::<14>(0))
+            | (bit_cast::<17, 2>(self.in_ecn.val()) << 14);
+        if self.sel_applies.val() {
+            self.enq_meta.next = bit_cast::<17, 14>(self.in_len.val().get_bits::<14>(0))
+                | (bit_cast::<17, 2>(self.seldrop.ecn_out.val()) << 14);
+        }
+        if self.in_is_data.val() {
+            self.enq_meta.next = self.enq_meta.val() | 0x1_0000;
+        }
+    }
+}
