@@ -13,6 +13,8 @@ pub mod pacer;
 pub mod regs;
 #[cfg(feature = "rtl")]
 pub mod rtl;
+#[cfg(feature = "rtl")]
+pub mod scheduler;
 pub mod vectors;
 
 /// Register space: `addr[11:8]` selects the block, `addr[7:0]` its register.

@@ -10,9 +10,8 @@ use super::departure::Departure;
 use super::fifo::BypassFifo;
 use super::pacer::LinkPacer;
 use super::regs::PortRegisters;
-use crate::dwrr::rtl::Dwrr;
+use super::scheduler::Scheduler;
 use crate::rtl_util::SatCounter;
-use crate::shaper::rtl::TokenShaper;
 use rust_hdl::prelude::*;
 
 // The register addresses this RTL decodes as literals (rust-hdl's `#[hdl_gen]` takes no paths)
@@ -60,15 +59,14 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     pub out_hop_hi: Signal<Out, Bits<32>>,
     pub csr_rdata: Signal<Out, Bits<32>>,
     // blocks
-    dwrr: Dwrr<NQ, QB>,
+    /// DWRR / strict priority over the heads, the emulation queue shaped.
+    scheduler: Scheduler<NQ, QB, CB>,
     /// The arrival: classify, admit (selective drop on its queue).
     admission: Admission<NQ, QB, CB>,
-    shaper: TokenShaper,
     /// The granted descriptor's next clock: AQM, REN, INT.
     departure: Departure<NQ, QB, CB>,
     // per-queue FIFOs: descriptor {is_data:1, ecn:2, len:14} and enqueue stamp
     fifo: [BypassFifo<17, 32, DB, CB>; NQ],
-    pop: [Signal<Local, Bit>; NQ],
     push: [Signal<Local, Bit>; NQ],
     regs: PortRegisters<NQ, QB, DB, CB>,
     pacer: LinkPacer,
@@ -76,23 +74,12 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     res_bytes: DFF<Bits<32>>,
     cnt: [SatCounter; N_CNT],
     minus_one: Constant<Bits<32>>,
-    onehot: [Constant<Bits<NQ>>; NQ],
-    servable: [Signal<Local, Bit>; NQ],
-    hv: [Signal<Local, Bits<NQ>>; NQ],
     rd_count: Signal<Local, Bits<CB>>,
     // wires
     block: Signal<Local, Bits<4>>,
     sub_addr: Signal<Local, Bits<8>>,
     // departure
     // scheduling
-    emu_len: Signal<Local, Bits<16>>,
-    emu_backlog: Signal<Local, Bit>,
-    ready: Signal<Local, Bit>,
-    g: Signal<Local, Bit>,
-    gq: Signal<Local, Bits<QB>>,
-    g_meta: Signal<Local, Bits<17>>,
-    g_ts: Signal<Local, Bits<32>>,
-    g_len: Signal<Local, Bits<16>>,
     // arrival
     res_delta: Signal<Local, Bits<32>>,
     res_add: Signal<Local, Bits<16>>,
@@ -127,12 +114,10 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             out_hop_lo: Default::default(),
             out_hop_hi: Default::default(),
             csr_rdata: Default::default(),
-            dwrr: Default::default(),
+            scheduler: Default::default(),
             admission: Default::default(),
-            shaper: Default::default(),
             departure: Default::default(),
             fifo: std::array::from_fn(|_| Default::default()),
-            pop: std::array::from_fn(|_| Default::default()),
             push: std::array::from_fn(|_| Default::default()),
             regs: Default::default(),
             pacer: Default::default(),
@@ -140,20 +125,9 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             res_bytes: Default::default(),
             cnt: std::array::from_fn(|_| Default::default()),
             minus_one: Constant::new(0xFFFF_FFFFu64.into()),
-            onehot: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
-            servable: std::array::from_fn(|_| Default::default()),
-            hv: std::array::from_fn(|_| Default::default()),
             rd_count: Default::default(),
             block: Default::default(),
             sub_addr: Default::default(),
-            emu_len: Default::default(),
-            emu_backlog: Default::default(),
-            ready: Default::default(),
-            g: Default::default(),
-            gq: Default::default(),
-            g_meta: Default::default(),
-            g_ts: Default::default(),
-            g_len: Default::default(),
             res_delta: Default::default(),
             res_add: Default::default(),
             res_sub: Default::default(),
@@ -165,7 +139,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, res_pkts, res_bytes);
-        clock!(self, clock, regs, dwrr, departure, admission, shaper, pacer);
+        clock!(self, clock, regs, scheduler, departure, admission, pacer);
         self.block.next = self.csr_addr.val().get_bits::<4>(8);
         self.sub_addr.next = self.csr_addr.val().get_bits::<8>(0);
         self.regs.we.next = self.csr_we.val() & (self.block.val() == 0);
@@ -210,68 +184,29 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.cnt[10].inc.next = self.departure.marked_aqm.val();
 
         // --- scheduling: shaper eligibility (emulation queue), DWRR / SP, pacer
-        self.emu_len.next = 0.into();
-        self.emu_backlog.next = false;
+        self.scheduler.csr_we.next = self.csr_we.val();
+        self.scheduler.block.next = self.block.val();
+        self.scheduler.sub_addr.next = self.sub_addr.val();
+        self.scheduler.csr_wdata.next = self.csr_wdata.val();
         for i in 0..NQ {
-            if self.regs.emu.val().index() == i {
-                self.emu_len.next = self.fifo[i].head_a.val().get_bits::<16>(0) & 0x3FFF;
-                self.emu_backlog.next = self.fifo[i].count.val().any();
-            }
+            self.scheduler.counts[i].next = self.fifo[i].count.val();
+            self.scheduler.heads_a[i].next = self.fifo[i].head_a.val();
+            self.scheduler.heads_b[i].next = self.fifo[i].head_b.val();
         }
-        self.shaper.csr_we.next = self.csr_we.val() & (self.block.val() == 4);
-        self.shaper.csr_addr.next = self.sub_addr.val();
-        self.shaper.csr_wdata.next = self.csr_wdata.val();
-        self.shaper.head_valid.next = self.regs.emu_en.val() & self.emu_backlog.val();
-        self.shaper.head_len.next = self.emu_len.val();
-        self.ready.next = self.pacer.ready.val();
-        self.dwrr.csr_we.next = self.csr_we.val() & (self.block.val() == 1);
-        self.dwrr.csr_addr.next = self.sub_addr.val();
-        self.dwrr.csr_wdata.next = self.csr_wdata.val();
-        self.dwrr.grant_en.next = self.ready.val();
-        // servable heads, accumulated bit by bit: hv[i] holds queues 0..=i
-        for i in 0..NQ {
-            self.dwrr.head_len[i].next = 0.into();
-            self.servable[i].next = false;
-            if self.fifo[i].count.val().any() {
-                self.dwrr.head_len[i].next = self.fifo[i].head_a.val().get_bits::<16>(0) & 0x3FFF;
-                self.servable[i].next = !(self.regs.emu_en.val() & (self.regs.emu.val().index() == i) & !self.shaper.eligible.val());
-            }
-        }
-        self.hv[0].next = 0.into();
-        if self.servable[0].val() {
-            self.hv[0].next = self.onehot[0].val();
-        }
-        for i in 1..NQ {
-            self.hv[i].next = self.hv[i - 1].val();
-            if self.servable[i].val() {
-                self.hv[i].next = self.hv[i - 1].val() | self.onehot[i].val();
-            }
-            self.dwrr.head_valid.next = self.hv[i].val();
-        }
-        self.g.next = self.dwrr.grant.val();
-        self.gq.next = self.dwrr.grant_q.val();
-        self.grant.next = self.g.val();
-        self.grant_q.next = bit_cast::<3, QB>(self.gq.val());
-        self.shaper.deq.next = self.regs.emu_en.val() & self.g.val() & (self.gq.val() == self.regs.emu.val());
-        self.g_meta.next = 0.into();
-        self.g_ts.next = 0.into();
-        for i in 0..NQ {
-            self.pop[i].next = self.g.val() & (self.gq.val().index() == i);
-            if self.pop[i].val() {
-                self.g_meta.next = self.fifo[i].head_a.val();
-                self.g_ts.next = self.fifo[i].head_b.val();
-            }
-        }
-        self.g_len.next = bit_cast::<16, 14>(self.g_meta.val().get_bits::<14>(0));
-        self.departure.g.next = self.g.val();
-        self.departure.gq.next = self.gq.val();
-        self.departure.g_meta.next = self.g_meta.val();
-        self.departure.g_ts.next = self.g_ts.val();
-        self.cnt[5].inc.next = self.g.val();
+        self.scheduler.emu_en.next = self.regs.emu_en.val();
+        self.scheduler.emu.next = self.regs.emu.val();
+        self.scheduler.ready.next = self.pacer.ready.val();
+        self.grant.next = self.scheduler.g.val();
+        self.grant_q.next = bit_cast::<3, QB>(self.scheduler.gq.val());
+        self.departure.g.next = self.scheduler.g.val();
+        self.departure.gq.next = self.scheduler.gq.val();
+        self.departure.g_meta.next = self.scheduler.g_meta.val();
+        self.departure.g_ts.next = self.scheduler.g_ts.val();
+        self.cnt[5].inc.next = self.scheduler.g.val();
         self.pacer.rate.next = self.regs.rate.val();
         self.pacer.overhead.next = self.regs.overhead.val();
-        self.pacer.sent.next = self.g.val();
-        self.pacer.sent_len.next = self.g_len.val();
+        self.pacer.sent.next = self.scheduler.g.val();
+        self.pacer.sent_len.next = self.scheduler.g_len.val();
 
         // --- arrival: classify, admit, enqueue with the time stamp
         self.admission.csr_we.next = self.csr_we.val();
@@ -292,9 +227,9 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         for i in 0..NQ {
             self.admission.counts[i].next = self.fifo[i].count.val();
         }
-        self.admission.g.next = self.g.val();
-        self.admission.gq.next = self.gq.val();
-        self.admission.g_len.next = self.g_len.val();
+        self.admission.g.next = self.scheduler.g.val();
+        self.admission.gq.next = self.scheduler.gq.val();
+        self.admission.g_len.next = self.scheduler.g_len.val();
         self.in_admit.next = self.admission.admit.val();
         self.in_drop.next = self.admission.drop_code.val();
         self.cnt[0].inc.next = self.in_valid.val();
@@ -307,16 +242,16 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         for i in 0..NQ {
             self.push[i].next = self.admission.admit.val() & (self.admission.q.val().index() == i);
             self.fifo[i].push.next = self.push[i].val();
-            self.fifo[i].pop.next = self.pop[i].val();
+            self.fifo[i].pop.next = self.scheduler.pop[i].val();
             self.fifo[i].in_a.next = self.admission.enq_meta.val();
             self.fifo[i].in_b.next = self.regs.now.val();
         }
         // one adder each: +1 / -1 (all ones) / 0 packets, + admitted - granted bytes
         self.res_delta.next = 0.into();
-        if self.admission.admit.val() & !self.g.val() {
+        if self.admission.admit.val() & !self.scheduler.g.val() {
             self.res_delta.next = 1.into();
         }
-        if !self.admission.admit.val() & self.g.val() {
+        if !self.admission.admit.val() & self.scheduler.g.val() {
             self.res_delta.next = self.minus_one.val();
         }
         self.res_pkts.d.next = self.res_pkts.q.val() + self.res_delta.val();
@@ -325,8 +260,8 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
             self.res_add.next = self.in_len.val();
         }
         self.res_sub.next = 0.into();
-        if self.g.val() {
-            self.res_sub.next = self.g_len.val();
+        if self.scheduler.g.val() {
+            self.res_sub.next = self.scheduler.g_len.val();
         }
         self.res_bytes.d.next =
             self.res_bytes.q.val() + bit_cast::<32, 16>(self.res_add.val()) - bit_cast::<32, 16>(self.res_sub.val());

@@ -1,0 +1,129 @@
+//! The port's scheduling stage: every queue's head goes to DWRR / strict priority, the
+//! emulation queue's head only while the shaper finds it eligible; when the link is ready the
+//! granted queue pops and its head (the descriptor and its enqueue stamp) leaves for the
+//! departure stage.
+
+use crate::dwrr::rtl::Dwrr;
+use crate::shaper::rtl::TokenShaper;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct Scheduler<const NQ: usize, const QB: usize, const CB: usize> {
+    pub clock: Signal<In, Clock>,
+    pub csr_we: Signal<In, Bit>,
+    /// The register space's block (`addr[11:8]`) and register (`addr[7:0]`).
+    pub block: Signal<In, Bits<4>>,
+    pub sub_addr: Signal<In, Bits<8>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    /// Every queue's occupancy and head (the descriptor and its enqueue stamp).
+    pub counts: [Signal<In, Bits<CB>>; NQ],
+    pub heads_a: [Signal<In, Bits<17>>; NQ],
+    pub heads_b: [Signal<In, Bits<32>>; NQ],
+    /// The emulation queue (shaped) is enabled, and which it is.
+    pub emu_en: Signal<In, Bit>,
+    pub emu: Signal<In, Bits<QB>>,
+    /// The link can take a descriptor this clock.
+    pub ready: Signal<In, Bit>,
+    pub g: Signal<Out, Bit>,
+    pub gq: Signal<Out, Bits<QB>>,
+    pub g_meta: Signal<Out, Bits<17>>,
+    pub g_ts: Signal<Out, Bits<32>>,
+    pub g_len: Signal<Out, Bits<16>>,
+    pub pop: [Signal<Out, Bit>; NQ],
+    dwrr: Dwrr<NQ, QB>,
+    shaper: TokenShaper,
+    onehot: [Constant<Bits<NQ>>; NQ],
+    servable: [Signal<Local, Bit>; NQ],
+    /// Servable heads, accumulated bit by bit: `hv[i]` holds queues 0..=i.
+    hv: [Signal<Local, Bits<NQ>>; NQ],
+    emu_len: Signal<Local, Bits<16>>,
+    emu_backlog: Signal<Local, Bit>,
+}
+
+impl<const NQ: usize, const QB: usize, const CB: usize> Default for Scheduler<NQ, QB, CB> {
+    fn default() -> Self {
+        Scheduler {
+            clock: Default::default(),
+            csr_we: Default::default(),
+            block: Default::default(),
+            sub_addr: Default::default(),
+            csr_wdata: Default::default(),
+            counts: std::array::from_fn(|_| Default::default()),
+            heads_a: std::array::from_fn(|_| Default::default()),
+            heads_b: std::array::from_fn(|_| Default::default()),
+            emu_en: Default::default(),
+            emu: Default::default(),
+            ready: Default::default(),
+            g: Default::default(),
+            gq: Default::default(),
+            g_meta: Default::default(),
+            g_ts: Default::default(),
+            g_len: Default::default(),
+            pop: std::array::from_fn(|_| Default::default()),
+            dwrr: Default::default(),
+            shaper: Default::default(),
+            onehot: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
+            servable: std::array::from_fn(|_| Default::default()),
+            hv: std::array::from_fn(|_| Default::default()),
+            emu_len: Default::default(),
+            emu_backlog: Default::default(),
+        }
+    }
+}
+
+impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Scheduler<NQ, QB, CB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, dwrr, shaper);
+        // the shaper sees the emulation queue's head
+        self.emu_len.next = 0.into();
+        self.emu_backlog.next = false;
+        for i in 0..NQ {
+            if self.emu.val().index() == i {
+                self.emu_len.next = self.heads_a[i].val().get_bits::<16>(0) & 0x3FFF;
+                self.emu_backlog.next = self.counts[i].val().any();
+            }
+        }
+        self.shaper.csr_we.next = self.csr_we.val() & (self.block.val() == 4);
+        self.shaper.csr_addr.next = self.sub_addr.val();
+        self.shaper.csr_wdata.next = self.csr_wdata.val();
+        self.shaper.head_valid.next = self.emu_en.val() & self.emu_backlog.val();
+        self.shaper.head_len.next = self.emu_len.val();
+        self.dwrr.csr_we.next = self.csr_we.val() & (self.block.val() == 1);
+        self.dwrr.csr_addr.next = self.sub_addr.val();
+        self.dwrr.csr_wdata.next = self.csr_wdata.val();
+        self.dwrr.grant_en.next = self.ready.val();
+        for i in 0..NQ {
+            self.dwrr.head_len[i].next = 0.into();
+            self.servable[i].next = false;
+            if self.counts[i].val().any() {
+                self.dwrr.head_len[i].next = self.heads_a[i].val().get_bits::<16>(0) & 0x3FFF;
+                self.servable[i].next = !(self.emu_en.val() & (self.emu.val().index() == i) & !self.shaper.eligible.val());
+            }
+        }
+        self.hv[0].next = 0.into();
+        if self.servable[0].val() {
+            self.hv[0].next = self.onehot[0].val();
+        }
+        for i in 1..NQ {
+            self.hv[i].next = self.hv[i - 1].val();
+            if self.servable[i].val() {
+                self.hv[i].next = self.hv[i - 1].val() | self.onehot[i].val();
+            }
+            self.dwrr.head_valid.next = self.hv[i].val();
+        }
+        self.g.next = self.dwrr.grant.val();
+        self.gq.next = self.dwrr.grant_q.val();
+        self.shaper.deq.next = self.emu_en.val() & self.g.val() & (self.gq.val() == self.emu.val());
+        self.g_meta.next = 0.into();
+        self.g_ts.next = 0.into();
+        for i in 0..NQ {
+            self.pop[i].next = self.g.val() & (self.gq.val().index() == i);
+            if self.pop[i].val() {
+                self.g_meta.next = self.heads_a[i].val();
+                self.g_ts.next = self.heads_b[i].val();
+            }
+        }
+        self.g_len.next = bit_cast::<16, 14>(self.g_meta.val().get_bits::<14>(0));
+    }
+}
