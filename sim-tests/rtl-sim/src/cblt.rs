@@ -19,7 +19,7 @@ use rust_hdl::prelude::*;
 use std::path::Path;
 
 use crate::aqm::Engine;
-use crate::verilator::{PortId, VerilatedTop};
+use crate::verilator::VerilatedTop;
 
 /// A file of `testbench-vectors/cblt/`.
 pub fn vector_file(name: &str) -> std::path::PathBuf {
@@ -158,22 +158,18 @@ pub struct VerilatorEncoder {
     s: usize,
     wb: usize,
     sa: usize,
-    p: [PortId; 20],
+    p: EncPorts,
 }
 
-const PORTS: [&str; 20] = [
-    "clock", "cfg_we", "cfg_addr", "cfg_wdata", "buf_we", "buf_addr", "buf_wdata", "out_ready", "out_valid", "out_first",
-    "out_last", "out_data", "out_hdr", "out_bitset", "out_draws", "busy", "symbols", "cfg_rejected", "buf_rejected",
-    "starts_refused",
-];
+crate::named_ports!(EncPorts {
+    cfg_we, cfg_addr, cfg_wdata, buf_we, buf_addr, buf_wdata, out_ready, out_valid, out_first, out_last, out_data,
+    out_hdr, out_bitset, out_draws, busy, symbols, cfg_rejected, buf_rejected, starts_refused,
+});
 
 impl VerilatorEncoder {
     pub fn new<const W: usize, const MA: usize, const SA: usize>(s: usize) -> Result<Self> {
         let top = VerilatedTop::build(&format!("cblt-encoder-s{s}-w{W}"), &encoder_verilog::<W, MA, SA>(s))?;
-        let mut p = [top.port("clock")?; 20];
-        for (i, n) in PORTS.iter().enumerate() {
-            p[i] = top.port(n)?;
-        }
+        let p = EncPorts::find(&top)?;
         Ok(VerilatorEncoder { top, s, wb: W / 8, sa: SA, p })
     }
 }
@@ -186,28 +182,28 @@ impl EncoderIo for VerilatorEncoder {
         let p = self.p;
         let t = &mut self.top;
         let (a, d) = i.cfg.unwrap_or((0, 0));
-        t.set(p[1], i.cfg.is_some() as u64);
-        t.set(p[2], a as u64);
-        t.set(p[3], d as u64);
+        t.set(p.cfg_we, i.cfg.is_some() as u64);
+        t.set(p.cfg_addr, a as u64);
+        t.set(p.cfg_wdata, d as u64);
         let (ba, bw) = i.buf.clone().unwrap_or((0, vec![0]));
-        t.set(p[4], i.buf.is_some() as u64);
-        t.set(p[5], ba as u64);
-        t.set_words(p[6], &bw);
-        t.set(p[7], i.out_ready as u64);
+        t.set(p.buf_we, i.buf.is_some() as u64);
+        t.set(p.buf_addr, ba as u64);
+        t.set_words(p.buf_wdata, &bw);
+        t.set(p.out_ready, i.out_ready as u64);
         t.eval();
         let o = EncOut {
-            valid: t.get(p[8]) != 0,
-            first: t.get(p[9]) != 0,
-            last: t.get(p[10]) != 0,
-            data: t.get_words(p[11]),
-            hdr: t.get(p[12]) as u32,
-            bitset: t.get(p[13]),
-            draws: t.get(p[14]) as u32,
-            busy: t.get(p[15]) != 0,
-            symbols: t.get(p[16]) as u32,
-            cfg_rejected: t.get(p[17]) as u32,
-            buf_rejected: t.get(p[18]) as u32,
-            starts_refused: t.get(p[19]) as u32,
+            valid: t.get(p.out_valid) != 0,
+            first: t.get(p.out_first) != 0,
+            last: t.get(p.out_last) != 0,
+            data: t.get_words(p.out_data),
+            hdr: t.get(p.out_hdr) as u32,
+            bitset: t.get(p.out_bitset),
+            draws: t.get(p.out_draws) as u32,
+            busy: t.get(p.busy) != 0,
+            symbols: t.get(p.symbols) as u32,
+            cfg_rejected: t.get(p.cfg_rejected) as u32,
+            buf_rejected: t.get(p.buf_rejected) as u32,
+            starts_refused: t.get(p.starts_refused) as u32,
         };
         t.tick();
         o

@@ -195,24 +195,21 @@ fn record(failed: bool, hdr: u32, rank: u64, known: u64, c: [u64; 3]) -> RxRecor
 pub struct VerilatorDecoder {
     top: VerilatedTop,
     geo: (usize, usize, usize),
-    p: [PortId; PORTS.len()],
+    p: DecPorts,
 }
 
-const PORTS: [&str; 43] = [
-    "clock", "in_valid", "in_last", "in_data", "in_len", "in_hdr", "in_bitset", "msg_ready", "rec_ready", "tick",
-    "idle_limit", "clear", "in_ready", "res_valid", "res_status", "res_reason", "res_rank", "res_known", "res_hdr",
-    "msg_valid", "msg_data", "msg_bytes", "msg_last", "rec_valid", "rec_failed", "rec_hdr", "rec_rank", "rec_known",
-    "rec_seen", "rec_redundant", "rec_invalid", "busy", "ctx_open", "ctx_rank", "ctx_known", "cnt_symbols",
-    "cnt_invalid", "cnt_framing", "cnt_redundant", "cnt_innovative", "cnt_after_complete", "cnt_complete", "cnt_failed",
-];
+crate::named_ports!(DecPorts {
+    in_valid, in_last, in_data, in_len, in_hdr, in_bitset, msg_ready, rec_ready, tick, idle_limit, clear, in_ready,
+    res_valid, res_status, res_reason, res_rank, res_known, res_hdr, msg_valid, msg_data, msg_bytes, msg_last,
+    rec_valid, rec_failed, rec_hdr, rec_rank, rec_known, rec_seen, rec_redundant, rec_invalid, busy, ctx_open,
+    ctx_rank, ctx_known, cnt_symbols, cnt_invalid, cnt_framing, cnt_redundant, cnt_innovative, cnt_after_complete,
+    cnt_complete, cnt_failed,
+});
 
 impl VerilatorDecoder {
     pub fn new<const W: usize, const RA: usize, const SA: usize, const KM: usize>(s: usize, k_max: usize) -> Result<Self> {
         let top = VerilatedTop::build(&format!("cblt-decoder-s{s}-w{W}-k{k_max}"), &decoder_verilog::<W, RA, SA, KM>(s, k_max))?;
-        let mut p = [top.port("clock")?; PORTS.len()];
-        for (i, n) in PORTS.iter().enumerate() {
-            p[i] = top.port(n)?;
-        }
+        let p = DecPorts::find(&top)?;
         Ok(VerilatorDecoder { top, geo: (s, W / 8, k_max), p })
     }
 }
@@ -225,36 +222,47 @@ impl DecoderIo for VerilatorDecoder {
         let p = self.p;
         let t = &mut self.top;
         let b = i.beat.clone().unwrap_or_default();
-        t.set(p[1], i.beat.is_some() as u64);
-        t.set(p[2], b.last as u64);
+        t.set(p.in_valid, i.beat.is_some() as u64);
+        t.set(p.in_last, b.last as u64);
         let words = if b.data.is_empty() { vec![0] } else { b.data.clone() };
-        t.set_words(p[3], &words);
-        t.set(p[4], b.len as u64);
-        t.set(p[5], b.hdr as u64);
-        t.set(p[6], b.bitset);
-        t.set(p[7], i.msg_ready as u64);
-        t.set(p[8], i.rec_ready as u64);
-        t.set(p[9], i.tick as u64);
-        t.set(p[10], i.idle_limit as u64);
-        t.set(p[11], i.clear as u64);
+        t.set_words(p.in_data, &words);
+        t.set(p.in_len, b.len as u64);
+        t.set(p.in_hdr, b.hdr as u64);
+        t.set(p.in_bitset, b.bitset);
+        t.set(p.msg_ready, i.msg_ready as u64);
+        t.set(p.rec_ready, i.rec_ready as u64);
+        t.set(p.tick, i.tick as u64);
+        t.set(p.idle_limit, i.idle_limit as u64);
+        t.set(p.clear, i.clear as u64);
         t.eval();
-        let g = |k: usize| t.get(p[k]);
+        let g = |k: PortId| t.get(k);
         let o = DecOut {
-            in_ready: g(12) != 0,
-            res: (g(13) != 0).then(|| DecResult {
-                status: g(14) as u8,
-                reason: g(15) as u8,
-                rank: g(16) as usize,
-                known: g(17),
-                hdr: g(18) as u32,
+            in_ready: g(p.in_ready) != 0,
+            res: (g(p.res_valid) != 0).then(|| DecResult {
+                status: g(p.res_status) as u8,
+                reason: g(p.res_reason) as u8,
+                rank: g(p.res_rank) as usize,
+                known: g(p.res_known),
+                hdr: g(p.res_hdr) as u32,
             }),
-            msg: (g(19) != 0).then(|| (t.get_words(p[20]), g(21) as usize, g(22) != 0)),
-            rec: (g(23) != 0).then(|| record(g(24) != 0, g(25) as u32, g(26), g(27), [g(28), g(29), g(30)])),
-            busy: g(31) != 0,
-            ctx_open: g(32) != 0,
-            ctx_rank: g(33) as usize,
-            ctx_known: g(34),
-            counters: std::array::from_fn(|k| g(35 + k)),
+            msg: (g(p.msg_valid) != 0).then(|| (t.get_words(p.msg_data), g(p.msg_bytes) as usize, g(p.msg_last) != 0)),
+            rec: (g(p.rec_valid) != 0).then(|| {
+                record(g(p.rec_failed) != 0, g(p.rec_hdr) as u32, g(p.rec_rank), g(p.rec_known), [g(p.rec_seen), g(p.rec_redundant), g(p.rec_invalid)])
+            }),
+            busy: g(p.busy) != 0,
+            ctx_open: g(p.ctx_open) != 0,
+            ctx_rank: g(p.ctx_rank) as usize,
+            ctx_known: g(p.ctx_known),
+            counters: [
+                g(p.cnt_symbols),
+                g(p.cnt_invalid),
+                g(p.cnt_framing),
+                g(p.cnt_redundant),
+                g(p.cnt_innovative),
+                g(p.cnt_after_complete),
+                g(p.cnt_complete),
+                g(p.cnt_failed),
+            ],
         };
         t.tick();
         o

@@ -310,6 +310,25 @@ struct Slot {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PortId(usize);
 
+/// A struct of a top's ports by name: `named_ports!(EncPorts { cfg_we, cfg_addr })` declares
+/// `EncPorts` with one [`PortId`] field per port and `EncPorts::find(&top)`, which fails naming
+/// the first port the top does not have. The driver then writes `top.set(p.cfg_we, 1)`: no
+/// positional index to keep in step with a list.
+#[macro_export]
+macro_rules! named_ports {
+    ($name:ident { $($port:ident),* $(,)? }) => {
+        #[derive(Clone, Copy)]
+        struct $name {
+            $($port: $crate::verilator::PortId,)*
+        }
+        impl $name {
+            fn find(top: &$crate::verilator::VerilatedTop) -> anyhow::Result<Self> {
+                Ok($name { $($port: top.port(stringify!($port))?,)* })
+            }
+        }
+    };
+}
+
 impl VerilatedTop {
     /// Verilate `verilog` (rust-hdl output with `module top`) or reuse the cached build. With
     /// `$WAVES` set to a folder, the build is traced and the run is dumped to
