@@ -22,62 +22,61 @@ pub fn pin_table(inputs: &[Pin], in_docs: &[&str], outputs: &[Pin], out_docs: &[
     s
 }
 
-fn registers(title: &str, note: &str, regs: &[Register], stride: u32, digits: usize) -> String {
+pub fn registers(title: &str, note: &str, regs: &[Register], stride: u32, digits: usize) -> String {
     format!("#### {title}\n\n{note}{}\n", markdown_table(regs, stride, digits))
 }
 
+/// A block's pin table section, from its `pins!` structs.
+#[macro_export]
 macro_rules! pins_of {
     ($i:ty, $o:ty) => {
         format!(
             "#### Pins\n\nBeside `clock`; every output is a function of the \
              state at the start of the clock and that clock's inputs.\n\n{}\n",
-            pin_table(<$i>::PINS, <$i>::PIN_DOCS, <$o>::PINS, <$o>::PIN_DOCS)
+            $crate::block_docs::pin_table(<$i>::PINS, <$i>::PIN_DOCS, <$o>::PINS, <$o>::PIN_DOCS)
         )
     };
 }
 
-/// Every README with a generated section: (path under `hdl/src`, the generated text).
+/// The register note of a block with one register port.
+pub const CSR_NOTE: &str = "Writes on the block's register port (`csr_we`, `csr_addr`, `csr_wdata`, 32-bit data); a write \
+     to an unknown address or with a value out of range changes nothing and counts in \
+     `csr_rejected` where the block has that counter.\n\n";
+
+/// A switch block's README tables: its register map (`csr`) and its pins. In the block's
+/// `mod.rs`: `crate::readme_tables!(DwrrIn, DwrrOut);` declares `pub fn readme_tables()`, which
+/// [`generated`] calls for every block of [`for_each_switch_block!`](crate::for_each_switch_block).
+#[macro_export]
+macro_rules! readme_tables {
+    ($i:ty, $o:ty) => {
+        /// The generated part of this block's README ([`crate::block_docs`]).
+        pub fn readme_tables() -> String {
+            $crate::block_docs::registers("Registers", $crate::block_docs::CSR_NOTE, csr::REGISTERS, 1, 4) + &$crate::pins_of!($i, $o)
+        }
+    };
+}
+
+/// Every README with a generated section: (path under `hdl/src`, the generated text): every
+/// switch block's `readme_tables()`, the AQM's register map and the encoder's.
 pub fn generated() -> Vec<(&'static str, String)> {
-    let w = "Writes on the block's register port (`csr_we`, `csr_addr`, `csr_wdata`, 32-bit data); a write \
-             to an unknown address or with a value out of range changes nothing and counts in \
-             `csr_rejected` where the block has that counter.\n\n";
-    vec![
-        ("aqm/README.md", registers("Registers", w, crate::aqm::csr::REGISTERS, 1, 4)),
-        ("dwrr/README.md", registers("Registers", w, crate::dwrr::csr::REGISTERS, 1, 4) + &pins_of!(crate::dwrr::DwrrIn, crate::dwrr::DwrrOut)),
-        ("ren/README.md", registers("Registers", w, crate::ren::csr::REGISTERS, 1, 4) + &pins_of!(crate::ren::RenIn, crate::ren::RenOut)),
-        ("seldrop/README.md", registers("Registers", w, crate::seldrop::csr::REGISTERS, 1, 4) + &pins_of!(crate::seldrop::SelDropIn, crate::seldrop::SelDropOut)),
-        ("shaper/README.md", registers("Registers", w, crate::shaper::csr::REGISTERS, 1, 4) + &pins_of!(crate::shaper::ShaperIn, crate::shaper::ShaperOut)),
-        ("intstamp/README.md", registers("Registers", w, crate::intstamp::csr::REGISTERS, 1, 4) + &pins_of!(crate::intstamp::IntIn, crate::intstamp::IntOut)),
-        (
-            "port/README.md",
-            registers(
-                "Port registers (block 0)",
-                "`csr_addr[11:8]` selects the block (0 port, 1 DWRR, 2 AQM (every queue's marker), 3 selective drop, \
-                 4 shaper, 5 REN, 6 INT), `csr_addr[7:0]` is the register in that block's own map (its README).\n\n",
-                crate::port::csr::REGISTERS,
-                1,
-                4,
-            ) + &registers(
-                "Read port",
-                "`csr_raddr` selects, `csr_rdata` returns in the same clock (32-bit counters saturate).\n\n",
-                crate::port::rd::REGISTERS,
-                1,
-                4,
-            ) + &pins_of!(crate::port::PortIn, crate::port::PortOut),
+    macro_rules! blocks {
+        ($($n:ident: $b:ty),*) => { vec![$((concat!(stringify!($n), "/README.md"), crate::$n::readme_tables())),*] };
+    }
+    let mut v = crate::for_each_switch_block!(blocks);
+    v.push(("aqm/README.md", registers("Registers", CSR_NOTE, crate::aqm::csr::REGISTERS, 1, 4)));
+    v.push((
+        "cblt/README.md",
+        registers(
+            "Encoder registers",
+            "The RTL encoder's configuration port (`cfg_we`, `cfg_addr`, `cfg_wdata`); writes other than `CTRL` \
+             are refused while it is busy, and a refused write is counted in `cfg_rejected` a clock later. The NIC maps them at BAR0 `0x100 + 4·addr` \
+             (`host-driver/REGISTERS.md`).\n\n",
+            crate::cblt::encoder_csr::csr::REGISTERS,
+            1,
+            4,
         ),
-        (
-            "cblt/README.md",
-            registers(
-                "Encoder registers",
-                "The RTL encoder's configuration port (`cfg_we`, `cfg_addr`, `cfg_wdata`); writes other than `CTRL` \
-                 are refused while it is busy, and a refused write is counted in `cfg_rejected` a clock later. The NIC maps them at BAR0 `0x100 + 4·addr` \
-                 (`host-driver/REGISTERS.md`).\n\n",
-                crate::cblt::encoder_csr::csr::REGISTERS,
-                1,
-                4,
-            ),
-        ),
-    ]
+    ));
+    v
 }
 
 /// `readme` with its generated section replaced by `text`; `None` when the markers are missing.
@@ -117,17 +116,16 @@ mod tests {
     /// No two registers of a map overlap.
     #[test]
     fn register_maps_are_disjoint() {
-        for (name, regs) in [
+        macro_rules! maps {
+            ($($n:ident: $b:ty),*) => { vec![$((stringify!($n), crate::$n::csr::REGISTERS)),*] };
+        }
+        let mut maps = crate::for_each_switch_block!(maps);
+        maps.extend([
             ("aqm", crate::aqm::csr::REGISTERS),
-            ("dwrr", crate::dwrr::csr::REGISTERS),
-            ("ren", crate::ren::csr::REGISTERS),
-            ("seldrop", crate::seldrop::csr::REGISTERS),
-            ("shaper", crate::shaper::csr::REGISTERS),
-            ("intstamp", crate::intstamp::csr::REGISTERS),
-            ("port", crate::port::csr::REGISTERS),
             ("port rd", crate::port::rd::REGISTERS),
             ("encoder", crate::cblt::encoder_csr::csr::REGISTERS),
-        ] {
+        ]);
+        for (name, regs) in maps {
             assert_eq!(crate::regmap::overlaps(regs, 1), vec![], "{name}");
         }
     }

@@ -77,6 +77,8 @@ crate::pins! {
     }
 }
 
+crate::readme_tables!(DwrrIn, DwrrOut);
+
 #[cfg(feature = "rtl")]
 crate::switch_block!(
     "dwrr",

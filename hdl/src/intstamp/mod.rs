@@ -77,6 +77,8 @@ pub fn pack_hop(rate: u64, ts: u64, bytes: u64, qlen: u64) -> u64 {
     (rate & 7) | (ts & 0xFF_FFFF) << 3 | (bytes & 0xF_FFFF) << 27 | (qlen & 0x1_FFFF) << 47
 }
 
+crate::readme_tables!(IntIn, IntOut);
+
 #[cfg(feature = "rtl")]
 crate::switch_block!(
     "intstamp",

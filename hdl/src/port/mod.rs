@@ -132,6 +132,25 @@ crate::pins! {
     }
 }
 
+/// The generated part of the port's README ([`crate::block_docs`]): its two maps and its pins.
+pub fn readme_tables() -> String {
+    use crate::block_docs::registers;
+    registers(
+        "Port registers (block 0)",
+        "`csr_addr[11:8]` selects the block (0 port, 1 DWRR, 2 AQM (every queue's marker), 3 selective drop, \
+         4 shaper, 5 REN, 6 INT), `csr_addr[7:0]` is the register in that block's own map (its README).\n\n",
+        csr::REGISTERS,
+        1,
+        4,
+    ) + &registers(
+        "Read port",
+        "`csr_raddr` selects, `csr_rdata` returns in the same clock (32-bit counters saturate).\n\n",
+        rd::REGISTERS,
+        1,
+        4,
+    ) + &crate::pins_of!(PortIn, PortOut)
+}
+
 #[cfg(feature = "rtl")]
 crate::switch_block!(
     "port",

@@ -98,6 +98,8 @@ crate::pins! {
     }
 }
 
+crate::readme_tables!(RenIn, RenOut);
+
 #[cfg(feature = "rtl")]
 crate::switch_block!(
     "ren",

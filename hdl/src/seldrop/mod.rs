@@ -83,6 +83,8 @@ crate::pins! {
     }
 }
 
+crate::readme_tables!(SelDropIn, SelDropOut);
+
 #[cfg(feature = "rtl")]
 crate::switch_block!(
     "seldrop",

@@ -81,6 +81,8 @@ crate::pins! {
     }
 }
 
+crate::readme_tables!(ShaperIn, ShaperOut);
+
 #[cfg(feature = "rtl")]
 crate::switch_block!(
     "shaper",
