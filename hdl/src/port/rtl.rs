@@ -2,8 +2,9 @@
 //! are in `mod.rs`. `NQ` queues (power of two, `QB = log2 NQ`), FIFO depth `2^DB` per queue
 //! (`CB = DB + 1` bits of occupancy). Each queue is a [`BypassFifo`] of 17-bit descriptors and
 //! 32-bit enqueue stamps whose head is valid in the clock after its push, so the scheduler sees
-//! every head in the clock it decides and a queue can be served on consecutive clocks. One AQM
-//! core serves every queue, its state per queue in [`AqmQueueStates`].
+//! every head in the clock it decides and a queue can be served on consecutive clocks. The
+//! port's registers and each stage are components of their own ([`PortRegisters`],
+//! [`Admission`], [`Scheduler`], [`Departure`]; the README's *Structure*).
 
 use super::admission::Admission;
 use super::departure::Departure;
@@ -14,8 +15,9 @@ use super::scheduler::Scheduler;
 use crate::rtl_util::SatCounter;
 use rust_hdl::prelude::*;
 
-// The register addresses this RTL decodes as literals (rust-hdl's `#[hdl_gen]` takes no paths)
-// are the register map's: a change to `port/mod.rs`'s map must come with the RTL's.
+// The register addresses this RTL and its stages (`regs.rs`, `admission.rs`, `scheduler.rs`,
+// `departure.rs`) decode as literals (rust-hdl's `#[hdl_gen]` takes no paths) are the register
+// map's: a change to `port/mod.rs`'s map must come with the RTL's.
 use super::{csr, rd};
 const _: () = assert!(
     csr::CLASS_MAP == 0 && csr::QCAP == 1 && csr::MAX_LEN == 2 && csr::RATE == 3
