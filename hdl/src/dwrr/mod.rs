@@ -90,17 +90,18 @@ crate::switch_block!(
         title: "DWRR / strict-priority scheduler",
         params: "8 queues, 16-bit lengths, quanta and deficits",
         design_note: "The round-robin pick is two lowest-set-bit units side by side (the backlogged queues after \
-                `cur`, and all of them), with no rotate, encoder or add, and each queue's compares against its own \
-                deficit (the head fits, the deficit refilled by the quantum, the head fits that, the new \
+                `cur`, and all of them), with no rotate, encoder or add, and each queue's compares against its \
+                own deficit (the head fits, the deficit refilled by the quantum, the head fits that, the new \
                 deficits) are made beside it (`DwrrLane`), so the decision is an AND-OR over one-hots. What is \
-                left is the head length's 16-bit compare against the current queue's deficit deciding `stay`, which \
-                enables every deficit register (nextpnr puts that enable on a global buffer). Tried on 2026-11-26 \
-                and not kept: each queue's refill kept a clock ahead in a register (every next refill through a \
-                carry-save layer): 65.09 MHz for 2,580 cells (from 1,011), the path then the compare, `stay` and \
-                its fan-out (15.2 ns). 100 MHz needs the compare out of the decision's clock: per queue, whether the \
-                head fits the deficit and the refill, computed a clock ahead for each outcome from the head, the \
-                queue's second entry and the next deficits, and selected by the registered outcome; the FIFO then \
-                shows two entries and a new head is servable a clock after it appears.",
+                left is the head length's 16-bit compare against the current queue's deficit deciding `stay`, \
+                which enables every deficit register (nextpnr puts that enable on a global buffer). Tried on \
+                2026-11-26 and not kept: each queue's refill kept a clock ahead in a register (every next refill \
+                through a carry-save layer): the Fmax did not move and the cells more than doubled, the path \
+                then the compare, `stay` and its fan-out. 100 MHz needs the compare out of the decision's clock: \
+                per queue, whether the head fits the deficit and the refill, computed a clock ahead for each \
+                outcome from the head, the queue's second entry and the next deficits, and selected by the \
+                registered outcome; the FIFO then shows two entries and a new head is servable a clock after it \
+                appears.",
         min_cells: 100,
         min_ram: 0,
     }

@@ -93,15 +93,16 @@ crate::switch_block!(
     crate::blocks::BoardInfo {
         title: "token-bucket shaper of the emulation queue",
         params: "mixed-radix bucket (bytes + 1/SCALE remainder), 16-bit lengths",
-        design_note: "The remainder's carry is one compare against `SCALE − FILL_FRAC` (kept with the registers) \
-                and counters count a clock late, but the bucket path is still four carry chains in series: the wire \
+        design_note: "The remainder's carry is one compare against `SCALE − FILL_FRAC` (kept with the registers) and \
+                counters count a clock late, but the bucket path is still four carry chains in series: the wire \
                 length `len + OVERHEAD`, the eligibility compare, the charge and refill `bucket − wire + FILL + \
                 carry`, and the cap compare against `DEPTH`. Tried on 2026-11-26 and not kept: `FILL − DEPTH` \
-                (and + 1) and `FILL + 1` kept with the registers, so that each (charged, carry) outcome's cap test and \
-                refill is one carry chain through a carry-save layer, side by side: 56.13 MHz for 1,832 cells (from \
-                42.76 MHz and 1,028), the path then the wire length, a 34-bit chain and the outcome select. 100 MHz \
-                needs the 32-bit bucket out of the decision: a narrower bucket (`DEPTH` below 2^20) or the charge a \
-                clock late with the eligibility judged on the bucket less the charge in flight.",
+                (and + 1) and `FILL + 1` kept with the registers, so that each (charged, carry) outcome's cap \
+                test and refill is one carry chain through a carry-save layer, side by side: faster, but far \
+                from 100 MHz and for more cells than the HX8K port has room for, the path then the wire length, \
+                a 34-bit chain and the outcome select. 100 MHz needs the 32-bit bucket out of the decision: a \
+                narrower bucket (`DEPTH` below 2^20) or the charge a clock late with the eligibility judged on \
+                the bucket less the charge in flight.",
         min_cells: 100,
         min_ram: 0,
     }
