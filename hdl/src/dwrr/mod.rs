@@ -58,22 +58,22 @@ crate::pins! {
         grant_q: 3,
         /// The DWRR round pointer at the start of the clock.
         cur: 3,
-        /// Deficit of queue 0 at the start of the clock.
-        deficit0: 16,
-        /// Deficit of queue 1 at the start of the clock.
-        deficit1: 16,
-        /// Deficit of queue 2 at the start of the clock.
-        deficit2: 16,
-        /// Deficit of queue 3 at the start of the clock.
-        deficit3: 16,
-        /// Deficit of queue 4 at the start of the clock.
-        deficit4: 16,
-        /// Deficit of queue 5 at the start of the clock.
-        deficit5: 16,
-        /// Deficit of queue 6 at the start of the clock.
-        deficit6: 16,
-        /// Deficit of queue 7 at the start of the clock.
-        deficit7: 16,
+        /// Deficit of queue 0 in bytes at the start of the clock (two's complement).
+        deficit0: 17,
+        /// Deficit of queue 1 in bytes at the start of the clock (two's complement).
+        deficit1: 17,
+        /// Deficit of queue 2 in bytes at the start of the clock (two's complement).
+        deficit2: 17,
+        /// Deficit of queue 3 in bytes at the start of the clock (two's complement).
+        deficit3: 17,
+        /// Deficit of queue 4 in bytes at the start of the clock (two's complement).
+        deficit4: 17,
+        /// Deficit of queue 5 in bytes at the start of the clock (two's complement).
+        deficit5: 17,
+        /// Deficit of queue 6 in bytes at the start of the clock (two's complement).
+        deficit6: 17,
+        /// Deficit of queue 7 in bytes at the start of the clock (two's complement).
+        deficit7: 17,
     }
 }
 
@@ -89,19 +89,15 @@ crate::switch_block!(
     crate::blocks::BoardInfo {
         title: "DWRR / strict-priority scheduler",
         params: "8 queues, 16-bit lengths, quanta and deficits",
-        design_note: "The round-robin pick is two lowest-set-bit units side by side (the backlogged queues after \
-                `cur`, and all of them), with no rotate, encoder or add, and each queue's compares against its \
-                own deficit (the head fits, the deficit refilled by the quantum, the head fits that, the new \
-                deficits) are made beside it (`DwrrLane`), so the decision is an AND-OR over one-hots. What is \
-                left is the head length's 16-bit compare against the current queue's deficit deciding `stay`, \
-                which enables every deficit register (nextpnr puts that enable on a global buffer). Tried on \
-                2026-11-26 and not kept: each queue's refill kept a clock ahead in a register (every next refill \
-                through a carry-save layer): the Fmax did not move and the cells more than doubled, the path \
-                then the compare, `stay` and its fan-out. 100 MHz needs the compare out of the decision's clock: \
-                per queue, whether the head fits the deficit and the refill, computed a clock ahead for each \
-                outcome from the head, the queue's second entry and the next deficits, and selected by the \
-                registered outcome; the FIFO then shows two entries and a new head is servable a clock after it \
-                appears.",
+        design_note: "DRR in the form FQ-CoDel uses (serve while the deficit is positive, charge the whole head): \
+                each queue's lane keeps its negated deficit, so whether the current queue is served is a register \
+                bit and whether the next queue is served after its refill is one carry chain on registers; every \
+                next deficit is ready in its lane, and the round-robin pick is one lowest-set-bit chain over the \
+                doubled request vector (`DwrrLane`, `req2`). What is left is the pick: the heads' valid bits through \
+                that chain to the next queue's one-hot, then the gates that enable its lane's deficit register, \
+                which nextpnr drives through a global buffer (about 3 ns of the path). 100 MHz over 8 queues needs \
+                the pick out of the deciding clock (the next queue chosen a clock ahead among the queues not being \
+                served); the HX8K port's 2 queues make it a few gates.",
         min_cells: 100,
         min_ram: 0,
     }

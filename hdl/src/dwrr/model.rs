@@ -9,7 +9,9 @@ pub struct Dwrr {
     pub quantum: Vec<u64>,
     pub prio_mask: u64,
     pub cur: usize,
-    pub deficit: Vec<u64>,
+    /// Deficits in bytes; a served queue may overdraw, so they are signed (−65,534 to 65,535,
+    /// 17 bits: a refill only ever lands on a deficit ≤ 0).
+    pub deficit: Vec<i64>,
 }
 
 impl Default for Dwrr {
@@ -29,7 +31,10 @@ impl Dwrr {
     }
 
     /// One clock: `valid` bit q = queue q has a servable head of `len[q]` bytes. Returns the
-    /// granted queue and moves to the state after the edge.
+    /// granted queue and moves to the state after the edge. The current queue is served while
+    /// its deficit is positive, and the head is charged whole (RFC 8290 §4.2: the deficit may go
+    /// negative); otherwise the next backlogged queue gets its quantum and is served in the same
+    /// clock if that makes its deficit positive.
     pub fn clock(&mut self, valid: u64, len: &[u64], grant_en: bool) -> Option<usize> {
         let n = self.n();
         let sp = valid & self.prio_mask;
@@ -39,15 +44,16 @@ impl Dwrr {
             grant = Some(sp.trailing_zeros() as usize);
         } else if grant_en && dw != 0 {
             let c = self.cur;
-            if dw >> c & 1 == 1 && len[c] <= self.deficit[c] {
-                self.deficit[c] -= len[c];
+            if dw >> c & 1 == 1 && self.deficit[c] > 0 {
+                self.deficit[c] -= len[c] as i64;
                 grant = Some(c);
             } else {
                 let j = (1..=n).map(|k| (c + k) % n).find(|&j| dw >> j & 1 == 1).unwrap();
                 self.cur = j;
-                let d = (self.deficit[j] + self.quantum[j]).min(0xFFFF);
-                self.deficit[j] = if len[j] <= d { d - len[j] } else { d };
-                if len[j] <= d {
+                debug_assert!(self.deficit[j] <= 0, "a refill lands on a deficit <= 0");
+                self.deficit[j] += self.quantum[j] as i64;
+                if self.deficit[j] > 0 {
+                    self.deficit[j] -= len[j] as i64;
                     grant = Some(j);
                 }
             }
@@ -76,7 +82,8 @@ impl CycleModel for Dwrr {
 
     fn step(&mut self, inputs: &[u64]) -> Vec<u64> {
         let i = DwrrIn::from_slice(inputs);
-        let d = &self.deficit;
+        // two's complement in the pin's 17 bits
+        let d: Vec<u64> = self.deficit.iter().map(|&x| x as u64 & crate::cycle::mask(17)).collect();
         let mut o = DwrrOut {
             cur: self.cur as u64,
             deficit0: d[0],

@@ -12,41 +12,49 @@ const _: () = assert!(
     csr::QUANTUM0 == 0 && csr::PRIO_MASK == 32 && csr::REGISTERS[csr::idx::QUANTUM0].count == 8
 );
 
-/// One queue's compares against its own deficit, made side by side from registers and the
-/// head length, so the round-robin pick only selects among them: the head fits the deficit
-/// (`le`, with `deficit − len`), the deficit refilled by the quantum (saturating at 65,535), and
-/// the head fits the refilled deficit (`fits`, with `refilled − len`).
+/// One queue's next deficits, each one carry chain from its registers and head length, made
+/// side by side so the decision only selects. The lane keeps the *negated* deficit `neg = −d`
+/// (17-bit two's complement; 0 after reset and while the queue is empty), so that "the deficit
+/// is positive" is its sign bit, a register. For the current queue, served: `neg + len`. For
+/// the next queue, refilled: `neg − quantum`, whose sign says whether it is served in the same
+/// clock, and refilled and served: `neg − quantum + len`, added through one carry-save layer.
 #[derive(LogicBlock, Default)]
 pub struct DwrrLane {
-    pub deficit: Signal<In, Bits<16>>,
+    pub neg: Signal<In, Bits<17>>,
     pub quantum: Signal<In, Bits<16>>,
     pub len: Signal<In, Bits<16>>,
-    pub le: Signal<Out, Bit>,
-    pub def_less: Signal<Out, Bits<16>>,
-    pub refilled: Signal<Out, Bits<16>>,
-    pub fits: Signal<Out, Bit>,
-    pub new_less: Signal<Out, Bits<16>>,
-    diff: Signal<Local, Bits<17>>,
-    sum: Signal<Local, Bits<17>>,
-    dnew: Signal<Local, Bits<16>>,
-    diff_new: Signal<Local, Bits<17>>,
+    /// The deficit is positive: the queue is served if it is the current one.
+    pub pos: Signal<Out, Bit>,
+    pub served: Signal<Out, Bits<17>>,
+    pub refilled: Signal<Out, Bits<17>>,
+    /// The refilled deficit is positive: the queue is served if it is the next one.
+    pub refill_pos: Signal<Out, Bit>,
+    pub refilled_served: Signal<Out, Bits<17>>,
+    /// The deficit itself, `−neg`, for the outputs.
+    pub deficit: Signal<Out, Bits<17>>,
+    len17: Signal<Local, Bits<17>>,
+    nq: Signal<Local, Bits<17>>,
+    csa_sum: Signal<Local, Bits<17>>,
+    csa_carry: Signal<Local, Bits<17>>,
 }
 
 impl Logic for DwrrLane {
     #[hdl_gen]
     fn update(&mut self) {
-        self.diff.next = bit_cast::<17, 16>(self.deficit.val()) - bit_cast::<17, 16>(self.len.val());
-        self.sum.next = bit_cast::<17, 16>(self.deficit.val()) + bit_cast::<17, 16>(self.quantum.val());
-        self.dnew.next = self.sum.val().get_bits::<16>(0);
-        if self.sum.val().get_bit(16) {
-            self.dnew.next = 0xFFFF.into();
-        }
-        self.diff_new.next = bit_cast::<17, 16>(self.dnew.val()) - bit_cast::<17, 16>(self.len.val());
-        self.le.next = !self.diff.val().get_bit(16);
-        self.def_less.next = self.diff.val().get_bits::<16>(0);
-        self.refilled.next = self.dnew.val();
-        self.fits.next = !self.diff_new.val().get_bit(16);
-        self.new_less.next = self.diff_new.val().get_bits::<16>(0);
+        self.len17.next = bit_cast::<17, 16>(self.len.val());
+        // −quantum − 1, the one's complement; the + 1 enters as the carry layer's bit 0
+        self.nq.next = !bit_cast::<17, 16>(self.quantum.val());
+        self.pos.next = self.neg.val().get_bit(16);
+        self.served.next = self.neg.val() + self.len17.val();
+        self.refilled.next = self.neg.val() - bit_cast::<17, 16>(self.quantum.val());
+        self.refill_pos.next = self.refilled.val().get_bit(16);
+        // neg + ~quantum + len + 1 in one chain: sum and majority of the three, the carries
+        // shifted up with the 1 in the free bit 0
+        self.csa_sum.next = self.neg.val() ^ self.nq.val() ^ self.len17.val();
+        self.csa_carry.next = (((self.neg.val() & self.nq.val()) | (self.neg.val() & self.len17.val())
+            | (self.nq.val() & self.len17.val())) << 1) | 1;
+        self.refilled_served.next = self.csa_sum.val() + self.csa_carry.val();
+        self.deficit.next = Bits::<17>::from(0) - self.neg.val();
     }
 }
 
@@ -62,37 +70,50 @@ pub struct Dwrr<const N: usize, const QB: usize> {
     pub grant: Signal<Out, Bit>,
     pub grant_q: Signal<Out, Bits<QB>>,
     pub cur: Signal<Out, Bits<QB>>,
-    pub deficit: [Signal<Out, Bits<16>>; N],
+    pub deficit: [Signal<Out, Bits<17>>; N],
     quantum: [DFFWithInit<Bits<16>>; N],
-    def_r: [DFF<Bits<16>>; N],
+    /// Each queue's negated deficit (`DwrrLane`).
+    neg_r: [DFF<Bits<17>>; N],
     prio: DFF<Bits<N>>,
+    /// The round's current queue, as an index (for `cur`) and one-hot.
     cur_r: DFFWithInit<Bits<QB>>,
+    cur_oh: DFFWithInit<Bits<N>>,
+    /// Bit i: queue i comes after `cur` in index order (kept with `cur`).
+    after_cur: DFF<Bits<N>>,
     qid: [Constant<Bits<QB>>; N],
     /// Bit i alone.
     bit: [Constant<Bits<N>>; N],
+    /// The queues after queue i in index order.
+    above: [Constant<Bits<N>>; N],
+    /// Bit i, and bit N + i, of the doubled request vector.
+    bit2: [Constant<Bits<16>>; N],
+    bit2_hi: [Constant<Bits<16>>; N],
     sp: Signal<Local, Bits<N>>,
     sp_low: Signal<Local, Bits<N>>,
     sp_q: Signal<Local, Bits<QB>>,
     dw: Signal<Local, Bits<N>>,
-    /// Bit i: queue i comes after `cur` in index order (decoded from the register).
-    after_cur: Signal<Local, Bits<N>>,
-    cur_oh: Signal<Local, Bits<N>>,
-    dw_hi: Signal<Local, Bits<N>>,
-    hi_low: Signal<Local, Bits<N>>,
-    dw_low: Signal<Local, Bits<N>>,
+    /// The backlogged queues after `cur` in bits 0..N, then every backlogged queue in bits
+    /// N..2N: its lowest set bit is the next queue in round-robin order.
+    req2: Signal<Local, Bits<16>>,
+    low2: Signal<Local, Bits<16>>,
     /// One-hot of the next backlogged queue in round-robin order (cur itself last).
     j_oh: Signal<Local, Bits<N>>,
     j: Signal<Local, Bits<QB>>,
+    /// The queues after the next one, `after_cur` when the round moves.
+    after_j: Signal<Local, Bits<N>>,
     stay: Signal<Local, Bit>,
     fits_j: Signal<Local, Bit>,
     lane: [DwrrLane; N],
-    le: Signal<Local, Bits<N>>,
-    fits: Signal<Local, Bits<N>>,
+    /// The current queue with a positive deficit (registers only).
+    cur_pos: Signal<Local, Bits<N>>,
+    refill_pos: Signal<Local, Bits<N>>,
+    /// The round moves on this clock (DWRR's turn, and the current queue does not stay).
+    advance: Signal<Local, Bit>,
 }
 
 impl<const N: usize, const QB: usize> Default for Dwrr<N, QB> {
     fn default() -> Self {
-        assert!(N.is_power_of_two() && N == 1 << QB && QB >= 1);
+        assert!(N.is_power_of_two() && N == 1 << QB && QB >= 1 && N <= 8);
         Dwrr {
             clock: Default::default(),
             csr_we: Default::default(),
@@ -106,63 +127,62 @@ impl<const N: usize, const QB: usize> Default for Dwrr<N, QB> {
             cur: Default::default(),
             deficit: std::array::from_fn(|_| Default::default()),
             quantum: std::array::from_fn(|_| DFFWithInit::new(super::DEFAULT_QUANTUM.into())),
-            def_r: std::array::from_fn(|_| Default::default()),
+            neg_r: std::array::from_fn(|_| Default::default()),
             prio: Default::default(),
             cur_r: DFFWithInit::new(((N - 1) as u64).into()),
+            cur_oh: DFFWithInit::new((1u64 << (N - 1)).into()),
+            after_cur: Default::default(),
             qid: std::array::from_fn(|i| Constant::new((i as u64).into())),
             bit: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
+            above: std::array::from_fn(|i| Constant::new(((1u64 << N) - (2u64 << i)).into())),
+            bit2: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
+            bit2_hi: std::array::from_fn(|i| Constant::new((1u64 << (N + i)).into())),
             sp: Default::default(),
             sp_low: Default::default(),
             sp_q: Default::default(),
             dw: Default::default(),
-            after_cur: Default::default(),
-            cur_oh: Default::default(),
-            dw_hi: Default::default(),
-            hi_low: Default::default(),
-            dw_low: Default::default(),
+            req2: Default::default(),
+            low2: Default::default(),
             j_oh: Default::default(),
             j: Default::default(),
+            after_j: Default::default(),
             stay: Default::default(),
             fits_j: Default::default(),
             lane: std::array::from_fn(|_| Default::default()),
-            le: Default::default(),
-            fits: Default::default(),
+            cur_pos: Default::default(),
+            refill_pos: Default::default(),
+            advance: Default::default(),
         }
     }
 }
 
-// Timing (bitstreams/REPORT.md): the decision is an AND-OR over one-hots. The round-robin pick
-// is two lowest-set-bit units side by side (the backlogged queues after `cur`, and all of them)
-// instead of a rotate, a priority encoder and an add, and every queue's compares against its
-// own deficit are made beside it (`DwrrLane`), so the pick only selects.
+// Timing (bitstreams/REPORT.md): whether a queue is served is a register bit (its deficit's
+// sign) for the current queue, and one carry chain on registers (the refill's sign) for the next
+// one; every next deficit is ready in its lane; the round-robin pick is one lowest-set-bit chain
+// over the doubled request vector. What depends on this clock's heads is the pick and a few
+// gates: each deficit register's enable is its own.
 impl<const N: usize, const QB: usize> Logic for Dwrr<N, QB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, prio, cur_r);
-        self.cur_oh.next = 0.into();
-        self.le.next = 0.into();
-        self.fits.next = 0.into();
+        dff_setup!(self, clock, prio, cur_r, cur_oh, after_cur);
+        self.cur_pos.next = 0.into();
+        self.refill_pos.next = 0.into();
         for i in 0..N {
             self.quantum[i].clock.next = self.clock.val();
             self.quantum[i].d.next = self.quantum[i].q.val();
-            self.def_r[i].clock.next = self.clock.val();
-            self.def_r[i].d.next = self.def_r[i].q.val();
-            self.deficit[i].next = self.def_r[i].q.val();
-            if self.qid[i].val() == self.cur_r.q.val() {
-                self.cur_oh.next = self.cur_oh.val() | self.bit[i].val();
-            }
-            self.lane[i].deficit.next = self.def_r[i].q.val();
+            self.neg_r[i].clock.next = self.clock.val();
+            self.neg_r[i].d.next = self.neg_r[i].q.val();
+            self.deficit[i].next = self.lane[i].deficit.val();
+            self.lane[i].neg.next = self.neg_r[i].q.val();
             self.lane[i].quantum.next = self.quantum[i].q.val();
             self.lane[i].len.next = self.head_len[i].val();
-            if self.lane[i].le.val() {
-                self.le.next = self.le.val() | self.bit[i].val();
+            if self.lane[i].pos.val() & self.cur_oh.q.val().get_bit(i) {
+                self.cur_pos.next = self.cur_pos.val() | self.bit[i].val();
             }
-            if self.lane[i].fits.val() {
-                self.fits.next = self.fits.val() | self.bit[i].val();
+            if self.lane[i].refill_pos.val() {
+                self.refill_pos.next = self.refill_pos.val() | self.bit[i].val();
             }
         }
-        // the queues after `cur`: neither `cur` nor below it
-        self.after_cur.next = !(self.cur_oh.val() | (self.cur_oh.val() - 1));
         self.cur.next = self.cur_r.q.val();
         self.sp.next = self.head_valid.val() & self.prio.q.val();
         self.dw.next = self.head_valid.val() & !self.prio.q.val();
@@ -170,16 +190,25 @@ impl<const N: usize, const QB: usize> Logic for Dwrr<N, QB> {
         self.sp_low.next = self.sp.val() & (Bits::<N>::from(0) - self.sp.val());
         // DWRR round robin: the first backlogged queue after `cur`, else the first one at all
         // (which is `cur` itself when it is the only one)
-        self.dw_hi.next = self.dw.val() & self.after_cur.val();
-        self.hi_low.next = self.dw_hi.val() & (Bits::<N>::from(0) - self.dw_hi.val());
-        self.dw_low.next = self.dw.val() & (Bits::<N>::from(0) - self.dw.val());
-        self.j_oh.next = self.dw_low.val();
-        if self.dw_hi.val().any() {
-            self.j_oh.next = self.hi_low.val();
+        self.req2.next = 0.into();
+        for i in 0..N {
+            if self.dw.val().get_bit(i) & self.after_cur.q.val().get_bit(i) {
+                self.req2.next = self.req2.val() | self.bit2[i].val();
+            }
+            if self.dw.val().get_bit(i) {
+                self.req2.next = self.req2.val() | self.bit2_hi[i].val();
+            }
         }
+        self.low2.next = self.req2.val() & (Bits::<16>::from(0) - self.req2.val());
+        self.j_oh.next = 0.into();
+        self.after_j.next = 0.into();
         self.sp_q.next = 0.into();
         self.j.next = 0.into();
         for i in 0..N {
+            if (self.low2.val() & (self.bit2[i].val() | self.bit2_hi[i].val())).any() {
+                self.j_oh.next = self.j_oh.val() | self.bit[i].val();
+                self.after_j.next = self.after_j.val() | self.above[i].val();
+            }
             if self.sp_low.val().get_bit(i) {
                 self.sp_q.next = self.sp_q.val() | self.qid[i].val();
             }
@@ -187,9 +216,11 @@ impl<const N: usize, const QB: usize> Logic for Dwrr<N, QB> {
                 self.j.next = self.j.val() | self.qid[i].val();
             }
         }
-        // the current queue stays while its head fits its deficit
-        self.stay.next = (self.cur_oh.val() & self.dw.val() & self.le.val()).any();
-        self.fits_j.next = (self.j_oh.val() & self.fits.val()).any();
+        // the current queue stays while its deficit is positive (a register bit); the next one
+        // is served if its refill makes it positive
+        self.stay.next = (self.dw.val() & self.cur_pos.val()).any();
+        self.fits_j.next = (self.j_oh.val() & self.refill_pos.val()).any();
+        self.advance.next = self.grant_en.val() & !self.sp.val().any() & self.dw.val().any() & !self.stay.val();
 
         self.grant.next = false;
         self.grant_q.next = 0.into();
@@ -200,26 +231,32 @@ impl<const N: usize, const QB: usize> Logic for Dwrr<N, QB> {
             if self.stay.val() {
                 self.grant.next = true;
                 self.grant_q.next = self.cur_r.q.val();
-            } else {
-                self.cur_r.d.next = self.j.val();
-                if self.fits_j.val() {
-                    self.grant.next = true;
-                    self.grant_q.next = self.j.val();
-                }
+            } else if self.fits_j.val() {
+                self.grant.next = true;
+                self.grant_q.next = self.j.val();
             }
         }
+        if self.advance.val() {
+            self.cur_r.d.next = self.j.val();
+            self.cur_oh.d.next = self.j_oh.val();
+            self.after_cur.d.next = self.after_j.val();
+        }
         for i in 0..N {
+            // an empty queue holds 0; the current one, served, is charged its head; the next
+            // one is refilled (and charged if that makes it positive). A backlogged queue with
+            // `cur_pos` is the one that stays, so the lane's value is known from registers and
+            // only its enable waits for the decision.
             if !self.dw.val().get_bit(i) {
-                self.def_r[i].d.next = 0.into();
-            } else if self.grant_en.val() & !self.sp.val().any() {
-                if self.stay.val() & self.cur_oh.val().get_bit(i) {
-                    self.def_r[i].d.next = self.lane[i].def_less.val();
-                }
-                if !self.stay.val() & self.j_oh.val().get_bit(i) {
-                    self.def_r[i].d.next = self.lane[i].refilled.val();
-                    if self.lane[i].fits.val() {
-                        self.def_r[i].d.next = self.lane[i].new_less.val();
-                    }
+                self.neg_r[i].d.next = 0.into();
+            } else if self.grant_en.val() & !self.sp.val().any()
+                & (self.cur_pos.val().get_bit(i) | (self.j_oh.val().get_bit(i) & !self.stay.val()))
+            {
+                if self.cur_pos.val().get_bit(i) {
+                    self.neg_r[i].d.next = self.lane[i].served.val();
+                } else if self.lane[i].refill_pos.val() {
+                    self.neg_r[i].d.next = self.lane[i].refilled_served.val();
+                } else {
+                    self.neg_r[i].d.next = self.lane[i].refilled.val();
                 }
             }
             // register writes (csr module): quanta at 0..N, 16 bits, tested on the high bits (a
@@ -255,14 +292,14 @@ pub struct Dwrr8 {
     pub grant: Signal<Out, Bit>,
     pub grant_q: Signal<Out, Bits<3>>,
     pub cur: Signal<Out, Bits<3>>,
-    pub deficit0: Signal<Out, Bits<16>>,
-    pub deficit1: Signal<Out, Bits<16>>,
-    pub deficit2: Signal<Out, Bits<16>>,
-    pub deficit3: Signal<Out, Bits<16>>,
-    pub deficit4: Signal<Out, Bits<16>>,
-    pub deficit5: Signal<Out, Bits<16>>,
-    pub deficit6: Signal<Out, Bits<16>>,
-    pub deficit7: Signal<Out, Bits<16>>,
+    pub deficit0: Signal<Out, Bits<17>>,
+    pub deficit1: Signal<Out, Bits<17>>,
+    pub deficit2: Signal<Out, Bits<17>>,
+    pub deficit3: Signal<Out, Bits<17>>,
+    pub deficit4: Signal<Out, Bits<17>>,
+    pub deficit5: Signal<Out, Bits<17>>,
+    pub deficit6: Signal<Out, Bits<17>>,
+    pub deficit7: Signal<Out, Bits<17>>,
     dwrr: Dwrr<8, 3>,
 }
 

@@ -1,6 +1,7 @@
 //! DWRR vectors: ECN♯ §6 V16 (quanta 3000/1500/1500, the Q0 Q0 Q1 Q2 pattern and the
-//! two-queue 2/3 : 1/3 split), mixed sizes, quanta below the packet size, strict priority,
-//! empty-queue deficit reset, saturation, and the random stimulus of the differential fuzz.
+//! two-queue 2/3 : 1/3 split), mixed sizes, quanta below the packet size (the overdraft paid
+//! back), strict priority, empty-queue deficit reset, the deficit's extremes, and the random
+//! stimulus of the differential fuzz.
 
 use super::model::Dwrr;
 use super::{csr, DwrrIn, DwrrOut, N};
@@ -78,7 +79,7 @@ fn v16_file() -> Vec<Op> {
 
 fn corner_file() -> Vec<Op> {
     let mut s = DwrrScript::default();
-    s.note("quantum 500 below 1500-B heads: a visit that does not fit grants nothing and the deficit carries (500, 1000, 1500)");
+    s.note("quantum 500 below 1500-B heads: a refill to 500 serves the head and overdraws to -1000, which the next two visits pay back without a grant");
     set_quanta(&mut s, &[500, 500]);
     serve(&mut s, &mut Backlog::fill(&[(0, 1500, 3), (1, 1500, 3)]), 30);
     s.note("an emptied queue's deficit is reset to 0 and it re-enters with one quantum");
@@ -97,9 +98,10 @@ fn corner_file() -> Vec<Op> {
     s.csr(csr::PRIO_MASK, 0xFF);
     serve(&mut s, &mut Backlog::fill(&[(7, 64, 2), (4, 64, 2), (1, 64, 2)]), 8);
     s.csr(csr::PRIO_MASK, 0);
-    s.note("deficits saturate at 65535: quantum 60000 on a queue whose 9216-B head does not fit the 8000 left");
-    set_quanta(&mut s, &[60_000]);
-    serve(&mut s, &mut Backlog::fill(&[(0, 9216, 8)]), 10);
+    s.note("the deficit's extremes: 65535 after a refill from 0, and -65534 after a 65535-B head on a deficit of 1");
+    set_quanta(&mut s, &[65_535]);
+    let mut b = Backlog::fill(&[(0, 65_534, 1), (0, 65_535, 3)]);
+    serve(&mut s, &mut b, 8);
     s.note("quantum writes above 65535 are ignored; quantum 0 never serves the queue");
     s.csr(csr::QUANTUM0 + 1, 0x1_0000);
     s.csr(csr::QUANTUM0 + 2, 0);
@@ -178,8 +180,9 @@ mod spec_tests {
     }
 
     /// Random backlogs: only backlogged queues are granted, strict-priority queues win, a ready
-    /// clock with a backlog grants unless the visited queue's head exceeds its new deficit, and
-    /// an empty or strict-priority queue holds deficit 0. (A grant on every clock when quanta
+    /// clock with a backlog grants unless the visited queue's refilled deficit is at or below
+    /// 0, an empty or strict-priority queue holds deficit 0, and the deficit stays in its 17
+    /// bits. (A grant on every clock when quanta
     /// cover every head: `v16_pattern_and_shares`, `weighted_byte_shares_with_mixed_sizes`.)
     #[test]
     fn fuzz_grants_are_legal() {
@@ -196,17 +199,24 @@ mod spec_tests {
                 if sp != 0 {
                     assert_eq!(o.grant_q, sp.trailing_zeros() as u64);
                 }
+                // a DWRR grant charges the whole head to a positive deficit, the current one or
+                // the one refilled this clock
+                let q = o.grant_q as usize;
+                let charged = m.deficit[q] + lens[q] as i64;
+                if sp == 0 {
+                    assert!(charged > 0 && (charged == before.deficit[q] || charged == before.deficit[q] + before.quantum[q] as i64));
+                }
             } else if i.grant_en == 1 && i.head_valid != 0 {
-                // no grant: only a DWRR visit whose head exceeds the deficit plus the quantum
+                // no grant: only a DWRR visit whose refill leaves the deficit at or below 0
                 assert_eq!(i.head_valid & before.prio_mask, 0, "a strict-priority head was not served");
                 let j = m.cur;
-                assert!(lens[j] > m.deficit[j], "queue {j} fitted but was not granted");
+                assert!(m.deficit[j] <= 0, "queue {j} had a positive deficit but was not granted");
             }
             for q in 0..N {
                 if (i.head_valid & !before.prio_mask) >> q & 1 == 0 {
                     assert_eq!(m.deficit[q], 0);
                 }
-                assert!(m.deficit[q] <= 0xFFFF);
+                assert!((-65_534..=65_535).contains(&m.deficit[q]), "deficit {} out of its 17 bits", m.deficit[q]);
             }
         }
     }
