@@ -30,6 +30,9 @@ crate::pins! {
         grant_en: 1,
         /// Bit `q`: queue `q` has a servable head.
         head_valid: 8,
+        /// Bit `q`: queue `q` receives a descriptor this clock (it has a head from the next one;
+        /// the round-robin pick, made a clock ahead, counts it).
+        arrive: 8,
         /// Head length of queue 0 in bytes.
         head_len0: 16,
         /// Head length of queue 1 in bytes.
@@ -93,11 +96,14 @@ crate::switch_block!(
                 each queue's lane keeps its negated deficit, so whether the current queue is served is a register \
                 bit and whether the next queue is served after its refill is one carry chain on registers; every \
                 next deficit is ready in its lane, and the round-robin pick is one lowest-set-bit chain over the \
-                doubled request vector (`DwrrLane`, `req2`). What is left is the pick: the heads' valid bits through \
-                that chain to the next queue's one-hot, then the gates that enable its lane's deficit register, \
-                which nextpnr drives through a global buffer (about 3 ns of the path). 100 MHz over 8 queues needs \
-                the pick out of the deciding clock (the next queue chosen a clock ahead among the queues not being \
-                served); the HX8K port's 2 queues make it a few gates.",
+                doubled request vector, made a clock ahead for every queue that can be current from this clock's \
+                backlog and arrivals (`DwrrLane`, `req2`, `next_r`). What is left: the picked queue's refill test \
+                (one 17-bit chain on registers) into the grant; the deficit sign deciding whether `cur` stays, \
+                which enables the loading lane's 17-bit deficit register, an enable nextpnr-ice40 0.4 puts behind a \
+                global buffer (it promotes any enable of more than 15 flip-flops; about 2-3 ns); and the lanes' \
+                candidate chains behind their carry-save layer. Next: the refill test as a register kept a clock \
+                ahead (a quantum write then delays that queue by a clock) together with enables of 15 flip-flops \
+                or fewer.",
         min_cells: 100,
         min_ram: 0,
     }

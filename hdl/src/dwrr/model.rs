@@ -12,6 +12,10 @@ pub struct Dwrr {
     /// Deficits in bytes; a served queue may overdraw, so they are signed (−65,534 to 65,535,
     /// 17 bits: a refill only ever lands on a deficit ≤ 0).
     pub deficit: Vec<i64>,
+    /// The DWRR queues backlogged in the previous clock or receiving a descriptor in it: the
+    /// round-robin pick is made a clock ahead, so it sees these (and the queue it picks must
+    /// still be backlogged).
+    pub seen: u64,
 }
 
 impl Default for Dwrr {
@@ -23,7 +27,7 @@ impl Default for Dwrr {
 impl Dwrr {
     pub fn new(n: usize) -> Self {
         assert!(n.is_power_of_two() && n >= 2, "queue count must be a power of two");
-        Dwrr { quantum: vec![DEFAULT_QUANTUM; n], prio_mask: 0, cur: n - 1, deficit: vec![0; n] }
+        Dwrr { quantum: vec![DEFAULT_QUANTUM; n], prio_mask: 0, cur: n - 1, deficit: vec![0; n], seen: 0 }
     }
 
     pub fn n(&self) -> usize {
@@ -33,7 +37,8 @@ impl Dwrr {
     /// One clock: `valid` bit q = queue q has a servable head of `len[q]` bytes. Returns the
     /// granted queue and moves to the state after the edge. The current queue is served while
     /// its deficit is positive, and the head is charged whole (RFC 8290 §4.2: the deficit may go
-    /// negative); otherwise the next backlogged queue gets its quantum and is served in the same
+    /// negative); otherwise the next queue in round-robin order among those backlogged in the
+    /// previous clock, if it is still backlogged, gets its quantum and is served in the same
     /// clock if that makes its deficit positive.
     pub fn clock(&mut self, valid: u64, len: &[u64], grant_en: bool) -> Option<usize> {
         let n = self.n();
@@ -44,11 +49,11 @@ impl Dwrr {
             grant = Some(sp.trailing_zeros() as usize);
         } else if grant_en && dw != 0 {
             let c = self.cur;
+            let seen = self.seen;
             if dw >> c & 1 == 1 && self.deficit[c] > 0 {
                 self.deficit[c] -= len[c] as i64;
                 grant = Some(c);
-            } else {
-                let j = (1..=n).map(|k| (c + k) % n).find(|&j| dw >> j & 1 == 1).unwrap();
+            } else if let Some(j) = (1..=n).map(|k| (c + k) % n).find(|&j| seen >> j & 1 == 1).filter(|&j| dw >> j & 1 == 1) {
                 self.cur = j;
                 debug_assert!(self.deficit[j] <= 0, "a refill lands on a deficit <= 0");
                 self.deficit[j] += self.quantum[j] as i64;
@@ -63,7 +68,14 @@ impl Dwrr {
                 self.deficit[q] = 0;
             }
         }
+        self.seen = dw;
         grant
+    }
+
+    /// The queues receiving a descriptor this clock (after `clock`, before `csr_write`): the
+    /// pick made this clock for the next one counts them.
+    pub fn arrivals(&mut self, arrive: u64) {
+        self.seen |= arrive & !self.prio_mask & crate::cycle::mask(self.n() as u32);
     }
 
     pub fn csr_write(&mut self, addr: u64, data: u64) {
@@ -101,6 +113,7 @@ impl CycleModel for Dwrr {
             o.grant = 1;
             o.grant_q = q as u64;
         }
+        self.arrivals(i.arrive);
         if i.csr_we == 1 {
             self.csr_write(i.csr_addr, i.csr_wdata);
         }

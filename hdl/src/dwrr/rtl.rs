@@ -66,6 +66,8 @@ pub struct Dwrr<const N: usize, const QB: usize> {
     pub csr_wdata: Signal<In, Bits<32>>,
     pub grant_en: Signal<In, Bit>,
     pub head_valid: Signal<In, Bits<N>>,
+    /// Bit q: queue q receives a descriptor this clock (backlogged from the next).
+    pub arrive: Signal<In, Bits<N>>,
     pub head_len: [Signal<In, Bits<16>>; N],
     pub grant: Signal<Out, Bit>,
     pub grant_q: Signal<Out, Bits<QB>>,
@@ -78,8 +80,6 @@ pub struct Dwrr<const N: usize, const QB: usize> {
     /// The round's current queue, as an index (for `cur`) and one-hot.
     cur_r: DFFWithInit<Bits<QB>>,
     cur_oh: DFFWithInit<Bits<N>>,
-    /// Bit i: queue i comes after `cur` in index order (kept with `cur`).
-    after_cur: DFF<Bits<N>>,
     qid: [Constant<Bits<QB>>; N],
     /// Bit i alone.
     bit: [Constant<Bits<N>>; N],
@@ -92,15 +92,24 @@ pub struct Dwrr<const N: usize, const QB: usize> {
     sp_low: Signal<Local, Bits<N>>,
     sp_q: Signal<Local, Bits<QB>>,
     dw: Signal<Local, Bits<N>>,
-    /// The backlogged queues after `cur` in bits 0..N, then every backlogged queue in bits
-    /// N..2N: its lowest set bit is the next queue in round-robin order.
-    req2: Signal<Local, Bits<16>>,
-    low2: Signal<Local, Bits<16>>,
-    /// One-hot of the next backlogged queue in round-robin order (cur itself last).
+    /// The DWRR queues backlogged now or from the next clock, which the pick sees.
+    dw_pick: Signal<Local, Bits<N>>,
+    /// For each queue X, the backlogged queues after X in bits 0..N, then every backlogged
+    /// queue in bits N..2N: the lowest set bit is the next queue after X in round-robin order.
+    req2: [Signal<Local, Bits<16>>; N],
+    low2: [Signal<Local, Bits<16>>; N],
+    /// For each queue X, one-hot of the next queue after X in round-robin order (X itself last)
+    /// among this clock's backlog (0 if none).
+    pick: [Signal<Local, Bits<N>>; N],
+    /// The pick after `j` and after `cur`, from this clock's backlog (one-hot or 0).
+    pick_after_j: Signal<Local, Bits<N>>,
+    pick_after_cur: Signal<Local, Bits<N>>,
+    /// The next queue after `cur` in the previous clock's backlog, registered: the pick is
+    /// made a clock ahead.
+    next_r: DFF<Bits<N>>,
+    /// `next_r` if its queue is still backlogged.
     j_oh: Signal<Local, Bits<N>>,
     j: Signal<Local, Bits<QB>>,
-    /// The queues after the next one, `after_cur` when the round moves.
-    after_j: Signal<Local, Bits<N>>,
     stay: Signal<Local, Bit>,
     fits_j: Signal<Local, Bit>,
     lane: [DwrrLane; N],
@@ -121,6 +130,7 @@ impl<const N: usize, const QB: usize> Default for Dwrr<N, QB> {
             csr_wdata: Default::default(),
             grant_en: Default::default(),
             head_valid: Default::default(),
+            arrive: Default::default(),
             head_len: std::array::from_fn(|_| Default::default()),
             grant: Default::default(),
             grant_q: Default::default(),
@@ -131,7 +141,6 @@ impl<const N: usize, const QB: usize> Default for Dwrr<N, QB> {
             prio: Default::default(),
             cur_r: DFFWithInit::new(((N - 1) as u64).into()),
             cur_oh: DFFWithInit::new((1u64 << (N - 1)).into()),
-            after_cur: Default::default(),
             qid: std::array::from_fn(|i| Constant::new((i as u64).into())),
             bit: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
             above: std::array::from_fn(|i| Constant::new(((1u64 << N) - (2u64 << i)).into())),
@@ -141,11 +150,15 @@ impl<const N: usize, const QB: usize> Default for Dwrr<N, QB> {
             sp_low: Default::default(),
             sp_q: Default::default(),
             dw: Default::default(),
-            req2: Default::default(),
-            low2: Default::default(),
+            dw_pick: Default::default(),
+            req2: std::array::from_fn(|_| Default::default()),
+            low2: std::array::from_fn(|_| Default::default()),
+            pick: std::array::from_fn(|_| Default::default()),
+            pick_after_j: Default::default(),
+            pick_after_cur: Default::default(),
+            next_r: Default::default(),
             j_oh: Default::default(),
             j: Default::default(),
-            after_j: Default::default(),
             stay: Default::default(),
             fits_j: Default::default(),
             lane: std::array::from_fn(|_| Default::default()),
@@ -164,7 +177,7 @@ impl<const N: usize, const QB: usize> Default for Dwrr<N, QB> {
 impl<const N: usize, const QB: usize> Logic for Dwrr<N, QB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, prio, cur_r, cur_oh, after_cur);
+        dff_setup!(self, clock, prio, cur_r, cur_oh, next_r);
         self.cur_pos.next = 0.into();
         self.refill_pos.next = 0.into();
         for i in 0..N {
@@ -186,29 +199,35 @@ impl<const N: usize, const QB: usize> Logic for Dwrr<N, QB> {
         self.cur.next = self.cur_r.q.val();
         self.sp.next = self.head_valid.val() & self.prio.q.val();
         self.dw.next = self.head_valid.val() & !self.prio.q.val();
+        self.dw_pick.next = (self.head_valid.val() | self.arrive.val()) & !self.prio.q.val();
         // strict priority: the lowest set bit of `sp` (isolated as sp & -sp, then encoded)
         self.sp_low.next = self.sp.val() & (Bits::<N>::from(0) - self.sp.val());
         // DWRR round robin: the first backlogged queue after `cur`, else the first one at all
-        // (which is `cur` itself when it is the only one)
-        self.req2.next = 0.into();
-        for i in 0..N {
-            if self.dw.val().get_bit(i) & self.after_cur.q.val().get_bit(i) {
-                self.req2.next = self.req2.val() | self.bit2[i].val();
+        // (which is `cur` itself when it is the only one). The pick is made a clock ahead, for
+        // every queue that can be `cur` then, from this clock's backlog and arrivals; the one
+        // after `cur` counts if its queue is still backlogged.
+        self.j_oh.next = self.next_r.q.val() & self.dw.val();
+        for x in 0..N {
+            self.req2[x].next = 0.into();
+            for i in 0..N {
+                if self.dw_pick.val().get_bit(i) & self.above[x].val().get_bit(i) {
+                    self.req2[x].next = self.req2[x].val() | self.bit2[i].val();
+                }
+                if self.dw_pick.val().get_bit(i) {
+                    self.req2[x].next = self.req2[x].val() | self.bit2_hi[i].val();
+                }
             }
-            if self.dw.val().get_bit(i) {
-                self.req2.next = self.req2.val() | self.bit2_hi[i].val();
+            self.low2[x].next = self.req2[x].val() & (Bits::<16>::from(0) - self.req2[x].val());
+            self.pick[x].next = 0.into();
+            for i in 0..N {
+                if (self.low2[x].val() & (self.bit2[i].val() | self.bit2_hi[i].val())).any() {
+                    self.pick[x].next = self.pick[x].val() | self.bit[i].val();
+                }
             }
         }
-        self.low2.next = self.req2.val() & (Bits::<16>::from(0) - self.req2.val());
-        self.j_oh.next = 0.into();
-        self.after_j.next = 0.into();
         self.sp_q.next = 0.into();
         self.j.next = 0.into();
         for i in 0..N {
-            if (self.low2.val() & (self.bit2[i].val() | self.bit2_hi[i].val())).any() {
-                self.j_oh.next = self.j_oh.val() | self.bit[i].val();
-                self.after_j.next = self.after_j.val() | self.above[i].val();
-            }
             if self.sp_low.val().get_bit(i) {
                 self.sp_q.next = self.sp_q.val() | self.qid[i].val();
             }
@@ -220,7 +239,7 @@ impl<const N: usize, const QB: usize> Logic for Dwrr<N, QB> {
         // is served if its refill makes it positive
         self.stay.next = (self.dw.val() & self.cur_pos.val()).any();
         self.fits_j.next = (self.j_oh.val() & self.refill_pos.val()).any();
-        self.advance.next = self.grant_en.val() & !self.sp.val().any() & self.dw.val().any() & !self.stay.val();
+        self.advance.next = self.grant_en.val() & !self.sp.val().any() & self.j_oh.val().any() & !self.stay.val();
 
         self.grant.next = false;
         self.grant_q.next = 0.into();
@@ -236,10 +255,25 @@ impl<const N: usize, const QB: usize> Logic for Dwrr<N, QB> {
                 self.grant_q.next = self.j.val();
             }
         }
+        // the pick for the next clock: after the queue that is `cur` then
+        // (both ready before the decision, which only selects)
+        self.pick_after_j.next = 0.into();
+        self.pick_after_cur.next = 0.into();
+        for x in 0..N {
+            if self.j_oh.val().get_bit(x) {
+                self.pick_after_j.next = self.pick_after_j.val() | self.pick[x].val();
+            }
+            if self.cur_oh.q.val().get_bit(x) {
+                self.pick_after_cur.next = self.pick_after_cur.val() | self.pick[x].val();
+            }
+        }
+        self.next_r.d.next = self.pick_after_cur.val();
+        if self.advance.val() {
+            self.next_r.d.next = self.pick_after_j.val();
+        }
         if self.advance.val() {
             self.cur_r.d.next = self.j.val();
             self.cur_oh.d.next = self.j_oh.val();
-            self.after_cur.d.next = self.after_j.val();
         }
         for i in 0..N {
             // an empty queue holds 0; the current one, served, is charged its head; the next
@@ -281,6 +315,7 @@ pub struct Dwrr8 {
     pub csr_wdata: Signal<In, Bits<32>>,
     pub grant_en: Signal<In, Bit>,
     pub head_valid: Signal<In, Bits<8>>,
+    pub arrive: Signal<In, Bits<8>>,
     pub head_len0: Signal<In, Bits<16>>,
     pub head_len1: Signal<In, Bits<16>>,
     pub head_len2: Signal<In, Bits<16>>,
@@ -312,6 +347,7 @@ impl Logic for Dwrr8 {
         self.dwrr.csr_wdata.next = self.csr_wdata.val();
         self.dwrr.grant_en.next = self.grant_en.val();
         self.dwrr.head_valid.next = self.head_valid.val();
+        self.dwrr.arrive.next = self.arrive.val();
         self.dwrr.head_len[0].next = self.head_len0.val();
         self.dwrr.head_len[1].next = self.head_len1.val();
         self.dwrr.head_len[2].next = self.head_len2.val();
@@ -335,5 +371,5 @@ impl Logic for Dwrr8 {
 }
 
 crate::pin_io!(Dwrr8;
-    in: csr_we, csr_addr, csr_wdata, grant_en, head_valid, head_len0, head_len1, head_len2, head_len3, head_len4, head_len5, head_len6, head_len7;
+    in: csr_we, csr_addr, csr_wdata, grant_en, head_valid, arrive, head_len0, head_len1, head_len2, head_len3, head_len4, head_len5, head_len6, head_len7;
     out: grant, grant_q, cur, deficit0, deficit1, deficit2, deficit3, deficit4, deficit5, deficit6, deficit7);

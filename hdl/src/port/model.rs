@@ -262,9 +262,6 @@ impl<const NQ: usize, const DB: usize> CycleModel for PortModel<NQ, DB> {
         }
         let ready = self.pacer.ready();
         let grant = self.dwrr.clock(valid, &lens, ready);
-        if we(1) == 1 {
-            self.dwrr.csr_write(reg, i.csr_wdata);
-        }
         self.shaper.step(
             &ShaperIn {
                 csr_we: we(4),
@@ -333,7 +330,12 @@ impl<const NQ: usize, const DB: usize> CycleModel for PortModel<NQ, DB> {
                 let ecn = if sel_applies { sd.ecn_out } else { i.in_ecn };
                 self.fifo[q].push_back(Desc { len: i.in_len, ecn, is_data: i.in_is_data == 1, ts: now });
                 self.resident_bytes += i.in_len;
+                // DWRR's pick for the next clock counts the queue this arrival fills
+                self.dwrr.arrivals(1 << q);
             }
+        }
+        if we(1) == 1 {
+            self.dwrr.csr_write(reg, i.csr_wdata);
         }
 
         // --- time base and port registers

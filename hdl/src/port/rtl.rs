@@ -198,6 +198,8 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.scheduler.emu_en.next = self.regs.emu_en.val();
         self.scheduler.emu.next = self.regs.emu.val();
         self.scheduler.ready.next = self.pacer.ready.val();
+        self.scheduler.arr_admit.next = self.admission.admit.val();
+        self.scheduler.arr_q.next = self.admission.q.val();
         self.grant.next = self.scheduler.g.val();
         self.grant_q.next = bit_cast::<3, QB>(self.scheduler.gq.val());
         self.departure.g.next = self.scheduler.g.val();

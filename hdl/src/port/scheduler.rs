@@ -24,6 +24,10 @@ pub struct Scheduler<const NQ: usize, const QB: usize, const CB: usize> {
     pub emu: Signal<In, Bits<QB>>,
     /// The link can take a descriptor this clock.
     pub ready: Signal<In, Bit>,
+    /// This clock's arrival is admitted, to queue `arr_q` (DWRR's pick, made a clock ahead,
+    /// counts the queue it fills).
+    pub arr_admit: Signal<In, Bit>,
+    pub arr_q: Signal<In, Bits<QB>>,
     pub g: Signal<Out, Bit>,
     pub gq: Signal<Out, Bits<QB>>,
     pub g_meta: Signal<Out, Bits<17>>,
@@ -38,6 +42,8 @@ pub struct Scheduler<const NQ: usize, const QB: usize, const CB: usize> {
     hv: [Signal<Local, Bits<NQ>>; NQ],
     emu_len: Signal<Local, Bits<16>>,
     emu_backlog: Signal<Local, Bit>,
+    /// The queue this clock's arrival fills, one-hot.
+    arrive: Signal<Local, Bits<NQ>>,
 }
 
 impl<const NQ: usize, const QB: usize, const CB: usize> Default for Scheduler<NQ, QB, CB> {
@@ -54,6 +60,8 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Default for Scheduler<NQ
             emu_en: Default::default(),
             emu: Default::default(),
             ready: Default::default(),
+            arr_admit: Default::default(),
+            arr_q: Default::default(),
             g: Default::default(),
             gq: Default::default(),
             g_meta: Default::default(),
@@ -67,6 +75,7 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Default for Scheduler<NQ
             hv: std::array::from_fn(|_| Default::default()),
             emu_len: Default::default(),
             emu_backlog: Default::default(),
+            arrive: Default::default(),
         }
     }
 }
@@ -93,7 +102,11 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Scheduler<NQ, 
         self.dwrr.csr_addr.next = self.sub_addr.val();
         self.dwrr.csr_wdata.next = self.csr_wdata.val();
         self.dwrr.grant_en.next = self.ready.val();
+        self.arrive.next = 0.into();
         for i in 0..NQ {
+            if self.arr_admit.val() & (self.arr_q.val().index() == i) {
+                self.arrive.next = self.arrive.val() | self.onehot[i].val();
+            }
             self.dwrr.head_len[i].next = 0.into();
             self.servable[i].next = false;
             if self.counts[i].val().any() {
@@ -112,6 +125,7 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Scheduler<NQ, 
             }
             self.dwrr.head_valid.next = self.hv[i].val();
         }
+        self.dwrr.arrive.next = self.arrive.val();
         self.g.next = self.dwrr.grant.val();
         self.gq.next = self.dwrr.grant_q.val();
         self.shaper.deq.next = self.emu_en.val() & self.g.val() & (self.gq.val() == self.emu.val());
