@@ -91,7 +91,7 @@ crate::switch_block!(
     events: ["grant_en"],
     crate::blocks::BoardInfo {
         title: "DWRR / strict-priority scheduler",
-        params: "8 queues, 16-bit lengths, quanta and deficits",
+        params: "8 queues, 16-bit lengths and quanta, 17-bit signed deficits",
         design_note: "DRR in the form FQ-CoDel uses (serve while the deficit is positive, charge the whole head): \
                 each queue's lane keeps its negated deficit, so whether the current queue is served is a register \
                 bit and whether the next queue is served after its refill is one carry chain on registers; every \
@@ -100,10 +100,11 @@ crate::switch_block!(
                 backlog and arrivals (`DwrrLane`, `req2`, `next_r`). What is left: the picked queue's refill test \
                 (one 17-bit chain on registers) into the grant; the deficit sign deciding whether `cur` stays, \
                 which enables the loading lane's 17-bit deficit register, an enable nextpnr-ice40 0.4 puts behind a \
-                global buffer (it promotes any enable of more than 15 flip-flops; about 2-3 ns); and the lanes' \
-                candidate chains behind their carry-save layer. Next: the refill test as a register kept a clock \
-                ahead (a quantum write then delays that queue by a clock) together with enables of 15 flip-flops \
-                or fewer.",
+                global buffer (it promotes any enable of more than 15 flip-flops); and the lanes' candidate chains \
+                behind their carry-save layer. These paths are within a nanosecond of each other and two thirds \
+                routing, so each step alone gains little: tried on scratch copies, the refill test kept a clock \
+                ahead as a register (a quantum write then delays that queue's service by a clock), and the enable \
+                split in two under the promotion threshold, each left the block short of 100 MHz.",
         min_cells: 100,
         min_ram: 0,
     }
