@@ -38,8 +38,9 @@ impl Dwrr {
     /// granted queue and moves to the state after the edge. The current queue is served while
     /// its deficit is positive, and the head is charged whole (RFC 8290 §4.2: the deficit may go
     /// negative); otherwise the next queue in round-robin order among those backlogged in the
-    /// previous clock, if it is still backlogged, gets its quantum and is served in the same
-    /// clock if that makes its deficit positive.
+    /// previous clock or receiving a descriptor in it ([`Dwrr::arrivals`]), if it is still
+    /// backlogged, gets its quantum and is served in the same clock if that makes its deficit
+    /// positive.
     pub fn clock(&mut self, valid: u64, len: &[u64], grant_en: bool) -> Option<usize> {
         let n = self.n();
         let sp = valid & self.prio_mask;

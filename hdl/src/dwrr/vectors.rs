@@ -189,9 +189,10 @@ mod spec_tests {
     }
 
     /// Random backlogs: only backlogged queues are granted, strict-priority queues win, a ready
-    /// clock with a backlog grants unless the visited queue's refilled deficit is at or below
-    /// 0, an empty or strict-priority queue holds deficit 0, and the deficit stays in its 17
-    /// bits. (A grant on every clock when quanta
+    /// clock with a backlog grants unless the round ends it with `cur`'s deficit at or below 0
+    /// (the current queue could not stay, and the pick found no queue still backlogged or
+    /// refilled one to at most 0), an empty or strict-priority queue holds deficit 0, and the
+    /// deficit stays in its 17 bits. (A grant on every clock when quanta
     /// cover every head: `v16_pattern_and_shares`, `weighted_byte_shares_with_mixed_sizes`.)
     #[test]
     fn fuzz_grants_are_legal() {
