@@ -122,6 +122,7 @@ pub struct Dwrr<const N: usize, const QB: usize> {
 
 impl<const N: usize, const QB: usize> Default for Dwrr<N, QB> {
     fn default() -> Self {
+        // N ≤ 8: the doubled request vector of the round-robin pick is 16 bits
         assert!(N.is_power_of_two() && N == 1 << QB && QB >= 1 && N <= 8);
         Dwrr {
             clock: Default::default(),
@@ -171,9 +172,9 @@ impl<const N: usize, const QB: usize> Default for Dwrr<N, QB> {
 
 // Timing (bitstreams/REPORT.md): whether a queue is served is a register bit (its deficit's
 // sign) for the current queue, and one carry chain on registers (the refill's sign) for the next
-// one; every next deficit is ready in its lane; the round-robin pick is one lowest-set-bit chain
-// over the doubled request vector. What depends on this clock's heads is the pick and a few
-// gates: each deficit register's enable is its own.
+// one; every next deficit is ready in its lane; the round-robin pick is made a clock ahead
+// (`next_r`). What depends on this clock's heads is a few gates: whether `cur` stays and whether
+// `next_r`'s queue is still backlogged, then each deficit register's own enable.
 impl<const N: usize, const QB: usize> Logic for Dwrr<N, QB> {
     #[hdl_gen]
     fn update(&mut self) {
@@ -270,8 +271,6 @@ impl<const N: usize, const QB: usize> Logic for Dwrr<N, QB> {
         self.next_r.d.next = self.pick_after_cur.val();
         if self.advance.val() {
             self.next_r.d.next = self.pick_after_j.val();
-        }
-        if self.advance.val() {
             self.cur_r.d.next = self.j.val();
             self.cur_oh.d.next = self.j_oh.val();
         }
