@@ -55,8 +55,8 @@ fn bypass_fifo_is_a_fifo_whose_head_is_valid_the_clock_after_its_push() {
     }
 }
 
-const STATE_WIDTHS: [u32; 7] = [1, 1, 1, 32, 16, 16, 32];
-const STATE_NAMES: [&str; 7] = ["ms", "fat_valid", "det_latched", "fat", "cnt", "lastcount", "next"];
+const STATE_WIDTHS: [u32; 9] = [1, 1, 1, 32, 16, 16, 32, 7, 7];
+const STATE_NAMES: [&str; 9] = ["ms", "fat_valid", "det_latched", "fat", "cnt", "lastcount", "next", "law_inc", "law_delta"];
 
 /// Random queues written, read and cleared: `s_*` is always the selected queue's last write
 /// (or 0 after a clear), and a clear wins over a write in the same clock.
@@ -66,7 +66,7 @@ fn aqm_queue_states_keep_one_set_per_queue() {
     let s_pins: Vec<Pin> = STATE_NAMES.iter().zip(STATE_WIDTHS).map(|(n, w)| Pin { name: Box::leak(format!("s_{n}").into_boxed_str()), width: w }).collect();
     let inputs: Vec<Pin> = [Pin { name: "sel", width: 2 }, Pin { name: "write", width: 1 }, Pin { name: "clear", width: 1 }].into_iter().chain(n_pins).collect();
     for mut dut in engines::<TestQueueStates>("aqm_queue_states", &inputs, &s_pins) {
-        let (mut r, mut states) = (Rng::new(11), [[0u64; 7]; 4]);
+        let (mut r, mut states) = (Rng::new(11), [[0u64; 9]; 4]);
         let mut clears_with_write = 0;
         for t in 0..20_000 {
             let (sel, write, clear) = (r.below(4) as usize, r.chance(50), r.chance(2));
@@ -78,7 +78,7 @@ fn aqm_queue_states_keep_one_set_per_queue() {
             assert_eq!(o, states[sel], "queue {sel} at clock {t}");
             if clear {
                 clears_with_write += write as u32;
-                states = [[0; 7]; 4];
+                states = [[0; 9]; 4];
             } else if write {
                 states[sel].copy_from_slice(&n);
             }

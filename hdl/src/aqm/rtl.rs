@@ -17,11 +17,190 @@ const _: () = assert!(
     && csr::CNT_DROPPED == 27 && csr::REGISTERS[csr::idx::LUT0].count == 4
 );
 
-/// The control law's divider (`lut.rs`, ECN♯ §2.4): `P / c` (`harmonic`) or `P / √c` from a
-/// 16-entry table of 8-bit entries the host programs from `P` (four words `lut0..lut3`, entry
-/// `4j + b` at bits `8b+7..8b` of word j) and `lut_bias = 16 − scale`. The top four significant
-/// bits of `c` (c ≥ 1) pick the entry, the exponent shifts it: `(entry << 16) >> (e + bias)`,
-/// 0 when that shift is 32 or more. Combinational.
+/// The control law's table index of a count `c` (`lut.rs`, ECN♯ §2.4): `⌊log2 c⌋` (`msb`, 0
+/// for c = 0) and the three bits below the leading one (`top`), as `idx = {msb, top}`. A pure
+/// function of the count, with no register in it, so the marker keeps it beside each count
+/// it divides by (`AqmCore`'s `s_law_*`) and the division is a table read and a shift.
+/// Combinational.
+#[derive(LogicBlock, Default)]
+pub struct LawIndex {
+    pub c: Signal<In, Bits<16>>,
+    pub idx: Signal<Out, Bits<7>>,
+    msb: Signal<Local, Bits<4>>,
+    top: Signal<Local, Bits<3>>,
+}
+
+impl Logic for LawIndex {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ⌊log2 c⌋ (a priority encoder; c = 0 reads as 0) and the three bits below the leading
+        // one, both by constant bit selects: a variable shift here would be a cell yosys's
+        // `share` pass merges across the marker's dividers, behind a multiplexer on the
+        // decision, which puts the decision in front of the division
+        self.msb.next = 0.into();
+        self.top.next = 0.into();
+        if self.c.val().get_bit(1) {
+            self.msb.next = 1.into();
+            self.top.next = bit_cast::<3, 1>(self.c.val().get_bits::<1>(0)) << 2;
+        }
+        if self.c.val().get_bit(2) {
+            self.msb.next = 2.into();
+            self.top.next = bit_cast::<3, 2>(self.c.val().get_bits::<2>(0)) << 1;
+        }
+        if self.c.val().get_bit(3) {
+            self.msb.next = 3.into();
+            self.top.next = self.c.val().get_bits::<3>(0);
+        }
+        if self.c.val().get_bit(4) {
+            self.msb.next = 4.into();
+            self.top.next = self.c.val().get_bits::<3>(1);
+        }
+        if self.c.val().get_bit(5) {
+            self.msb.next = 5.into();
+            self.top.next = self.c.val().get_bits::<3>(2);
+        }
+        if self.c.val().get_bit(6) {
+            self.msb.next = 6.into();
+            self.top.next = self.c.val().get_bits::<3>(3);
+        }
+        if self.c.val().get_bit(7) {
+            self.msb.next = 7.into();
+            self.top.next = self.c.val().get_bits::<3>(4);
+        }
+        if self.c.val().get_bit(8) {
+            self.msb.next = 8.into();
+            self.top.next = self.c.val().get_bits::<3>(5);
+        }
+        if self.c.val().get_bit(9) {
+            self.msb.next = 9.into();
+            self.top.next = self.c.val().get_bits::<3>(6);
+        }
+        if self.c.val().get_bit(10) {
+            self.msb.next = 10.into();
+            self.top.next = self.c.val().get_bits::<3>(7);
+        }
+        if self.c.val().get_bit(11) {
+            self.msb.next = 11.into();
+            self.top.next = self.c.val().get_bits::<3>(8);
+        }
+        if self.c.val().get_bit(12) {
+            self.msb.next = 12.into();
+            self.top.next = self.c.val().get_bits::<3>(9);
+        }
+        if self.c.val().get_bit(13) {
+            self.msb.next = 13.into();
+            self.top.next = self.c.val().get_bits::<3>(10);
+        }
+        if self.c.val().get_bit(14) {
+            self.msb.next = 14.into();
+            self.top.next = self.c.val().get_bits::<3>(11);
+        }
+        if self.c.val().get_bit(15) {
+            self.msb.next = 15.into();
+            self.top.next = self.c.val().get_bits::<3>(12);
+        }
+        self.idx.next = (bit_cast::<7, 4>(self.msb.val()) << 3) | bit_cast::<7, 3>(self.top.val());
+    }
+}
+
+crate::pin_io!(LawIndex; comb; in: c; out: idx);
+
+/// The control law's value from a table index (`LawIndex`): `P / c` (`harmonic`) or `P / √c`
+/// from a 16-entry table of 8-bit entries the host programs from `P` (four words
+/// `lut0..lut3`, entry `4j + b` at bits `8b+7..8b` of word j) and `lut_bias = 16 − scale`.
+/// `top` picks the entry (the square root's table has a second half for odd exponents), the
+/// exponent shifts it: `(entry << 16) >> (e + bias)`, 0 when that shift is 32 or more.
+/// Combinational.
+#[derive(LogicBlock, Default)]
+pub struct LawValue {
+    pub idx: Signal<In, Bits<7>>,
+    pub harmonic: Signal<In, Bit>,
+    pub lut0: Signal<In, Bits<32>>,
+    pub lut1: Signal<In, Bits<32>>,
+    pub lut2: Signal<In, Bits<32>>,
+    pub lut3: Signal<In, Bits<32>>,
+    pub lut_bias: Signal<In, Bits<6>>,
+    pub val: Signal<Out, Bits<32>>,
+    msb: Signal<Local, Bits<4>>,
+    entry_idx: Signal<Local, Bits<4>>,
+    word: Signal<Local, Bits<32>>,
+    entry: Signal<Local, Bits<8>>,
+    e: Signal<Local, Bits<7>>,
+    amt: Signal<Local, Bits<7>>,
+    sh0: Signal<Local, Bits<32>>,
+    sh1: Signal<Local, Bits<32>>,
+    sh2: Signal<Local, Bits<32>>,
+    sh3: Signal<Local, Bits<32>>,
+}
+
+impl Logic for LawValue {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.msb.next = self.idx.val().get_bits::<4>(3);
+        self.entry_idx.next = bit_cast::<4, 7>(self.idx.val() & 7);
+        if self.harmonic.val() | self.msb.val().get_bit(0) {
+            self.entry_idx.next = bit_cast::<4, 7>(self.idx.val() & 7) | 8;
+        }
+        self.word.next = self.lut0.val();
+        if self.entry_idx.val().get_bits::<2>(2) == 1 {
+            self.word.next = self.lut1.val();
+        }
+        if self.entry_idx.val().get_bits::<2>(2) == 2 {
+            self.word.next = self.lut2.val();
+        }
+        if self.entry_idx.val().get_bits::<2>(2) == 3 {
+            self.word.next = self.lut3.val();
+        }
+        // the entry and the shift by constant bit selects and multiplexers (no variable shift:
+        // see `LawIndex`)
+        self.entry.next = self.word.val().get_bits::<8>(0);
+        if self.entry_idx.val().get_bits::<2>(0) == 1 {
+            self.entry.next = self.word.val().get_bits::<8>(8);
+        }
+        if self.entry_idx.val().get_bits::<2>(0) == 2 {
+            self.entry.next = self.word.val().get_bits::<8>(16);
+        }
+        if self.entry_idx.val().get_bits::<2>(0) == 3 {
+            self.entry.next = self.word.val().get_bits::<8>(24);
+        }
+        // the exponent: ⌊log2 c⌋ for 1/c, half of it for 1/√c
+        self.e.next = bit_cast::<7, 4>(self.msb.val() >> 1);
+        if self.harmonic.val() {
+            self.e.next = bit_cast::<7, 4>(self.msb.val());
+        }
+        self.amt.next = self.e.val() + bit_cast::<7, 6>(self.lut_bias.val());
+        // (entry << 16) >> amt, 0 when amt ≥ 32: five stages of a constant shift
+        self.sh0.next = bit_cast::<32, 8>(self.entry.val()) << 16;
+        if self.amt.val().get_bit(0) {
+            self.sh0.next = bit_cast::<32, 8>(self.entry.val()) << 15;
+        }
+        self.sh1.next = self.sh0.val();
+        if self.amt.val().get_bit(1) {
+            self.sh1.next = self.sh0.val() >> 2;
+        }
+        self.sh2.next = self.sh1.val();
+        if self.amt.val().get_bit(2) {
+            self.sh2.next = self.sh1.val() >> 4;
+        }
+        self.sh3.next = self.sh2.val();
+        if self.amt.val().get_bit(3) {
+            self.sh3.next = self.sh2.val() >> 8;
+        }
+        self.val.next = self.sh3.val();
+        if self.amt.val().get_bit(4) {
+            self.val.next = self.sh3.val() >> 16;
+        }
+        if self.amt.val().get_bits::<2>(5).any() {
+            self.val.next = 0.into();
+        }
+    }
+}
+
+crate::pin_io!(LawValue; comb; in: idx, harmonic, lut0, lut1, lut2, lut3, lut_bias; out: val);
+
+/// The control law's divider on a count: [`LawIndex`] then [`LawValue`] (`val = P/c` or
+/// `P/√c` as `LawLut::eval` computes it). The marker uses the two halves apart; this
+/// composition is what the divider's own test drives. Combinational.
 #[derive(LogicBlock, Default)]
 pub struct ControlLaw {
     pub c: Signal<In, Bits<16>>,
@@ -32,99 +211,22 @@ pub struct ControlLaw {
     pub lut3: Signal<In, Bits<32>>,
     pub lut_bias: Signal<In, Bits<6>>,
     pub val: Signal<Out, Bits<32>>,
-    msb: Signal<Local, Bits<4>>,
-    norm: Signal<Local, Bits<16>>,
-    idx: Signal<Local, Bits<4>>,
-    word: Signal<Local, Bits<32>>,
-    byte_off: Signal<Local, Bits<5>>,
-    entry: Signal<Local, Bits<8>>,
-    e: Signal<Local, Bits<7>>,
-    amt: Signal<Local, Bits<7>>,
+    index: LawIndex,
+    value: LawValue,
 }
 
 impl Logic for ControlLaw {
     #[hdl_gen]
     fn update(&mut self) {
-        // ⌊log2 c⌋ (a priority encoder; c = 0 reads as 0)
-        self.msb.next = 0.into();
-        if self.c.val().get_bit(1) {
-            self.msb.next = 1.into();
-        }
-        if self.c.val().get_bits::<2>(2).any() {
-            self.msb.next = 2.into();
-        }
-        if self.c.val().get_bit(3) {
-            self.msb.next = 3.into();
-        }
-        if self.c.val().get_bit(4) {
-            self.msb.next = 4.into();
-        }
-        if self.c.val().get_bit(5) {
-            self.msb.next = 5.into();
-        }
-        if self.c.val().get_bit(6) {
-            self.msb.next = 6.into();
-        }
-        if self.c.val().get_bit(7) {
-            self.msb.next = 7.into();
-        }
-        if self.c.val().get_bit(8) {
-            self.msb.next = 8.into();
-        }
-        if self.c.val().get_bit(9) {
-            self.msb.next = 9.into();
-        }
-        if self.c.val().get_bit(10) {
-            self.msb.next = 10.into();
-        }
-        if self.c.val().get_bit(11) {
-            self.msb.next = 11.into();
-        }
-        if self.c.val().get_bit(12) {
-            self.msb.next = 12.into();
-        }
-        if self.c.val().get_bit(13) {
-            self.msb.next = 13.into();
-        }
-        if self.c.val().get_bit(14) {
-            self.msb.next = 14.into();
-        }
-        if self.c.val().get_bit(15) {
-            self.msb.next = 15.into();
-        }
-        // the top four significant bits (8..=15): their low three pick the entry; the square
-        // root's table has a second half for odd exponents
-        if self.msb.val() >= 3 {
-            self.norm.next = self.c.val() >> (self.msb.val() - 3);
-        } else {
-            self.norm.next = self.c.val() << (bits::<4>(3) - self.msb.val());
-        }
-        self.idx.next = bit_cast::<4, 16>(self.norm.val() & 7);
-        if self.harmonic.val() | self.msb.val().get_bit(0) {
-            self.idx.next = bit_cast::<4, 16>(self.norm.val() & 7) | 8;
-        }
-        self.word.next = self.lut0.val();
-        if self.idx.val().get_bits::<2>(2) == 1 {
-            self.word.next = self.lut1.val();
-        }
-        if self.idx.val().get_bits::<2>(2) == 2 {
-            self.word.next = self.lut2.val();
-        }
-        if self.idx.val().get_bits::<2>(2) == 3 {
-            self.word.next = self.lut3.val();
-        }
-        self.byte_off.next = bit_cast::<5, 2>(self.idx.val().get_bits::<2>(0)) << 3;
-        self.entry.next = self.word.val().get_bits::<8>(self.byte_off.val().index());
-        // the exponent: ⌊log2 c⌋ for 1/c, half of it for 1/√c
-        self.e.next = bit_cast::<7, 4>(self.msb.val() >> 1);
-        if self.harmonic.val() {
-            self.e.next = bit_cast::<7, 4>(self.msb.val());
-        }
-        self.amt.next = self.e.val() + bit_cast::<7, 6>(self.lut_bias.val());
-        self.val.next = 0.into();
-        if self.amt.val() < 32 {
-            self.val.next = (bit_cast::<32, 8>(self.entry.val()) << 16) >> self.amt.val();
-        }
+        self.index.c.next = self.c.val();
+        self.value.idx.next = self.index.idx.val();
+        self.value.harmonic.next = self.harmonic.val();
+        self.value.lut0.next = self.lut0.val();
+        self.value.lut1.next = self.lut1.val();
+        self.value.lut2.next = self.lut2.val();
+        self.value.lut3.next = self.lut3.val();
+        self.value.lut_bias.next = self.lut_bias.val();
+        self.val.next = self.value.val.val();
     }
 }
 
@@ -239,6 +341,11 @@ pub struct AqmCore {
     pub s_cnt: Signal<In, Bits<16>>,
     pub s_lastcount: Signal<In, Bits<16>>,
     pub s_next: Signal<In, Bits<32>>,
+    /// The control law's table index (`LawIndex`) of `cnt + 1` (saturating) and of
+    /// `cnt − lastcount`: kept with the state so that the division starts from registers.
+    /// Zero after a clear, like the counts (the index of 0 and of 1 is 0).
+    pub s_law_inc: Signal<In, Bits<7>>,
+    pub s_law_delta: Signal<In, Bits<7>>,
     pub ins: Signal<Out, Bit>,
     pub det: Signal<Out, Bit>,
     pub pst: Signal<Out, Bit>,
@@ -256,9 +363,22 @@ pub struct AqmCore {
     pub n_cnt: Signal<Out, Bits<16>>,
     pub n_lastcount: Signal<Out, Bits<16>>,
     pub n_next: Signal<Out, Bits<32>>,
+    pub n_law_inc: Signal<Out, Bits<7>>,
+    pub n_law_delta: Signal<Out, Bits<7>>,
     cfg: MarkerConfig,
-    /// `pst_interval / law_c` or `/ √law_c` from the host's table (`lut.rs`).
-    law: ControlLaw,
+    /// The control law (`lut.rs`) three times side by side, each from a table index that is
+    /// a register: the next count's (`P/c` or `P/√c` of `cnt + 1`), and CoDel's two re-entry
+    /// counts (`P/√delta` and `P/√1`); the decision then only selects among their sums.
+    law_inc: LawValue,
+    law_delta: LawValue,
+    law_one: LawValue,
+    /// The table indices of the counts the state can move to (`n_law_*`): `cnt + 2` (a due
+    /// mark), `delta + 1` (CoDel's re-entry), `cnt + 1 − lastcount` (a due mark),
+    /// `1 − lastcount` (ECN♯'s entry).
+    ix_inc2: LawIndex,
+    ix_entry_inc: LawIndex,
+    ix_delta_due: LawIndex,
+    ix_delta_sharp: LawIndex,
     c_marked: SatCounter,
     c_inst: SatCounter,
     c_pers: SatCounter,
@@ -271,11 +391,20 @@ pub struct AqmCore {
     delta: Signal<Local, Bits<16>>,
     d_next: Signal<Local, Bits<32>>,
     recent: Signal<Local, Bit>,
+    reentry: Signal<Local, Bit>,
+    cnt_inc2: Signal<Local, Bits<16>>,
+    delta_inc: Signal<Local, Bits<16>>,
     cnt_entry: Signal<Local, Bits<16>>,
-    law_c: Signal<Local, Bits<16>>,
     due: Signal<Local, Bit>,
-    next_upd: Signal<Local, Bits<32>>,
-    lag: Signal<Local, Bits<32>>,
+    next_add: Signal<Local, Bits<32>>,
+    next_ns3: Signal<Local, Bits<32>>,
+    lag_add: Signal<Local, Bits<32>>,
+    lag_over: Signal<Local, Bits<32>>,
+    d_next_m: Signal<Local, Bits<32>>,
+    clamp_add: Signal<Local, Bit>,
+    next_delta: Signal<Local, Bits<32>>,
+    next_one: Signal<Local, Bits<32>>,
+    next_entry: Signal<Local, Bits<32>>,
     ins_w: Signal<Local, Bit>,
     pst_w: Signal<Local, Bit>,
     fire: Signal<Local, Bit>,
@@ -325,23 +454,55 @@ impl Logic for AqmCore {
         self.d_next.next = self.now.val() - self.s_next.val();
         self.recent.next =
             self.d_next.val().get_bit(31) | (self.d_next.val() < (self.cfg.interval32.val() << 4));
+        // delta > 1 exactly when its index's exponent is not 0
+        self.reentry.next = self.s_law_delta.val().get_bits::<4>(3).any() & self.recent.val();
         self.cnt_entry.next = 1.into();
-        if (self.delta.val() > 1) & self.recent.val() {
+        if self.reentry.val() {
             self.cnt_entry.next = self.delta.val();
         }
-        self.law_c.next = self.cnt_inc.val();
-        if self.cfg.is_codel.val() & !self.s_ms.val() {
-            self.law_c.next = self.cnt_entry.val();
-        }
 
-        // --- control-law table (lut.rs): P/c or P/√c from the top 4 bits of c
-        self.law.c.next = self.law_c.val();
-        self.law.harmonic.next = self.cfg.harmonic.val();
-        self.law.lut0.next = self.cfg.lut0.val();
-        self.law.lut1.next = self.cfg.lut1.val();
-        self.law.lut2.next = self.cfg.lut2.val();
-        self.law.lut3.next = self.cfg.lut3.val();
-        self.law.lut_bias.next = self.cfg.lut_bias.val();
+        // the counts the state can move to, and their table indices
+        self.cnt_inc2.next = self.s_cnt.val() + 2;
+        if self.s_cnt.val().get_bits::<15>(1).all() {
+            self.cnt_inc2.next = 0xFFFF.into();
+        }
+        self.delta_inc.next = self.delta.val() + 1;
+        if self.delta.val().all() {
+            self.delta_inc.next = self.delta.val();
+        }
+        self.ix_inc2.c.next = self.cnt_inc2.val();
+        self.ix_entry_inc.c.next = self.delta_inc.val();
+        self.ix_delta_due.c.next = self.cnt_inc.val() - self.s_lastcount.val();
+        self.ix_delta_sharp.c.next = bits::<16>(1) - self.s_lastcount.val();
+        self.n_law_inc.next = self.s_law_inc.val();
+        self.n_law_delta.next = self.s_law_delta.val();
+
+        // --- control-law table (lut.rs): P/c or P/√c from the top 4 bits of c. Each divider
+        // starts from a table index kept with the state, so the division is a table read and
+        // a shift beside the tracker and the due test instead of after them. CoDel's
+        // re-entry law is P/√cnt_entry, that is P/√delta or P/√1 (never the harmonic law).
+        self.law_inc.idx.next = self.s_law_inc.val();
+        self.law_inc.harmonic.next = self.cfg.harmonic.val();
+        self.law_delta.idx.next = self.s_law_delta.val();
+        self.law_delta.harmonic.next = false;
+        // the index of 1
+        self.law_one.idx.next = 0.into();
+        self.law_one.harmonic.next = false;
+        self.law_inc.lut0.next = self.cfg.lut0.val();
+        self.law_inc.lut1.next = self.cfg.lut1.val();
+        self.law_inc.lut2.next = self.cfg.lut2.val();
+        self.law_inc.lut3.next = self.cfg.lut3.val();
+        self.law_inc.lut_bias.next = self.cfg.lut_bias.val();
+        self.law_delta.lut0.next = self.cfg.lut0.val();
+        self.law_delta.lut1.next = self.cfg.lut1.val();
+        self.law_delta.lut2.next = self.cfg.lut2.val();
+        self.law_delta.lut3.next = self.cfg.lut3.val();
+        self.law_delta.lut_bias.next = self.cfg.lut_bias.val();
+        self.law_one.lut0.next = self.cfg.lut0.val();
+        self.law_one.lut1.next = self.cfg.lut1.val();
+        self.law_one.lut2.next = self.cfg.lut2.val();
+        self.law_one.lut3.next = self.cfg.lut3.val();
+        self.law_one.lut_bias.next = self.cfg.lut_bias.val();
 
         // --- instantaneous rules
         self.ins_w.next = false;
@@ -352,20 +513,37 @@ impl Logic for AqmCore {
             self.ins_w.next = self.sojourn.val() > self.cfg.ins_target.val();
         }
 
-        // --- persistent rules: ECN♯ Algorithm 1 / CoDel, state advances on every dequeue
+        // --- the next `marking_next` for each outcome, side by side (one carry chain each after
+        // its divider). A mark that is due moves it to `next + law` (the paper, CoDel) or
+        // `now + law` (ns-3); only the first can trail `now` by more than 2^30 ticks (the lag
+        // clamp): `now − next − law` comes from `now − next`, which is ready before the law.
+        // Without a due mark `next` does not move and cannot trail `now` (it is not due), and
+        // `now + law` never trails it (law ≤ 0xFF_0000).
         self.pst_w.next = false;
         self.due.next = !self.d_next.val().get_bit(31);
         if self.cfg.is_sharp.val() & !self.cfg.due_ge.val() {
             self.due.next = !self.d_next.val().get_bit(31) & self.d_next.val().any();
         }
-        self.next_upd.next = self.s_next.val() + self.law.val.val();
-        if self.cfg.is_sharp.val() & self.cfg.ns3_law.val() {
-            self.next_upd.next = self.now.val() + self.law.val.val();
+        self.next_add.next = self.s_next.val() + self.law_inc.val.val();
+        self.next_ns3.next = self.now.val() + self.law_inc.val.val();
+        // the lag `now − next − law` beside `lag − 2^30 − 1`: the clamp is two sign bits (`lag`
+        // below 2^31, so the second difference is exact), not a compare after the chain
+        self.lag_add.next = self.d_next.val() - self.law_inc.val.val();
+        // (`now − next − 2^30` only moves the top two bits: no chain of its own)
+        self.d_next_m.next = (bit_cast::<32, 2>(self.d_next.val().get_bits::<2>(30) - 1) << 30)
+            | (self.d_next.val() & 0x3FFF_FFFF);
+        self.lag_over.next = self.d_next_m.val() + !self.law_inc.val.val();
+        // (sign bits as compares with 2^31 − 1, which yosys reduces to the bit: the lint wants
+        // every bit of a signal read)
+        self.clamp_add.next = (self.lag_add.val() <= 0x7FFF_FFFF) & (self.lag_over.val() <= 0x7FFF_FFFF);
+        self.next_delta.next = self.now.val() + self.law_delta.val.val();
+        self.next_one.next = self.now.val() + self.law_one.val.val();
+        self.next_entry.next = self.next_one.val();
+        if self.reentry.val() {
+            self.next_entry.next = self.next_delta.val();
         }
-        if !self.due.val() {
-            self.next_upd.next = self.s_next.val();
-        }
-        self.lag.next = self.now.val() - self.next_upd.val();
+
+        // --- persistent rules: ECN♯ Algorithm 1 / CoDel, state advances on every dequeue
         if self.deq.val() & (self.cfg.is_sharp.val() | self.cfg.is_codel.val()) {
             if self.below.val() {
                 self.n_fat_valid.next = false;
@@ -383,11 +561,16 @@ impl Logic for AqmCore {
                     self.pst_w.next = self.due.val();
                     if self.due.val() {
                         self.n_cnt.next = self.cnt_inc.val();
-                    }
-                    // lag clamp: next never trails now by more than 2^30 ticks
-                    self.n_next.next = self.next_upd.val();
-                    if !self.lag.val().get_bit(31) & (self.lag.val() > 0x4000_0000) {
-                        self.n_next.next = self.now.val() - 0x4000_0000;
+                        self.n_law_inc.next = self.ix_inc2.idx.val();
+                        self.n_law_delta.next = self.ix_delta_due.idx.val();
+                        if self.cfg.is_sharp.val() & self.cfg.ns3_law.val() {
+                            self.n_next.next = self.next_ns3.val();
+                        } else if self.clamp_add.val() {
+                            // lag clamp: next never trails now by more than 2^30 ticks
+                            self.n_next.next = self.now.val() - 0x4000_0000;
+                        } else {
+                            self.n_next.next = self.next_add.val();
+                        }
                     }
                 }
             } else if self.det_w.val() {
@@ -396,9 +579,17 @@ impl Logic for AqmCore {
                 if self.cfg.is_codel.val() {
                     self.n_cnt.next = self.cnt_entry.val();
                     self.n_lastcount.next = self.cnt_entry.val();
-                    self.n_next.next = self.now.val() + self.law.val.val();
+                    self.n_next.next = self.next_entry.val();
+                    // the index of cnt_entry + 1 (of 2 when cnt_entry is 1); delta is now 0
+                    self.n_law_inc.next = 8.into();
+                    if self.reentry.val() {
+                        self.n_law_inc.next = self.ix_entry_inc.idx.val();
+                    }
+                    self.n_law_delta.next = 0.into();
                 } else {
                     self.n_cnt.next = 1.into();
+                    self.n_law_inc.next = 8.into();
+                    self.n_law_delta.next = self.ix_delta_sharp.idx.val();
                     self.n_next.next = self.now.val() + self.cfg.interval32.val();
                 }
             }
@@ -455,6 +646,8 @@ pub struct AqmQueueStates<const NQ: usize, const QB: usize> {
     pub n_cnt: Signal<In, Bits<16>>,
     pub n_lastcount: Signal<In, Bits<16>>,
     pub n_next: Signal<In, Bits<32>>,
+    pub n_law_inc: Signal<In, Bits<7>>,
+    pub n_law_delta: Signal<In, Bits<7>>,
     pub s_ms: Signal<Out, Bit>,
     pub s_fat_valid: Signal<Out, Bit>,
     pub s_det_latched: Signal<Out, Bit>,
@@ -462,6 +655,8 @@ pub struct AqmQueueStates<const NQ: usize, const QB: usize> {
     pub s_cnt: Signal<Out, Bits<16>>,
     pub s_lastcount: Signal<Out, Bits<16>>,
     pub s_next: Signal<Out, Bits<32>>,
+    pub s_law_inc: Signal<Out, Bits<7>>,
+    pub s_law_delta: Signal<Out, Bits<7>>,
     ms: [DFF<Bit>; NQ],
     fat_valid: [DFF<Bit>; NQ],
     det_latched: [DFF<Bit>; NQ],
@@ -469,6 +664,8 @@ pub struct AqmQueueStates<const NQ: usize, const QB: usize> {
     cnt: [DFF<Bits<16>>; NQ],
     lastcount: [DFF<Bits<16>>; NQ],
     next: [DFF<Bits<32>>; NQ],
+    law_inc: [DFF<Bits<7>>; NQ],
+    law_delta: [DFF<Bits<7>>; NQ],
 }
 
 impl<const NQ: usize, const QB: usize> Default for AqmQueueStates<NQ, QB> {
@@ -485,6 +682,8 @@ impl<const NQ: usize, const QB: usize> Default for AqmQueueStates<NQ, QB> {
             n_cnt: Default::default(),
             n_lastcount: Default::default(),
             n_next: Default::default(),
+            n_law_inc: Default::default(),
+            n_law_delta: Default::default(),
             s_ms: Default::default(),
             s_fat_valid: Default::default(),
             s_det_latched: Default::default(),
@@ -492,6 +691,8 @@ impl<const NQ: usize, const QB: usize> Default for AqmQueueStates<NQ, QB> {
             s_cnt: Default::default(),
             s_lastcount: Default::default(),
             s_next: Default::default(),
+            s_law_inc: Default::default(),
+            s_law_delta: Default::default(),
             ms: std::array::from_fn(|_| Default::default()),
             fat_valid: std::array::from_fn(|_| Default::default()),
             det_latched: std::array::from_fn(|_| Default::default()),
@@ -499,6 +700,8 @@ impl<const NQ: usize, const QB: usize> Default for AqmQueueStates<NQ, QB> {
             cnt: std::array::from_fn(|_| Default::default()),
             lastcount: std::array::from_fn(|_| Default::default()),
             next: std::array::from_fn(|_| Default::default()),
+            law_inc: std::array::from_fn(|_| Default::default()),
+            law_delta: std::array::from_fn(|_| Default::default()),
         }
     }
 }
@@ -513,6 +716,8 @@ impl<const NQ: usize, const QB: usize> Logic for AqmQueueStates<NQ, QB> {
         self.s_cnt.next = 0.into();
         self.s_lastcount.next = 0.into();
         self.s_next.next = 0.into();
+        self.s_law_inc.next = 0.into();
+        self.s_law_delta.next = 0.into();
         for i in 0..NQ {
             self.ms[i].clock.next = self.clock.val();
             self.ms[i].d.next = self.ms[i].q.val();
@@ -528,6 +733,10 @@ impl<const NQ: usize, const QB: usize> Logic for AqmQueueStates<NQ, QB> {
             self.lastcount[i].d.next = self.lastcount[i].q.val();
             self.next[i].clock.next = self.clock.val();
             self.next[i].d.next = self.next[i].q.val();
+            self.law_inc[i].clock.next = self.clock.val();
+            self.law_inc[i].d.next = self.law_inc[i].q.val();
+            self.law_delta[i].clock.next = self.clock.val();
+            self.law_delta[i].d.next = self.law_delta[i].q.val();
             if self.sel.val().index() == i {
                 self.s_ms.next = self.ms[i].q.val();
                 self.s_fat_valid.next = self.fat_valid[i].q.val();
@@ -536,6 +745,8 @@ impl<const NQ: usize, const QB: usize> Logic for AqmQueueStates<NQ, QB> {
                 self.s_cnt.next = self.cnt[i].q.val();
                 self.s_lastcount.next = self.lastcount[i].q.val();
                 self.s_next.next = self.next[i].q.val();
+                self.s_law_inc.next = self.law_inc[i].q.val();
+                self.s_law_delta.next = self.law_delta[i].q.val();
             }
             if self.write.val() & (self.sel.val().index() == i) {
                 self.ms[i].d.next = self.n_ms.val();
@@ -545,6 +756,8 @@ impl<const NQ: usize, const QB: usize> Logic for AqmQueueStates<NQ, QB> {
                 self.cnt[i].d.next = self.n_cnt.val();
                 self.lastcount[i].d.next = self.n_lastcount.val();
                 self.next[i].d.next = self.n_next.val();
+                self.law_inc[i].d.next = self.n_law_inc.val();
+                self.law_delta[i].d.next = self.n_law_delta.val();
             }
             if self.clear.val() {
                 self.ms[i].d.next = false;
@@ -554,6 +767,8 @@ impl<const NQ: usize, const QB: usize> Logic for AqmQueueStates<NQ, QB> {
                 self.cnt[i].d.next = 0.into();
                 self.lastcount[i].d.next = 0.into();
                 self.next[i].d.next = 0.into();
+                self.law_inc[i].d.next = 0.into();
+                self.law_delta[i].d.next = 0.into();
             }
         }
     }
@@ -563,8 +778,8 @@ impl<const NQ: usize, const QB: usize> Logic for AqmQueueStates<NQ, QB> {
 pub type TestQueueStates = AqmQueueStates<4, 2>;
 
 crate::pin_io!(TestQueueStates;
-    in: sel, write, clear, n_ms, n_fat_valid, n_det_latched, n_fat, n_cnt, n_lastcount, n_next;
-    out: s_ms, s_fat_valid, s_det_latched, s_fat, s_cnt, s_lastcount, s_next);
+    in: sel, write, clear, n_ms, n_fat_valid, n_det_latched, n_fat, n_cnt, n_lastcount, n_next, n_law_inc, n_law_delta;
+    out: s_ms, s_fat_valid, s_det_latched, s_fat, s_cnt, s_lastcount, s_next, s_law_inc, s_law_delta);
 
 /// One marker serving `NQ` queues (ECN♯ §2.5): the dequeued queue's state goes from
 /// [`AqmQueueStates`] through the [`AqmCore`] and back at the edge; `STATE_CLEAR` (address 7)
@@ -612,6 +827,8 @@ impl<const NQ: usize, const QB: usize> Logic for QueueMarker<NQ, QB> {
         self.core.s_cnt.next = self.states.s_cnt.val();
         self.core.s_lastcount.next = self.states.s_lastcount.val();
         self.core.s_next.next = self.states.s_next.val();
+        self.core.s_law_inc.next = self.states.s_law_inc.val();
+        self.core.s_law_delta.next = self.states.s_law_delta.val();
         self.states.n_ms.next = self.core.n_ms.val();
         self.states.n_fat_valid.next = self.core.n_fat_valid.val();
         self.states.n_det_latched.next = self.core.n_det_latched.val();
@@ -619,6 +836,8 @@ impl<const NQ: usize, const QB: usize> Logic for QueueMarker<NQ, QB> {
         self.states.n_cnt.next = self.core.n_cnt.val();
         self.states.n_lastcount.next = self.core.n_lastcount.val();
         self.states.n_next.next = self.core.n_next.val();
+        self.states.n_law_inc.next = self.core.n_law_inc.val();
+        self.states.n_law_delta.next = self.core.n_law_delta.val();
     }
 }
 
@@ -663,13 +882,15 @@ pub struct AqmTop {
     cnt: DFF<Bits<16>>,
     lastcount: DFF<Bits<16>>,
     next: DFF<Bits<32>>,
+    law_inc: DFF<Bits<7>>,
+    law_delta: DFF<Bits<7>>,
     clk_per_tick: DFF<Bits<16>>,
 }
 
 impl Logic for AqmTop {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, clk_per_tick, ms, fat_valid, det_latched, fat, cnt, lastcount, next);
+        dff_setup!(self, clock, clk_per_tick, ms, fat_valid, det_latched, fat, cnt, lastcount, next, law_inc, law_delta);
         clock!(self, clock, stamp, marker);
         // timebase registers: csr::TIME_LOAD (8) and csr::CLK_PER_TICK (9)
         self.stamp.load.next = self.csr_we.val() & (self.csr_addr.val() == 8);
@@ -697,6 +918,10 @@ impl Logic for AqmTop {
         self.lastcount.d.next = self.marker.n_lastcount.val();
         self.marker.s_next.next = self.next.q.val();
         self.next.d.next = self.marker.n_next.val();
+        self.marker.s_law_inc.next = self.law_inc.q.val();
+        self.law_inc.d.next = self.marker.n_law_inc.val();
+        self.marker.s_law_delta.next = self.law_delta.q.val();
+        self.law_delta.d.next = self.marker.n_law_delta.val();
         self.marker.csr_we.next = self.csr_we.val();
         self.marker.csr_addr.next = self.csr_addr.val();
         self.marker.csr_wdata.next = self.csr_wdata.val();
@@ -727,6 +952,8 @@ impl Logic for AqmTop {
             self.cnt.d.next = 0.into();
             self.lastcount.d.next = 0.into();
             self.next.d.next = 0.into();
+            self.law_inc.d.next = 0.into();
+            self.law_delta.d.next = 0.into();
         }
         self.cnt_marked.next = self.marker.cnt_marked.val();
         self.cnt_fired_inst.next = self.marker.cnt_fired_inst.val();
