@@ -232,6 +232,171 @@ impl Logic for ControlLaw {
 
 crate::pin_io!(ControlLaw; comb; in: c, harmonic, lut0, lut1, lut2, lut3, lut_bias; out: val);
 
+/// The marker's counts and its control law (`lut.rs`, ECN♯ §2.4) for one queue's state:
+/// the counts the state can move to, the table indices of the counts after them (`ix_*`, kept
+/// with the state as `law_inc` and `law_delta`), and the law three times side by side, each
+/// from an index that is a register: `P/c` or `P/√c` of `cnt + 1` (`law_inc`), and CoDel's
+/// two re-entry laws `P/√delta` and `P/√1` (never the harmonic law). Combinational.
+#[derive(LogicBlock, Default)]
+pub struct MarkerCounts {
+    pub s_cnt: Signal<In, Bits<16>>,
+    pub s_lastcount: Signal<In, Bits<16>>,
+    /// The indices of `cnt + 1` (saturating) and of `cnt − lastcount`, from the state.
+    pub s_law_inc: Signal<In, Bits<7>>,
+    pub s_law_delta: Signal<In, Bits<7>>,
+    pub harmonic: Signal<In, Bit>,
+    pub lut0: Signal<In, Bits<32>>,
+    pub lut1: Signal<In, Bits<32>>,
+    pub lut2: Signal<In, Bits<32>>,
+    pub lut3: Signal<In, Bits<32>>,
+    pub lut_bias: Signal<In, Bits<6>>,
+    /// `cnt + 1`, saturating at 65,535.
+    pub cnt_inc: Signal<Out, Bits<16>>,
+    /// `cnt − lastcount` (modulo 2^16) and whether it is above 1.
+    pub delta: Signal<Out, Bits<16>>,
+    pub delta_gt1: Signal<Out, Bit>,
+    pub law_inc: Signal<Out, Bits<32>>,
+    pub law_delta: Signal<Out, Bits<32>>,
+    pub law_one: Signal<Out, Bits<32>>,
+    /// The indices of `cnt + 2` (a due mark), `delta + 1` (CoDel's re-entry),
+    /// `cnt + 1 − lastcount` (a due mark) and `1 − lastcount` (ECN♯'s entry).
+    pub ix_inc2: Signal<Out, Bits<7>>,
+    pub ix_entry_inc: Signal<Out, Bits<7>>,
+    pub ix_delta_due: Signal<Out, Bits<7>>,
+    pub ix_delta_sharp: Signal<Out, Bits<7>>,
+    v_inc: LawValue,
+    v_delta: LawValue,
+    v_one: LawValue,
+    i_inc2: LawIndex,
+    i_entry_inc: LawIndex,
+    i_delta_due: LawIndex,
+    i_delta_sharp: LawIndex,
+    cnt_inc2: Signal<Local, Bits<16>>,
+    delta_inc: Signal<Local, Bits<16>>,
+}
+
+impl Logic for MarkerCounts {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.cnt_inc.next = self.s_cnt.val() + 1;
+        if self.s_cnt.val().all() {
+            self.cnt_inc.next = self.s_cnt.val();
+        }
+        self.delta.next = self.s_cnt.val() - self.s_lastcount.val();
+        // delta > 1 exactly when its index's exponent is not 0
+        self.delta_gt1.next = self.s_law_delta.val().get_bits::<4>(3).any();
+        self.cnt_inc2.next = self.s_cnt.val() + 2;
+        if self.s_cnt.val().get_bits::<15>(1).all() {
+            self.cnt_inc2.next = 0xFFFF.into();
+        }
+        self.delta_inc.next = self.delta.val() + 1;
+        if self.delta.val().all() {
+            self.delta_inc.next = self.delta.val();
+        }
+        self.i_inc2.c.next = self.cnt_inc2.val();
+        self.i_entry_inc.c.next = self.delta_inc.val();
+        self.i_delta_due.c.next = self.cnt_inc.val() - self.s_lastcount.val();
+        self.i_delta_sharp.c.next = bits::<16>(1) - self.s_lastcount.val();
+        self.ix_inc2.next = self.i_inc2.idx.val();
+        self.ix_entry_inc.next = self.i_entry_inc.idx.val();
+        self.ix_delta_due.next = self.i_delta_due.idx.val();
+        self.ix_delta_sharp.next = self.i_delta_sharp.idx.val();
+        self.v_inc.idx.next = self.s_law_inc.val();
+        self.v_inc.harmonic.next = self.harmonic.val();
+        self.v_delta.idx.next = self.s_law_delta.val();
+        self.v_delta.harmonic.next = false;
+        // the index of 1
+        self.v_one.idx.next = 0.into();
+        self.v_one.harmonic.next = false;
+        self.v_inc.lut0.next = self.lut0.val();
+        self.v_inc.lut1.next = self.lut1.val();
+        self.v_inc.lut2.next = self.lut2.val();
+        self.v_inc.lut3.next = self.lut3.val();
+        self.v_inc.lut_bias.next = self.lut_bias.val();
+        self.v_delta.lut0.next = self.lut0.val();
+        self.v_delta.lut1.next = self.lut1.val();
+        self.v_delta.lut2.next = self.lut2.val();
+        self.v_delta.lut3.next = self.lut3.val();
+        self.v_delta.lut_bias.next = self.lut_bias.val();
+        self.v_one.lut0.next = self.lut0.val();
+        self.v_one.lut1.next = self.lut1.val();
+        self.v_one.lut2.next = self.lut2.val();
+        self.v_one.lut3.next = self.lut3.val();
+        self.v_one.lut_bias.next = self.lut_bias.val();
+        self.law_inc.next = self.v_inc.val.val();
+        self.law_delta.next = self.v_delta.val.val();
+        self.law_one.next = self.v_one.val.val();
+    }
+}
+
+/// The marker's `marking_next` for each outcome of a decision, side by side (one carry chain
+/// each after its divider), and the two tests on `now − next`: whether a mark is due, and
+/// CoDel's "recently" for its re-entry. A due mark moves `next` to `next + law` (the paper,
+/// CoDel) or `now + law` (ns-3); only the first can trail `now` by more than 2^30 ticks (the
+/// lag clamp, ECN♯ §5 item 8): `now − next − law` comes from `now − next`, which is ready
+/// before the law. Without a due mark `next` does not move and cannot trail `now` (it is not
+/// due), and `now + law` never trails it (law ≤ 0xFF_0000). Combinational.
+#[derive(LogicBlock, Default)]
+pub struct MarkingNext {
+    pub now: Signal<In, Bits<32>>,
+    pub s_next: Signal<In, Bits<32>>,
+    pub interval32: Signal<In, Bits<32>>,
+    pub is_sharp: Signal<In, Bit>,
+    pub due_ge: Signal<In, Bit>,
+    /// `cnt − lastcount > 1` (`MarkerCounts`).
+    pub delta_gt1: Signal<In, Bit>,
+    pub law_inc: Signal<In, Bits<32>>,
+    pub law_delta: Signal<In, Bits<32>>,
+    pub law_one: Signal<In, Bits<32>>,
+    /// A mark is due (`now > next`, or `≥` under CoDel and `due_ge`).
+    pub due: Signal<Out, Bit>,
+    /// CoDel re-enters with `delta` (not 1): `delta > 1` and `now − next < 16 · interval`.
+    pub reentry: Signal<Out, Bit>,
+    /// A due mark: `next + law` (clamped when `clamp`), `now + law` (ns-3).
+    pub next_add: Signal<Out, Bits<32>>,
+    pub clamp: Signal<Out, Bit>,
+    pub next_ns3: Signal<Out, Bits<32>>,
+    /// CoDel's entry: `now + P/√delta` or `now + P/√1`.
+    pub next_entry: Signal<Out, Bits<32>>,
+    d_next: Signal<Local, Bits<32>>,
+    d_next_m: Signal<Local, Bits<32>>,
+    lag_add: Signal<Local, Bits<32>>,
+    lag_over: Signal<Local, Bits<32>>,
+    next_delta: Signal<Local, Bits<32>>,
+    next_one: Signal<Local, Bits<32>>,
+}
+
+impl Logic for MarkingNext {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.d_next.next = self.now.val() - self.s_next.val();
+        self.due.next = !self.d_next.val().get_bit(31);
+        if self.is_sharp.val() & !self.due_ge.val() {
+            self.due.next = !self.d_next.val().get_bit(31) & self.d_next.val().any();
+        }
+        self.reentry.next = self.delta_gt1.val()
+            & (self.d_next.val().get_bit(31) | (self.d_next.val() < (self.interval32.val() << 4)));
+        self.next_add.next = self.s_next.val() + self.law_inc.val();
+        self.next_ns3.next = self.now.val() + self.law_inc.val();
+        // the lag `now − next − law` beside `lag − 2^30 − 1`: the clamp is two sign bits (`lag`
+        // below 2^31, so the second difference is exact), not a compare after the chain
+        self.lag_add.next = self.d_next.val() - self.law_inc.val();
+        // (`now − next − 2^30` only moves the top two bits: no chain of its own)
+        self.d_next_m.next = (bit_cast::<32, 2>(self.d_next.val().get_bits::<2>(30) - 1) << 30)
+            | (self.d_next.val() & 0x3FFF_FFFF);
+        self.lag_over.next = self.d_next_m.val() + !self.law_inc.val();
+        // (sign bits as compares with 2^31 − 1, which yosys reduces to the bit: the lint wants
+        // every bit of a signal read)
+        self.clamp.next = (self.lag_add.val() <= 0x7FFF_FFFF) & (self.lag_over.val() <= 0x7FFF_FFFF);
+        self.next_delta.next = self.now.val() + self.law_delta.val();
+        self.next_one.next = self.now.val() + self.law_one.val();
+        self.next_entry.next = self.next_one.val();
+        if self.reentry.val() {
+            self.next_entry.next = self.next_delta.val();
+        }
+    }
+}
+
 /// The marker's configuration registers behind the register port (addresses: `csr`), with the
 /// mode word decoded: `QueueLen` 1, `Tcn` 2, `Codel` 3, `EcnSharp` 4 (`mod.rs`).
 #[derive(LogicBlock, Default)]
@@ -366,19 +531,10 @@ pub struct AqmCore {
     pub n_law_inc: Signal<Out, Bits<7>>,
     pub n_law_delta: Signal<Out, Bits<7>>,
     cfg: MarkerConfig,
-    /// The control law (`lut.rs`) three times side by side, each from a table index that is
-    /// a register: the next count's (`P/c` or `P/√c` of `cnt + 1`), and CoDel's two re-entry
-    /// counts (`P/√delta` and `P/√1`); the decision then only selects among their sums.
-    law_inc: LawValue,
-    law_delta: LawValue,
-    law_one: LawValue,
-    /// The table indices of the counts the state can move to (`n_law_*`): `cnt + 2` (a due
-    /// mark), `delta + 1` (CoDel's re-entry), `cnt + 1 − lastcount` (a due mark),
-    /// `1 − lastcount` (ECN♯'s entry).
-    ix_inc2: LawIndex,
-    ix_entry_inc: LawIndex,
-    ix_delta_due: LawIndex,
-    ix_delta_sharp: LawIndex,
+    /// The counts, their table indices and the control law, side by side.
+    counts: MarkerCounts,
+    /// `marking_next` for each outcome, and the due and re-entry tests.
+    marking: MarkingNext,
     c_marked: SatCounter,
     c_inst: SatCounter,
     c_pers: SatCounter,
@@ -387,24 +543,7 @@ pub struct AqmCore {
     below: Signal<Local, Bit>,
     age: Signal<Local, Bits<32>>,
     det_w: Signal<Local, Bit>,
-    cnt_inc: Signal<Local, Bits<16>>,
-    delta: Signal<Local, Bits<16>>,
-    d_next: Signal<Local, Bits<32>>,
-    recent: Signal<Local, Bit>,
-    reentry: Signal<Local, Bit>,
-    cnt_inc2: Signal<Local, Bits<16>>,
-    delta_inc: Signal<Local, Bits<16>>,
     cnt_entry: Signal<Local, Bits<16>>,
-    due: Signal<Local, Bit>,
-    next_add: Signal<Local, Bits<32>>,
-    next_ns3: Signal<Local, Bits<32>>,
-    lag_add: Signal<Local, Bits<32>>,
-    lag_over: Signal<Local, Bits<32>>,
-    d_next_m: Signal<Local, Bits<32>>,
-    clamp_add: Signal<Local, Bit>,
-    next_delta: Signal<Local, Bits<32>>,
-    next_one: Signal<Local, Bits<32>>,
-    next_entry: Signal<Local, Bits<32>>,
     ins_w: Signal<Local, Bit>,
     pst_w: Signal<Local, Bit>,
     fire: Signal<Local, Bit>,
@@ -445,64 +584,36 @@ impl Logic for AqmCore {
             }
         }
 
-        // --- counts: saturating increment, CoDel re-entry count
-        self.cnt_inc.next = self.s_cnt.val() + 1;
-        if self.s_cnt.val().all() {
-            self.cnt_inc.next = self.s_cnt.val();
-        }
-        self.delta.next = self.s_cnt.val() - self.s_lastcount.val();
-        self.d_next.next = self.now.val() - self.s_next.val();
-        self.recent.next =
-            self.d_next.val().get_bit(31) | (self.d_next.val() < (self.cfg.interval32.val() << 4));
-        // delta > 1 exactly when its index's exponent is not 0
-        self.reentry.next = self.s_law_delta.val().get_bits::<4>(3).any() & self.recent.val();
-        self.cnt_entry.next = 1.into();
-        if self.reentry.val() {
-            self.cnt_entry.next = self.delta.val();
-        }
-
-        // the counts the state can move to, and their table indices
-        self.cnt_inc2.next = self.s_cnt.val() + 2;
-        if self.s_cnt.val().get_bits::<15>(1).all() {
-            self.cnt_inc2.next = 0xFFFF.into();
-        }
-        self.delta_inc.next = self.delta.val() + 1;
-        if self.delta.val().all() {
-            self.delta_inc.next = self.delta.val();
-        }
-        self.ix_inc2.c.next = self.cnt_inc2.val();
-        self.ix_entry_inc.c.next = self.delta_inc.val();
-        self.ix_delta_due.c.next = self.cnt_inc.val() - self.s_lastcount.val();
-        self.ix_delta_sharp.c.next = bits::<16>(1) - self.s_lastcount.val();
+        // --- counts and the control law (`MarkerCounts`): each divider starts from a table
+        // index kept with the state, so the division is a table read and a shift beside the
+        // tracker and the due test instead of after them
+        self.counts.s_cnt.next = self.s_cnt.val();
+        self.counts.s_lastcount.next = self.s_lastcount.val();
+        self.counts.s_law_inc.next = self.s_law_inc.val();
+        self.counts.s_law_delta.next = self.s_law_delta.val();
+        self.counts.harmonic.next = self.cfg.harmonic.val();
+        self.counts.lut0.next = self.cfg.lut0.val();
+        self.counts.lut1.next = self.cfg.lut1.val();
+        self.counts.lut2.next = self.cfg.lut2.val();
+        self.counts.lut3.next = self.cfg.lut3.val();
+        self.counts.lut_bias.next = self.cfg.lut_bias.val();
         self.n_law_inc.next = self.s_law_inc.val();
         self.n_law_delta.next = self.s_law_delta.val();
-
-        // --- control-law table (lut.rs): P/c or P/√c from the top 4 bits of c. Each divider
-        // starts from a table index kept with the state, so the division is a table read and
-        // a shift beside the tracker and the due test instead of after them. CoDel's
-        // re-entry law is P/√cnt_entry, that is P/√delta or P/√1 (never the harmonic law).
-        self.law_inc.idx.next = self.s_law_inc.val();
-        self.law_inc.harmonic.next = self.cfg.harmonic.val();
-        self.law_delta.idx.next = self.s_law_delta.val();
-        self.law_delta.harmonic.next = false;
-        // the index of 1
-        self.law_one.idx.next = 0.into();
-        self.law_one.harmonic.next = false;
-        self.law_inc.lut0.next = self.cfg.lut0.val();
-        self.law_inc.lut1.next = self.cfg.lut1.val();
-        self.law_inc.lut2.next = self.cfg.lut2.val();
-        self.law_inc.lut3.next = self.cfg.lut3.val();
-        self.law_inc.lut_bias.next = self.cfg.lut_bias.val();
-        self.law_delta.lut0.next = self.cfg.lut0.val();
-        self.law_delta.lut1.next = self.cfg.lut1.val();
-        self.law_delta.lut2.next = self.cfg.lut2.val();
-        self.law_delta.lut3.next = self.cfg.lut3.val();
-        self.law_delta.lut_bias.next = self.cfg.lut_bias.val();
-        self.law_one.lut0.next = self.cfg.lut0.val();
-        self.law_one.lut1.next = self.cfg.lut1.val();
-        self.law_one.lut2.next = self.cfg.lut2.val();
-        self.law_one.lut3.next = self.cfg.lut3.val();
-        self.law_one.lut_bias.next = self.cfg.lut_bias.val();
+        // --- `marking_next` for each outcome (`MarkingNext`)
+        self.marking.now.next = self.now.val();
+        self.marking.s_next.next = self.s_next.val();
+        self.marking.interval32.next = self.cfg.interval32.val();
+        self.marking.is_sharp.next = self.cfg.is_sharp.val();
+        self.marking.due_ge.next = self.cfg.due_ge.val();
+        self.marking.delta_gt1.next = self.counts.delta_gt1.val();
+        self.marking.law_inc.next = self.counts.law_inc.val();
+        self.marking.law_delta.next = self.counts.law_delta.val();
+        self.marking.law_one.next = self.counts.law_one.val();
+        // CoDel's re-entry count (the Linux rule)
+        self.cnt_entry.next = 1.into();
+        if self.marking.reentry.val() {
+            self.cnt_entry.next = self.counts.delta.val();
+        }
 
         // --- instantaneous rules
         self.ins_w.next = false;
@@ -513,35 +624,7 @@ impl Logic for AqmCore {
             self.ins_w.next = self.sojourn.val() > self.cfg.ins_target.val();
         }
 
-        // --- the next `marking_next` for each outcome, side by side (one carry chain each after
-        // its divider). A mark that is due moves it to `next + law` (the paper, CoDel) or
-        // `now + law` (ns-3); only the first can trail `now` by more than 2^30 ticks (the lag
-        // clamp): `now − next − law` comes from `now − next`, which is ready before the law.
-        // Without a due mark `next` does not move and cannot trail `now` (it is not due), and
-        // `now + law` never trails it (law ≤ 0xFF_0000).
         self.pst_w.next = false;
-        self.due.next = !self.d_next.val().get_bit(31);
-        if self.cfg.is_sharp.val() & !self.cfg.due_ge.val() {
-            self.due.next = !self.d_next.val().get_bit(31) & self.d_next.val().any();
-        }
-        self.next_add.next = self.s_next.val() + self.law_inc.val.val();
-        self.next_ns3.next = self.now.val() + self.law_inc.val.val();
-        // the lag `now − next − law` beside `lag − 2^30 − 1`: the clamp is two sign bits (`lag`
-        // below 2^31, so the second difference is exact), not a compare after the chain
-        self.lag_add.next = self.d_next.val() - self.law_inc.val.val();
-        // (`now − next − 2^30` only moves the top two bits: no chain of its own)
-        self.d_next_m.next = (bit_cast::<32, 2>(self.d_next.val().get_bits::<2>(30) - 1) << 30)
-            | (self.d_next.val() & 0x3FFF_FFFF);
-        self.lag_over.next = self.d_next_m.val() + !self.law_inc.val.val();
-        // (sign bits as compares with 2^31 − 1, which yosys reduces to the bit: the lint wants
-        // every bit of a signal read)
-        self.clamp_add.next = (self.lag_add.val() <= 0x7FFF_FFFF) & (self.lag_over.val() <= 0x7FFF_FFFF);
-        self.next_delta.next = self.now.val() + self.law_delta.val.val();
-        self.next_one.next = self.now.val() + self.law_one.val.val();
-        self.next_entry.next = self.next_one.val();
-        if self.reentry.val() {
-            self.next_entry.next = self.next_delta.val();
-        }
 
         // --- persistent rules: ECN♯ Algorithm 1 / CoDel, state advances on every dequeue
         if self.deq.val() & (self.cfg.is_sharp.val() | self.cfg.is_codel.val()) {
@@ -558,18 +641,18 @@ impl Logic for AqmCore {
                 if !self.det_w.val() {
                     self.n_ms.next = false;
                 } else {
-                    self.pst_w.next = self.due.val();
-                    if self.due.val() {
-                        self.n_cnt.next = self.cnt_inc.val();
-                        self.n_law_inc.next = self.ix_inc2.idx.val();
-                        self.n_law_delta.next = self.ix_delta_due.idx.val();
+                    self.pst_w.next = self.marking.due.val();
+                    if self.marking.due.val() {
+                        self.n_cnt.next = self.counts.cnt_inc.val();
+                        self.n_law_inc.next = self.counts.ix_inc2.val();
+                        self.n_law_delta.next = self.counts.ix_delta_due.val();
                         if self.cfg.is_sharp.val() & self.cfg.ns3_law.val() {
-                            self.n_next.next = self.next_ns3.val();
-                        } else if self.clamp_add.val() {
+                            self.n_next.next = self.marking.next_ns3.val();
+                        } else if self.marking.clamp.val() {
                             // lag clamp: next never trails now by more than 2^30 ticks
                             self.n_next.next = self.now.val() - 0x4000_0000;
                         } else {
-                            self.n_next.next = self.next_add.val();
+                            self.n_next.next = self.marking.next_add.val();
                         }
                     }
                 }
@@ -579,17 +662,17 @@ impl Logic for AqmCore {
                 if self.cfg.is_codel.val() {
                     self.n_cnt.next = self.cnt_entry.val();
                     self.n_lastcount.next = self.cnt_entry.val();
-                    self.n_next.next = self.next_entry.val();
+                    self.n_next.next = self.marking.next_entry.val();
                     // the index of cnt_entry + 1 (of 2 when cnt_entry is 1); delta is now 0
                     self.n_law_inc.next = 8.into();
-                    if self.reentry.val() {
-                        self.n_law_inc.next = self.ix_entry_inc.idx.val();
+                    if self.marking.reentry.val() {
+                        self.n_law_inc.next = self.counts.ix_entry_inc.val();
                     }
                     self.n_law_delta.next = 0.into();
                 } else {
                     self.n_cnt.next = 1.into();
                     self.n_law_inc.next = 8.into();
-                    self.n_law_delta.next = self.ix_delta_sharp.idx.val();
+                    self.n_law_delta.next = self.counts.ix_delta_sharp.val();
                     self.n_next.next = self.now.val() + self.cfg.interval32.val();
                 }
             }
