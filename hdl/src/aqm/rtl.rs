@@ -427,6 +427,9 @@ pub struct MarkerConfig {
     pub lut2: Signal<Out, Bits<32>>,
     pub lut3: Signal<Out, Bits<32>>,
     mode_r: DFF<Bits<8>>,
+    is_codel_r: DFF<Bit>,
+    is_sharp_r: DFF<Bit>,
+    harmonic_r: DFF<Bit>,
     ins_target_r: DFF<Bits<32>>,
     k_r: DFF<Bits<32>>,
     pst_target_r: DFF<Bits<32>>,
@@ -443,16 +446,17 @@ impl Logic for MarkerConfig {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, mode_r, ins_target_r, k_r, pst_target_r, pst_interval_r, codel_min_qlen_r, lut_bias_r, lut0_r, lut1_r,
+            self, clock, mode_r, is_codel_r, is_sharp_r, harmonic_r, ins_target_r, k_r, pst_target_r, pst_interval_r, codel_min_qlen_r, lut_bias_r, lut0_r, lut1_r,
             lut2_r, lut3_r
         );
         self.ns3_law.next = self.mode_r.q.val().get_bit(4);
         self.due_ge.next = self.mode_r.q.val().get_bit(5);
         self.drop_non_ect.next = self.mode_r.q.val().get_bit(6);
         self.mode_sel.next = self.mode_r.q.val().get_bits::<3>(0);
-        self.is_codel.next = self.mode_sel.val() == 3;
-        self.is_sharp.next = self.mode_sel.val() == 4;
-        self.harmonic.next = self.is_sharp.val() & !self.ns3_law.val();
+        // the mode's decoded bits are registers of their own, decoded from the written word
+        self.is_codel.next = self.is_codel_r.q.val();
+        self.is_sharp.next = self.is_sharp_r.q.val();
+        self.harmonic.next = self.harmonic_r.q.val();
         self.ins_target.next = self.ins_target_r.q.val();
         self.k.next = self.k_r.q.val();
         self.pst_target.next = self.pst_target_r.q.val();
@@ -465,7 +469,12 @@ impl Logic for MarkerConfig {
         self.lut3.next = self.lut3_r.q.val();
         if self.csr_we.val() {
             match self.csr_addr.val().index() {
-                0 => self.mode_r.d.next = self.csr_wdata.val().get_bits::<8>(0),
+                0 => {
+                    self.mode_r.d.next = self.csr_wdata.val().get_bits::<8>(0);
+                    self.is_codel_r.d.next = self.csr_wdata.val().get_bits::<3>(0) == 3;
+                    self.is_sharp_r.d.next = self.csr_wdata.val().get_bits::<3>(0) == 4;
+                    self.harmonic_r.d.next = (self.csr_wdata.val().get_bits::<3>(0) == 4) & !self.csr_wdata.val().get_bit(4);
+                }
                 1 => self.ins_target_r.d.next = self.csr_wdata.val(),
                 2 => self.k_r.d.next = self.csr_wdata.val(),
                 3 => self.pst_target_r.d.next = self.csr_wdata.val(),
