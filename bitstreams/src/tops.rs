@@ -135,10 +135,17 @@ pub fn all() -> Vec<Top> {
             params: "32-bit ns time base, every mode and threshold a register; own board: 3 LFSRs".into(),
             board: aqm_board,
             fits: true,
-            design_note: "The marking decision is five carry chains in one clock (now − next, the CoDel re-entry test, \
-                the count, the leading-one encoder and table shift for P/√n, next + P/n, the lag clamp). \
-                Pipelining it into five stages, one carry chain each, with the marker state forwarded when \
-                dequeues come on consecutive clocks, keeps one dequeue per clock.",
+            design_note: "The decision selects among outcomes made side by side. The control law's table index of \
+                each count the marker divides by (`cnt + 1`, `cnt − lastcount`) is kept with the queue's state \
+                (`LawIndex`), so each division is a table read and a shift from registers (`LawValue`, three \
+                side by side). Every `marking_next` outcome is one carry chain after its division \
+                (`MarkingNext`; the lag clamp is two sign bits from `now − next`). The mode's decoded bits are \
+                registers. Divider and shifts are constant bit selects, because yosys's `share` merges variable \
+                shifts of exclusive branches behind a multiplexer on the decision. What is left in one clock: \
+                a division into one 32-bit chain into `marking_next`, and the occupancy compare (CoDel's guard) \
+                into the tracker, the decision and the statistics. 100 MHz needs the decision pipelined, with \
+                the state forwarded between back-to-back dequeues of one queue and the law kept as a value \
+                (which a write to the table makes stale), and the statistics counting a clock late.",
         },
     ];
     // the switch blocks, from their own descriptions (hdl::blocks)

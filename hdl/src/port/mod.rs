@@ -161,10 +161,13 @@ crate::switch_block!(
     crate::blocks::BoardInfo {
         title: "composed switch egress port (timestamp, AQM, REN, selective drop, DWRR, shaper, INT)",
         params: "2 queues × 256 descriptors (one block RAM deep), one descriptor per clock",
-        design_note: "The departing queue's number selects that queue's AQM state, the AQM decision chain follows \
-                (see `aqm`) and the state is written back in the same clock. The AQM pipeline above with \
-                per-queue forwarding is the fix; the port already fills most of the HX8K's cells (the table \
-                above), so the pipelined port also needs an ECP5-class part, or fewer features per port.",
+        design_note: "One clock carries a head read from the FIFO's block RAM through the shaper's eligibility \
+                (its bucket against the head's wire length), the DWRR grant and the resident byte count \
+                into the selective drop's admission. Beside it, the departing queue's number selects that \
+                queue's AQM state and the marker (see `aqm`) writes it back in the same clock. Each block's \
+                own fix is in its note: the shaper's bucket out of the decision, the admission registered, \
+                the AQM pipelined. The two-queue port fills 95 % of the HX8K's cells, so the pipelined port \
+                also needs an ECP5-class part or fewer features per port.",
         min_cells: 1000,
         min_ram: 8,
     }
