@@ -161,13 +161,14 @@ crate::switch_block!(
     crate::blocks::BoardInfo {
         title: "composed switch egress port (timestamp, AQM, REN, selective drop, DWRR, shaper, INT)",
         params: "2 queues × 256 descriptors (one block RAM deep), one descriptor per clock",
-        design_note: "One clock carries a head read from the FIFO's block RAM through the shaper's eligibility \
-                (its bucket against the head's wire length), the DWRR grant and the resident byte count \
-                into the selective drop's admission. Beside it, the departing queue's number selects that \
-                queue's AQM state and the marker (see `aqm`) writes it back in the same clock. Each block's \
-                own fix is in its note: the shaper's bucket out of the decision, the admission registered, \
-                the AQM pipelined. The two-queue port fills 95 % of the HX8K's cells, so the pipelined port \
-                also needs an ECP5-class part or fewer features per port.",
+        design_note: "Three paths of one clock each cross blocks, and which one is longest changes with the \
+                placement: REN's budgets at a period boundary (see `ren`); a head read from the FIFO's block \
+                RAM through the shaper's eligibility, the DWRR grant and the resident byte count into the \
+                selective drop's admission; and the departing queue's AQM state through the marker and back \
+                (see `aqm`). Each block's own fix is in its note: REN's budgets over a few clocks, the \
+                shaper's bucket out of the decision, the admission registered, the AQM pipelined. The \
+                two-queue port fills the HX8K, and the AQM's side-by-side outcomes took the last of its room, \
+                so the pipelined port also needs an ECP5-class part or fewer features per port.",
         min_cells: 1000,
         min_ram: 8,
     }
