@@ -103,8 +103,6 @@ impl Logic for LawIndex {
     }
 }
 
-crate::pin_io!(LawIndex; comb; in: c; out: idx);
-
 /// The control law's value from a table index (`LawIndex`): `P / c` (`harmonic`) or `P / √c`
 /// from a 16-entry table of 8-bit entries the host programs from `P` (four words
 /// `lut0..lut3`, entry `4j + b` at bits `8b+7..8b` of word j) and `lut_bias = 16 − scale`.
@@ -195,8 +193,6 @@ impl Logic for LawValue {
         }
     }
 }
-
-crate::pin_io!(LawValue; comb; in: idx, harmonic, lut0, lut1, lut2, lut3, lut_bias; out: val);
 
 /// The control law's divider on a count: [`LawIndex`] then [`LawValue`] (`val = P/c` or
 /// `P/√c` as `LawLut::eval` computes it). The marker uses the two halves apart; this
