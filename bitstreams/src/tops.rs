@@ -142,8 +142,9 @@ pub fn all() -> Vec<Top> {
                 (`MarkingNext`; the lag clamp is two sign bits from `now − next`). The mode's decoded bits are \
                 registers. Divider and shifts are constant bit selects, because yosys's `share` merges variable \
                 shifts of exclusive branches behind a multiplexer on the decision. What is left in one clock: \
-                a division into one 32-bit chain into `marking_next`, and the occupancy compare (CoDel's guard) \
-                into the tracker, the decision and the statistics. 100 MHz needs the decision pipelined, with \
+                a division into one 32-bit chain into `marking_next`; the occupancy compare (CoDel's guard) \
+                into the tracker, the decision and the statistics; and the index of a count the state moves \
+                to (`cnt + 2`, the leading-one encoder, into `law_inc`). 100 MHz needs the decision pipelined, with \
                 the state forwarded between back-to-back dequeues of one queue and the law kept as a value \
                 (which a write to the table makes stale), and the statistics counting a clock late.",
         },
