@@ -50,18 +50,23 @@ pub trait PinIo: Block {
 }
 
 /// Implement [`PinIo`] for a block whose clock is `clock` and whose pins are the listed fields
-/// (`pin_io!(T; comb; in: …; out: …)` for a combinational block, which has no clock).
+/// (`pin_io!(T; comb; in: …; out: …)` for a combinational block, which has no clock;
+/// `pin_io!(generic [const N: usize] T<N>; …)` for every `N` of a generic block).
 /// The lists must follow the model's pin tables; `sim-tests` checks that they do.
 #[macro_export]
 macro_rules! pin_io {
+    // a generic block: `pin_io!(generic [const N: usize] Block<N>; in: …; out: …)`
+    (generic [$($g:tt)*] $t:ty; in: $($i:ident),* ; out: $($o:ident),* $(,)?) => {
+        $crate::pin_io!(@impl [$($g)*] $t, |b: &mut $t, high: bool| b.clock.next = rust_hdl::prelude::Clock { clk: high }; in: $($i),*; out: $($o),*);
+    };
     ($t:ty; comb; in: $($i:ident),* ; out: $($o:ident),* $(,)?) => {
-        $crate::pin_io!(@impl $t, |_b: &mut $t, _high: bool| {}; in: $($i),*; out: $($o),*);
+        $crate::pin_io!(@impl [] $t, |_b: &mut $t, _high: bool| {}; in: $($i),*; out: $($o),*);
     };
     ($t:ty; in: $($i:ident),* ; out: $($o:ident),* $(,)?) => {
-        $crate::pin_io!(@impl $t, |b: &mut $t, high: bool| b.clock.next = rust_hdl::prelude::Clock { clk: high }; in: $($i),*; out: $($o),*);
+        $crate::pin_io!(@impl [] $t, |b: &mut $t, high: bool| b.clock.next = rust_hdl::prelude::Clock { clk: high }; in: $($i),*; out: $($o),*);
     };
-    (@impl $t:ty, $clock:expr; in: $($i:ident),* ; out: $($o:ident),*) => {
-        impl $crate::rtl_util::PinIo for $t {
+    (@impl [$($g:tt)*] $t:ty, $clock:expr; in: $($i:ident),* ; out: $($o:ident),*) => {
+        impl<$($g)*> $crate::rtl_util::PinIo for $t {
             const INPUT_NAMES: &'static [&'static str] = &[$(stringify!($i)),*];
             const OUTPUT_NAMES: &'static [&'static str] = &[$(stringify!($o)),*];
             fn set_clock(&mut self, high: bool) {

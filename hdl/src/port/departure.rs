@@ -1,6 +1,8 @@
 //! The port's departure stage: the descriptor granted last clock (registered here, `d1`) goes
 //! through the AQM marker (its queue's state, its sojourn `now − stamp`, its queue's occupancy),
-//! REN and INT stamping, in that order; a block that drops it stops it for the blocks after.
+//! REN and INT stamping, in that order; a block that drops it stops it for the blocks after. A
+//! block the port is built without (`F`, `features` in `mod.rs`) has its outputs replaced by
+//! what passes it untouched, so synthesis removes it.
 
 use crate::aqm::rtl::QueueMarker;
 use crate::intstamp::rtl::IntStamper;
@@ -8,7 +10,7 @@ use crate::ren::rtl::RenCounters;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
-pub struct Departure<const NQ: usize, const QB: usize, const CB: usize> {
+pub struct Departure<const NQ: usize, const QB: usize, const CB: usize, const F: usize> {
     pub clock: Signal<In, Clock>,
     pub csr_we: Signal<In, Bit>,
     /// The register space's block (`addr[11:8]`) and register (`addr[7:0]`).
@@ -54,9 +56,12 @@ pub struct Departure<const NQ: usize, const QB: usize, const CB: usize> {
     d1_count: Signal<Local, Bits<CB>>,
     sojourn: Signal<Local, Bits<32>>,
     aqm_ecn: Signal<Local, Bits<2>>,
+    has_aqm: Constant<Bit>,
+    has_ren: Constant<Bit>,
+    has_int: Constant<Bit>,
 }
 
-impl<const NQ: usize, const QB: usize, const CB: usize> Default for Departure<NQ, QB, CB> {
+impl<const NQ: usize, const QB: usize, const CB: usize, const F: usize> Default for Departure<NQ, QB, CB, F> {
     fn default() -> Self {
         Departure {
             clock: Default::default(),
@@ -98,11 +103,14 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Default for Departure<NQ
             d1_count: Default::default(),
             sojourn: Default::default(),
             aqm_ecn: Default::default(),
+            has_aqm: Constant::new(F & super::features::AQM != 0),
+            has_ren: Constant::new(F & super::features::REN != 0),
+            has_int: Constant::new(F & super::features::INT != 0),
         }
     }
 }
 
-impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Departure<NQ, QB, CB> {
+impl<const NQ: usize, const QB: usize, const CB: usize, const F: usize> Logic for Departure<NQ, QB, CB, F> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, d1_valid, d1_q, d1_meta, d1_ts);
@@ -134,8 +142,11 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Departure<NQ, 
         self.aqm.sojourn.next = self.sojourn.val();
         self.aqm.ecn_in.next = self.d1_ecn.val();
         self.aqm.qlen.next = bit_cast::<32, CB>(self.d1_count.val());
-        self.aqm_ecn.next = self.aqm.ecn_out.val();
-        self.drop_aqm.next = self.d1_valid.q.val() & self.aqm.drop.val();
+        self.aqm_ecn.next = self.d1_ecn.val();
+        if self.has_aqm.val() {
+            self.aqm_ecn.next = self.aqm.ecn_out.val();
+        }
+        self.drop_aqm.next = self.d1_valid.q.val() & self.aqm.drop.val() & self.has_aqm.val();
         self.ren.csr_we.next = self.csr_we.val() & (self.block.val() == 5);
         self.ren.csr_addr.next = self.sub_addr.val();
         self.ren.csr_wdata.next = self.csr_wdata.val();
@@ -145,7 +156,7 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Departure<NQ, 
         self.ren.deq_is_data.next = self.d1_meta.q.val().get_bit(16);
         self.ren.deq_ecn.next = self.aqm_ecn.val();
         self.ren.deq_len.next = self.d1_len.val();
-        self.drop_ren.next = self.d1_valid.q.val() & !self.drop_aqm.val() & self.ren.drop.val();
+        self.drop_ren.next = self.d1_valid.q.val() & !self.drop_aqm.val() & self.ren.drop.val() & self.has_ren.val();
         self.int_stamp.csr_we.next = self.csr_we.val() & (self.block.val() == 6);
         self.int_stamp.csr_addr.next = self.sub_addr.val();
         self.int_stamp.csr_wdata.next = self.csr_wdata.val();
@@ -153,15 +164,23 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Departure<NQ, 
         self.int_stamp.deq_len.next = self.d1_len.val();
         self.int_stamp.now.next = self.now.val().get_bits::<24>(0);
         self.int_stamp.qlen_after.next = self.res_bytes.val();
-        self.drop_int.next = self.d1_valid.q.val() & !self.drop_aqm.val() & !self.drop_ren.val() & self.int_stamp.drop.val();
+        self.drop_int.next =
+            self.d1_valid.q.val() & !self.drop_aqm.val() & !self.drop_ren.val() & self.int_stamp.drop.val() & self.has_int.val();
         self.out_valid.next = self.d1_valid.q.val() & !self.drop_aqm.val() & !self.drop_ren.val() & !self.drop_int.val();
         self.out_q.next = bit_cast::<3, QB>(self.d1_q.q.val());
         self.out_len.next = self.d1_len.val();
-        self.out_ecn.next = self.ren.ecn_out.val();
+        self.out_ecn.next = self.aqm_ecn.val();
+        if self.has_ren.val() {
+            self.out_ecn.next = self.ren.ecn_out.val();
+        }
         self.out_is_data.next = self.d1_meta.q.val().get_bit(16);
         self.out_sojourn.next = self.sojourn.val();
-        self.out_hop_lo.next = self.int_stamp.hop_lo.val();
-        self.out_hop_hi.next = self.int_stamp.hop_hi.val();
+        self.out_hop_lo.next = 0.into();
+        self.out_hop_hi.next = 0.into();
+        if self.has_int.val() {
+            self.out_hop_lo.next = self.int_stamp.hop_lo.val();
+            self.out_hop_hi.next = self.int_stamp.hop_hi.val();
+        }
         self.marked_aqm.next = self.d1_valid.q.val()
             & ((self.d1_ecn.val() == 1) | (self.d1_ecn.val() == 2))
             & (self.aqm_ecn.val() == 3);

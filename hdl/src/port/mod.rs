@@ -61,6 +61,80 @@ pub mod rd {
     }
 }
 
+/// The blocks a port is built with: the `F` of [`model::PortModel`] and `rtl::SwitchPort`, a set
+/// of these bits (the README's *Per-system ports*). A port built without a block behaves as if
+/// that block never acted: no mark, code or drop of its own, a zero INT record, no shaped
+/// emulation queue (`EMU_Q` is ignored) and no selective drop (`SEL_Q` is ignored). Its
+/// registers still take writes, which change nothing. Timestamping, the FIFOs, DWRR / strict
+/// priority and the pacer are in every port.
+pub mod features {
+    /// The AQM marker (one state per queue): ECN♯, TCN, CoDel, queue-length K.
+    pub const AQM: usize = 1 << 0;
+    /// REN's gap/queue counters and codes.
+    pub const REN: usize = 1 << 1;
+    /// INT stamping (the HPCC hop record).
+    pub const INT: usize = 1 << 2;
+    /// Selective drop on `SEL_Q` (GEMINI / FlashPass threshold marking and drop).
+    pub const SELDROP: usize = 1 << 3;
+    /// The token-bucket shaper of the emulation queue `EMU_Q` (FlashPass).
+    pub const SHAPER: usize = 1 << 4;
+    /// Every block: the full port.
+    pub const ALL: usize = AQM | REN | INT | SELDROP | SHAPER;
+}
+
+/// A port built for one system's switch half: what the HX8K holds at speed, where the full port
+/// does not fit (the synthesis report's `port-*` tops; the closed loops run on these).
+#[derive(Clone, Copy, Debug)]
+pub struct System {
+    /// The board top's name.
+    pub name: &'static str,
+    /// Its blocks ([`features`]).
+    pub features: usize,
+    /// What it is, for the synthesis report.
+    pub title: &'static str,
+}
+
+/// The per-system ports, one per system the project builds a switch half for.
+pub const SYSTEMS: [System; 4] = [
+    System {
+        name: "port-ecnsharp",
+        features: features::AQM,
+        title: "switch egress port for ECN♯, TCN, CoDel and GEMINI's queue-length K (timestamp, AQM marker per queue, DWRR)",
+    },
+    System { name: "port-ren", features: features::REN, title: "switch egress port for REN (gap/queue counters, DWRR)" },
+    System {
+        name: "port-flashpass",
+        features: features::SELDROP | features::SHAPER,
+        title: "switch egress port for FlashPass (selective drop, shaped emulation queue, DWRR)",
+    },
+    System { name: "port-hpcc", features: features::INT, title: "switch egress port for HPCC and Swift (INT stamping, DWRR)" },
+];
+
+/// Something built for a port's blocks `F` as a type parameter (the model's and the RTL's `F`):
+/// [`with_features`] calls `visit::<F>()` for a set known at run time.
+pub trait FeatureVisitor {
+    type Out;
+    fn visit<const F: usize>(self) -> Self::Out;
+}
+
+/// `v.visit::<F>()` with `F = f`, for the full port and every per-system port ([`SYSTEMS`]); `None`
+/// for a set no port is built with. The one list of the block sets that are instantiated.
+pub fn with_features<V: FeatureVisitor>(f: usize, v: V) -> Option<V::Out> {
+    const ALL: usize = features::ALL;
+    const AQM: usize = features::AQM;
+    const REN: usize = features::REN;
+    const INT: usize = features::INT;
+    const FLASHPASS: usize = features::SELDROP | features::SHAPER;
+    Some(match f {
+        ALL => v.visit::<ALL>(),
+        AQM => v.visit::<AQM>(),
+        REN => v.visit::<REN>(),
+        INT => v.visit::<INT>(),
+        FLASHPASS => v.visit::<FLASHPASS>(),
+        _ => return None,
+    })
+}
+
 /// Arrival outcome on `in_drop`.
 pub mod drop {
     pub const NONE: u64 = 0;
@@ -166,9 +240,10 @@ crate::switch_block!(
                 RAM through the shaper's eligibility, the DWRR grant and the resident byte count into the \
                 selective drop's admission; and the departing queue's AQM state through the marker and back \
                 (see `aqm`). Each block's own fix is in its note: REN's budgets over a few clocks, the \
-                shaper's bucket out of the decision, the admission registered, the AQM pipelined. The \
-                two-queue port fills the HX8K, and the AQM's side-by-side outcomes took the last of its room, \
-                so the pipelined port also needs an ECP5-class part or fewer features per port.",
+                shaper's bucket out of the decision, the admission registered, the AQM pipelined. The full \
+                two-queue port fills the HX8K (the AQM's side-by-side outcomes took the last of its room), so \
+                the HX8K is also built with one port per system (the `port-*` tops), each with room for its \
+                block's pipeline; the full port's line-rate target is the ECP5's (`REPORT-ECP5.md`).",
         min_cells: 1000,
         min_ram: 8,
     }

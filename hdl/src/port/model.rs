@@ -67,9 +67,10 @@ impl Pacer {
     }
 }
 
-/// The port with `NQ` queues of `2^DB` descriptors each.
+/// The port with `NQ` queues of `2^DB` descriptors each, built with the blocks `F`
+/// ([`features`]; the full port by default).
 #[derive(Clone, Debug)]
-pub struct PortModel<const NQ: usize, const DB: usize> {
+pub struct PortModel<const NQ: usize, const DB: usize, const F: usize = { features::ALL }> {
     pub class_map: u64,
     pub qcap: u64,
     pub max_len: u64,
@@ -92,7 +93,7 @@ pub struct PortModel<const NQ: usize, const DB: usize> {
     pub cnt: Counters,
 }
 
-impl<const NQ: usize, const DB: usize> Default for PortModel<NQ, DB> {
+impl<const NQ: usize, const DB: usize, const F: usize> Default for PortModel<NQ, DB, F> {
     fn default() -> Self {
         PortModel {
             class_map: (0..8u64).map(|c| (c % NQ as u64) << (3 * c)).sum(),
@@ -123,8 +124,13 @@ fn enabled(reg: u64) -> Option<usize> {
     (reg & 0x10 != 0).then_some((reg & 7) as usize)
 }
 
-impl<const NQ: usize, const DB: usize> PortModel<NQ, DB> {
+impl<const NQ: usize, const DB: usize, const F: usize> PortModel<NQ, DB, F> {
     pub const DEPTH: usize = 1 << DB;
+
+    /// The port is built with the block `f` ([`features`]).
+    pub const fn has(f: usize) -> bool {
+        F & f != 0
+    }
 
     pub fn resident_pkts(&self) -> u64 {
         self.fifo.iter().map(|f| f.len() as u64).sum()
@@ -172,7 +178,7 @@ impl<const NQ: usize, const DB: usize> PortModel<NQ, DB> {
     }
 }
 
-impl<const NQ: usize, const DB: usize> CycleModel for PortModel<NQ, DB> {
+impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<NQ, DB, F> {
     const INPUTS: &'static [Pin] = PortIn::PINS;
     const OUTPUTS: &'static [Pin] = PortOut::PINS;
 
@@ -193,7 +199,7 @@ impl<const NQ: usize, const DB: usize> CycleModel for PortModel<NQ, DB> {
         };
         let sojourn = if d1v { now.wrapping_sub(d1.ts) & 0xFFFF_FFFF } else { 0 };
         let (mut ecn1, mut aqm_drop) = (d1.ecn, false);
-        if d1v {
+        if d1v && Self::has(features::AQM) {
             let dec = self.aqm[d1q].dequeue(now as u32, sojourn as u32, d1.ecn as u8, counts[d1q] as u32);
             ecn1 = dec.ecn_out as u64;
             aqm_drop = dec.drop;
@@ -203,8 +209,11 @@ impl<const NQ: usize, const DB: usize> CycleModel for PortModel<NQ, DB> {
                 m.write_csr(reg as u8, i.csr_wdata as u32);
             }
         }
-        let ren = RenOut::from_slice(&self.ren.step(
-            &RenIn {
+        // a port without REN passes the code on; without INT its record is 0
+        let ren = if !Self::has(features::REN) {
+            RenOut { ecn_out: ecn1, ..Default::default() }
+        } else {
+            RenOut::from_slice(&self.ren.step(&RenIn {
                 csr_we: we(5),
                 csr_addr: reg,
                 csr_wdata: i.csr_wdata,
@@ -215,11 +224,13 @@ impl<const NQ: usize, const DB: usize> CycleModel for PortModel<NQ, DB> {
                 deq_ecn: ecn1,
                 deq_len: d1.len,
             }
-            .to_vec(),
-        ));
+            .to_vec()))
+        };
         let ren_drop = d1v && !aqm_drop && ren.drop == 1;
-        let int = IntOut::from_slice(&self.int.step(
-            &IntIn {
+        let int = if !Self::has(features::INT) {
+            IntOut::default()
+        } else {
+            IntOut::from_slice(&self.int.step(&IntIn {
                 csr_we: we(6),
                 csr_addr: reg,
                 csr_wdata: i.csr_wdata,
@@ -228,8 +239,8 @@ impl<const NQ: usize, const DB: usize> CycleModel for PortModel<NQ, DB> {
                 now: now & 0xFF_FFFF,
                 qlen_after: self.resident_bytes,
             }
-            .to_vec(),
-        ));
+            .to_vec()))
+        };
         let int_drop = d1v && !aqm_drop && !ren_drop && int.drop == 1;
         let out_valid = d1v && !aqm_drop && !ren_drop && !int_drop;
         (o.out_valid, o.out_q, o.out_len, o.out_ecn, o.out_is_data) = (out_valid as u64, d1q as u64, d1.len, ren.ecn_out, d1.is_data as u64);
@@ -253,7 +264,7 @@ impl<const NQ: usize, const DB: usize> CycleModel for PortModel<NQ, DB> {
         // --- scheduling: shaper eligibility, DWRR / SP, pacer
         let head = |q: usize| self.fifo[q].front().map(|d| d.len).unwrap_or(0);
         let lens: Vec<u64> = (0..NQ).map(head).collect();
-        let emu = enabled(self.emu_q).filter(|&q| q < NQ);
+        let emu = enabled(self.emu_q).filter(|&q| q < NQ && Self::has(features::SHAPER));
         let mut valid: u64 = (0..NQ).filter(|&q| counts[q] > 0).map(|q| 1 << q).sum();
         if let Some(e) = emu {
             if !self.shaper.eligible(lens[e]) {
@@ -287,7 +298,7 @@ impl<const NQ: usize, const DB: usize> CycleModel for PortModel<NQ, DB> {
         let q = self.queue_of(i.in_class);
         let malformed = i.in_len == 0 || i.in_len > self.max_len;
         let full = counts[q] >= self.qcap || counts[q] as usize >= Self::DEPTH;
-        let sel = enabled(self.sel_q).filter(|&s| s < NQ);
+        let sel = enabled(self.sel_q).filter(|&s| s < NQ && Self::has(features::SELDROP));
         let sel_applies = sel == Some(q);
         let sd = SelDropOut::from_slice(&self.seldrop.step(
             &SelDropIn {

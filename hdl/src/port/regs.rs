@@ -7,7 +7,7 @@ use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
 #[derive(LogicBlock)]
-pub struct PortRegisters<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> {
+pub struct PortRegisters<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F: usize> {
     pub clock: Signal<In, Clock>,
     /// A write to block 0.
     pub we: Signal<In, Bit>,
@@ -20,10 +20,10 @@ pub struct PortRegisters<const NQ: usize, const QB: usize, const DB: usize, cons
     pub max_len: Signal<Out, Bits<16>>,
     pub rate: Signal<Out, Bits<24>>,
     pub overhead: Signal<Out, Bits<8>>,
-    /// The emulation queue is enabled and below `NQ`.
+    /// The emulation queue is enabled, below `NQ` and the port has a shaper.
     pub emu_en: Signal<Out, Bit>,
     pub emu: Signal<Out, Bits<QB>>,
-    /// The selective-drop queue is enabled and below `NQ`.
+    /// The selective-drop queue is enabled, below `NQ` and the port has selective drop.
     pub sel_en: Signal<Out, Bit>,
     pub sel: Signal<Out, Bits<QB>>,
     pub now: Signal<Out, Bits<32>>,
@@ -39,9 +39,14 @@ pub struct PortRegisters<const NQ: usize, const QB: usize, const DB: usize, cons
     depth: Constant<Bits<CB>>,
     /// Bits of a 32-bit write at or above the depth's bit (`QCAP` ≥ depth when any is set).
     above_depth: Constant<Bits<32>>,
+    /// The port is built with the shaper / selective drop (`F`, `features` in `mod.rs`).
+    has_shaper: Constant<Bit>,
+    has_seldrop: Constant<Bit>,
 }
 
-impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default for PortRegisters<NQ, QB, DB, CB> {
+impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F: usize> Default
+    for PortRegisters<NQ, QB, DB, CB, F>
+{
     fn default() -> Self {
         let class_map: u64 = (0..8u64).map(|c| (c % NQ as u64) << (3 * c)).sum();
         PortRegisters {
@@ -70,11 +75,15 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
             nq: Constant::new((NQ as u64).into()),
             depth: Constant::new((1u64 << DB).into()),
             above_depth: Constant::new((0xFFFF_FFFFu64 & !((1u64 << DB) - 1)).into()),
+            has_shaper: Constant::new(F & super::features::SHAPER != 0),
+            has_seldrop: Constant::new(F & super::features::SELDROP != 0),
         }
     }
 }
 
-impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic for PortRegisters<NQ, QB, DB, CB> {
+impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F: usize> Logic
+    for PortRegisters<NQ, QB, DB, CB, F>
+{
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, class_map_r, qcap_r, max_len_r, rate_r, overhead_r, emu_q, sel_q, now_r);
@@ -84,12 +93,12 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
         self.rate.next = self.rate_r.q.val();
         self.overhead.next = self.overhead_r.q.val();
         self.now.next = self.now_r.q.val();
-        self.emu_en.next = self.emu_q.q.val().get_bit(4);
+        self.emu_en.next = self.emu_q.q.val().get_bit(4) & self.has_shaper.val();
         self.emu.next = bit_cast::<QB, 3>(self.emu_q.q.val().get_bits::<3>(0));
         if bit_cast::<4, 3>(self.emu_q.q.val().get_bits::<3>(0)) >= self.nq.val() {
             self.emu_en.next = false;
         }
-        self.sel_en.next = self.sel_q.q.val().get_bit(4);
+        self.sel_en.next = self.sel_q.q.val().get_bit(4) & self.has_seldrop.val();
         if bit_cast::<4, 3>(self.sel_q.q.val().get_bits::<3>(0)) >= self.nq.val() {
             self.sel_en.next = false;
         }

@@ -1,6 +1,6 @@
 //! RTL of the switch egress port; the golden model is `model.rs`, the dataflow and the choices
 //! are in `mod.rs`. `NQ` queues (power of two, `QB = log2 NQ`), FIFO depth `2^DB` per queue
-//! (`CB = DB + 1` bits of occupancy). Each queue is a [`BypassFifo`] of 17-bit descriptors and
+//! (`CB = DB + 1` bits of occupancy), built with the blocks `F` (`features` in `mod.rs`). Each queue is a [`BypassFifo`] of 17-bit descriptors and
 //! 32-bit enqueue stamps whose head is valid in the clock after its push, so the scheduler sees
 //! every head in the clock it decides and a queue can be served on consecutive clocks. The
 //! port's registers and each stage are components of their own ([`PortRegisters`],
@@ -18,7 +18,7 @@ use rust_hdl::prelude::*;
 // The register addresses this RTL and its stages (`regs.rs`, `admission.rs`, `scheduler.rs`,
 // `departure.rs`) decode as literals (rust-hdl's `#[hdl_gen]` takes no paths) are the register
 // map's: a change to `port/mod.rs`'s map must come with the RTL's.
-use super::{csr, rd};
+use super::{csr, features, rd};
 const _: () = assert!(
     csr::CLASS_MAP == 0 && csr::QCAP == 1 && csr::MAX_LEN == 2 && csr::RATE == 3
     && csr::OVERHEAD == 4 && csr::EMU_Q == 5 && csr::SEL_Q == 6 && csr::TIME_LOAD == 7
@@ -35,7 +35,7 @@ const _: () = assert!(
 const N_CNT: usize = 11;
 
 #[derive(LogicBlock)]
-pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> {
+pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F: usize> {
     pub clock: Signal<In, Clock>,
     pub csr_we: Signal<In, Bit>,
     pub csr_addr: Signal<In, Bits<12>>,
@@ -66,11 +66,11 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     /// The arrival: classify, admit (selective drop on its queue).
     admission: Admission<NQ, QB, CB>,
     /// The granted descriptor's next clock: AQM, REN, INT.
-    departure: Departure<NQ, QB, CB>,
+    departure: Departure<NQ, QB, CB, F>,
     // per-queue FIFOs: descriptor {is_data:1, ecn:2, len:14} and enqueue stamp
     fifo: [BypassFifo<17, 32, DB, CB>; NQ],
     push: [Signal<Local, Bit>; NQ],
-    regs: PortRegisters<NQ, QB, DB, CB>,
+    regs: PortRegisters<NQ, QB, DB, CB, F>,
     pacer: LinkPacer,
     res_pkts: DFF<Bits<32>>,
     res_bytes: DFF<Bits<32>>,
@@ -88,7 +88,9 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     res_sub: Signal<Local, Bits<16>>,
 }
 
-impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default for SwitchPort<NQ, QB, DB, CB> {
+impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F: usize> Default
+    for SwitchPort<NQ, QB, DB, CB, F>
+{
     fn default() -> Self {
         assert!(NQ == 1 << QB && QB >= 1 && QB <= 3 && CB == DB + 1);
         SwitchPort {
@@ -137,7 +139,9 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Default
     }
 }
 
-impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic for SwitchPort<NQ, QB, DB, CB> {
+impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F: usize> Logic
+    for SwitchPort<NQ, QB, DB, CB, F>
+{
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, res_pkts, res_bytes);
@@ -296,24 +300,20 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize> Logic f
     }
 }
 
-/// The configuration the vectors, the fuzz and the throughput run drive: 8 queues of 16.
-pub type SwitchPort8x16 = SwitchPort<8, 3, 4, 5>;
+crate::pin_io!(generic [const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F: usize]
+    SwitchPort<NQ, QB, DB, CB, F>;
+    in: csr_we, csr_addr, csr_wdata, csr_raddr, in_valid, in_class, in_len, in_ecn, in_low_prio, in_is_data;
+    out: in_admit, in_drop, grant, grant_q, out_valid, out_q, out_len, out_ecn, out_is_data, out_sojourn,
+        out_hop_lo, out_hop_hi, csr_rdata);
 
-macro_rules! port_pins {
-    ($t:ty) => {
-        crate::pin_io!($t;
-            in: csr_we, csr_addr, csr_wdata, csr_raddr, in_valid, in_class, in_len, in_ecn, in_low_prio, in_is_data;
-            out: in_admit, in_drop, grant, grant_q, out_valid, out_q, out_len, out_ecn, out_is_data, out_sojourn,
-                out_hop_lo, out_hop_hi, csr_rdata);
-    };
-}
-port_pins!(SwitchPort8x16);
+/// The configuration the vectors, the fuzz and the throughput run drive: 8 queues of 16, built
+/// with the blocks `F` (the full port by default).
+pub type SwitchPort8x16<const F: usize = { features::ALL }> = SwitchPort<8, 3, 4, 5, F>;
 
-/// The configuration the synthesis flow builds for the iCE40HX8K: 2 queues of 256 (one block
-/// RAM deep); its size is in the README, "Measured".
-pub type SwitchPort2x256 = SwitchPort<2, 1, 8, 9>;
-port_pins!(SwitchPort2x256);
+/// The configuration the synthesis flow builds for the iCE40HX8K and the closed loops run: 2
+/// queues of 256 (one block RAM deep); its size is in the README, "Measured". On the HX8K it is
+/// built per system ([`super::SYSTEMS`]).
+pub type SwitchPort2x256<const F: usize = { features::ALL }> = SwitchPort<2, 1, 8, 9, F>;
 
-/// The full port the ECP5 flow builds: 8 queues of 1,024 descriptors.
-pub type SwitchPort8x1024 = SwitchPort<8, 3, 10, 11>;
-port_pins!(SwitchPort8x1024);
+/// The full port the ECP5 flow builds: 8 queues of 1,024 descriptors, every block.
+pub type SwitchPort8x1024 = SwitchPort<8, 3, 10, 11, { features::ALL }>;

@@ -1,15 +1,17 @@
 //! The bottleneck: the switch egress port (`hdl::port`, 2 queues × 256 descriptors, the
-//! configuration that fits the HX8K) on the golden model or the Verilated RTL. One call of
-//! [`Bottleneck::clock`] is one clock edge: inputs applied, outputs read, state advanced.
+//! configuration the HX8K is built with) on the golden model or the Verilated RTL, built with the
+//! blocks its scenario needs (`hdl::port::features`: the per-system ports of the synthesis report,
+//! or the full port). One call of [`Bottleneck::clock`] is one clock edge: inputs applied, outputs
+//! read, state advanced.
 
 use rtl_sim::blocks::{RustHdlDut, VerilatorDut};
-use anyhow::Result;
+use anyhow::{bail, Result};
 use hdl::aqm;
 use hdl::cycle::Dut;
-use hdl::port::{csr, model::PortModel, rtl::SwitchPort2x256, PortIn, PortOut};
+use hdl::port::{csr, model::PortModel, rtl::SwitchPort2x256, with_features, FeatureVisitor, PortIn, PortOut};
 use rust_hdl::prelude::*;
 
-pub type Port2x256 = PortModel<2, 8>;
+pub type Port2x256<const F: usize> = PortModel<2, 8, F>;
 
 /// Descriptors per queue of the simulated port.
 pub const PORT_DEPTH: u64 = 256;
@@ -20,9 +22,9 @@ pub trait Bottleneck {
 
 /// The port's golden model.
 #[derive(Default)]
-pub struct ModelPort(pub Port2x256);
+pub struct ModelPort<const F: usize>(pub Port2x256<F>);
 
-impl Bottleneck for ModelPort {
+impl<const F: usize> Bottleneck for ModelPort<F> {
     fn clock(&mut self, i: &PortIn) -> PortOut {
         use hdl::cycle::CycleModel;
         PortOut::from_slice(&self.0.step(&i.to_vec()))
@@ -33,10 +35,13 @@ impl Bottleneck for ModelPort {
 pub struct RtlPort(VerilatorDut);
 
 impl RtlPort {
-    pub fn new() -> Result<Self> {
-        let mut uut = SwitchPort2x256::default();
+    pub fn new<const F: usize>() -> Result<Self> {
+        let mut uut = SwitchPort2x256::<F>::default();
         uut.connect_all();
-        Ok(RtlPort(VerilatorDut::new("port2x256", &generate_verilog(&uut), PortIn::PINS, PortOut::PINS)?))
+        // named as the per-system port's fuzz names it (`rtl_sim::blocks::port_systems`), which
+        // shares this build
+        let name = hdl::port::SYSTEMS.iter().find(|s| s.features == F).map_or("port2x256", |s| s.name);
+        Ok(RtlPort(VerilatorDut::new(name, &generate_verilog(&uut), PortIn::PINS, PortOut::PINS)?))
     }
 }
 
@@ -49,9 +54,9 @@ impl Bottleneck for RtlPort {
 }
 
 /// `SwitchPort2x256` on rust-hdl's simulator (slow: for short runs and cross-checks).
-pub struct RustHdlPort(RustHdlDut<SwitchPort2x256>);
+pub struct RustHdlPort<const F: usize>(RustHdlDut<SwitchPort2x256<F>>);
 
-impl Bottleneck for RustHdlPort {
+impl<const F: usize> Bottleneck for RustHdlPort<F> {
     fn clock(&mut self, i: &PortIn) -> PortOut {
         let o = PortOut::from_slice(self.0.eval(&i.to_vec()));
         self.0.edge();
@@ -62,13 +67,28 @@ impl Bottleneck for RustHdlPort {
 /// Which engine decides the marks and drops ([`rtl_sim::Engine`]).
 pub use rtl_sim::Engine as PortEngine;
 
-/// The port on `engine`.
-pub fn build(engine: PortEngine) -> Result<Box<dyn Bottleneck>> {
+fn build_with<const F: usize>(engine: PortEngine) -> Result<Box<dyn Bottleneck>> {
     Ok(match engine {
-        PortEngine::Model => Box::new(ModelPort::default()),
-        PortEngine::Rusthdl => Box::new(RustHdlPort(RustHdlDut::new()?)),
-        PortEngine::Verilator => Box::new(RtlPort::new()?),
+        PortEngine::Model => Box::new(ModelPort::<F>::default()),
+        PortEngine::Rusthdl => Box::new(RustHdlPort::<F>(RustHdlDut::new()?)),
+        PortEngine::Verilator => Box::new(RtlPort::new::<F>()?),
     })
+}
+
+/// The port built with the blocks `f` on `engine`: the full port (`hdl::port::features::ALL`) or one of
+/// the per-system ports (`hdl::port::SYSTEMS`).
+pub fn build(engine: PortEngine, f: usize) -> Result<Box<dyn Bottleneck>> {
+    struct Build(PortEngine);
+    impl FeatureVisitor for Build {
+        type Out = Result<Box<dyn Bottleneck>>;
+        fn visit<const F: usize>(self) -> Self::Out {
+            build_with::<F>(self.0)
+        }
+    }
+    match with_features(f, Build(engine)) {
+        Some(port) => port,
+        None => bail!("no port is built with the blocks {f:#04x}: the full port or one of hdl::port::SYSTEMS"),
+    }
 }
 
 /// What the host programs before traffic starts.

@@ -373,7 +373,8 @@ pub fn simulate(scheme: Scheme, fault: Fault, msgs: &[Message], engine: PortEngi
             (sel(hdl::seldrop::csr::K), 4),
             (sel(hdl::seldrop::csr::CAP), 4),
         ];
-        ports.push(PortSpec { engine: super::bottleneck::build(engine)?, bytes_per_tick: rate, writes });
+        // every path marks (AQM) and drops selectively: the full port
+        ports.push(PortSpec { engine: super::bottleneck::build(engine, hdl::port::features::ALL)?, bytes_per_tick: rate, writes });
     }
     let mut app = CbApp {
         scheme,
@@ -462,8 +463,8 @@ pub fn cloudburst(o: Opts) -> Result<Scenario<Vec<Figures>>> {
 const NOTES: &str = "\
 ## How to read this
 
-* Every path is a switch port (golden model, or Verilated `SwitchPort2x256` with `--engine \
-verilator`): queue 0 carries DCTCP with ECN marking at 65 frames, queue 1 carries CloudBurst \
+* Every path is a full switch port (`SwitchPort2x256` with every block: golden model, or \
+Verilated with `--engine verilator`): queue 0 carries DCTCP with ECN marking at 65 frames, queue 1 carries CloudBurst \
 with a 4-frame buffer (the port's selective-drop block as a tail-drop cap), served 1:1 by the \
 DWRR. Coded packets are real CB-LT symbols from the encoder's golden model; the receiver's \
 decoder is the GE golden model, and each decoded message is compared with the original.

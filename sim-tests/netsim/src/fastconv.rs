@@ -471,7 +471,8 @@ pub fn simulate(variant: Variant, flows: &[FlowSpec], engine: PortEngine, sample
     let cfg = FabricConfig { tick_ns: TICK_NS, nic_bytes_per_tick: LINE_BYTES_PER_TICK, hosts, overhead: 0, to_port: 125, from_port: 125, host_delay: vec![], sample: (sample_us * 1000.0 / TICK_NS).round() as Tick };
     let int = |a: u8| csr::BLOCK_INT | a as u16;
     let writes = vec![(csr::QCAP, QCAP), (int(hdl::intstamp::csr::BYTE_SHIFT), INT_SHIFT), (int(hdl::intstamp::csr::QLEN_SHIFT), INT_SHIFT)];
-    let port = PortSpec { engine: super::bottleneck::build(engine)?, bytes_per_tick: LINE_BYTES_PER_TICK, writes };
+    // the HPCC port: INT stamping
+    let port = PortSpec { engine: super::bottleneck::build(engine, hdl::port::features::INT)?, bytes_per_tick: LINE_BYTES_PER_TICK, writes };
     let mut app = StarApp {
         flows: flows
             .iter()
@@ -636,8 +637,8 @@ pub fn fastconv(o: Opts) -> Result<Scenario<FastConv>> {
 const NOTES: &str = "\
 ## How to read this
 
-* One switch port (the golden model, or the Verilated `SwitchPort2x256` with `--engine \
-verilator`) stamps every departure with its INT record; HPCC reads `ts`, `bytes` and `qlen` \
+* One switch port, the HPCC port `port-hpcc` (`SwitchPort2x256` with INT stamping: the golden \
+model, or Verilated with `--engine verilator`), stamps every departure with its INT record; HPCC reads `ts`, `bytes` and `qlen` \
 from it. `--engine both` checks that the INT records (digest), drops and codes are identical.
 * The 16-1 star is §2.1's: 100 Gb/s, 1 µs links, 1 MB flows, two joins every 20 µs. The ideal \
 processor-sharing order is \"first to start, first to finish\" (Spearman +1); the paper's \

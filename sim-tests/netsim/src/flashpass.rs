@@ -321,7 +321,8 @@ pub fn simulate(policy: Policy, flows: &[FlowSpec], engine: PortEngine, until_us
     ];
     let fill = ((EMU_LEN + OVERHEAD) as f64 * BYTES_PER_TICK).round() as u64;
     writes.extend(hdl::shaper::rate_writes(fill, EMU_LEN + OVERHEAD + DATA_LEN + OVERHEAD, 2 * (EMU_LEN + OVERHEAD)).iter().map(|&(a, d)| (sh(a), d)));
-    let port = PortSpec { engine: super::bottleneck::build(engine)?, bytes_per_tick: BYTES_PER_TICK, writes };
+    // the FlashPass port: selective drop and the shaped emulation queue
+    let port = PortSpec { engine: super::bottleneck::build(engine, hdl::port::features::SELDROP | hdl::port::features::SHAPER)?, bytes_per_tick: BYTES_PER_TICK, writes };
     let mut app = FpApp {
         policy,
         t_wait: ticks(10_000.0),

@@ -124,7 +124,7 @@ impl Net {
             (ren(r::PERIOD), self.ticks(self.rtt_prop_us())),
             (ren(r::STATE_CLEAR), 1),
         ];
-        Ok(PortSpec { engine: super::bottleneck::build(engine)?, bytes_per_tick: self.bytes_per_tick(), writes })
+        Ok(PortSpec { engine: super::bottleneck::build(engine, hdl::port::features::REN)?, bytes_per_tick: self.bytes_per_tick(), writes })
     }
 }
 
@@ -385,7 +385,8 @@ const NOTES: &str = "\
 ## How to read this
 
 * The port's REN counters decide every code (`--engine verilator` runs the Verilated \
-`SwitchPort2x256`; `--engine both` checks that every code, drop and INT digest is identical). \
+REN port, `port-ren`: `SwitchPort2x256` with REN and no other system's block; `--engine both` checks \
+that every code, drop and departure digest is identical). \
 The AQM is off: REN uses the ECN bits as its own codepoints (REN §4 item 15).
 * Time is the testbed scaled by 0.01 as in REN §6.3 (bursts 0.8–1.25 s → 4–8.5 ms); one \
 clock is 50 ns at 10 Gb/s; RTT_prop 48 µs is also the sampling period; 64 KB buffer (42 frames).

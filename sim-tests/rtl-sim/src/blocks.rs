@@ -130,21 +130,29 @@ pub struct BlockDef {
 }
 
 fn def<B: SwitchBlock>() -> BlockDef {
+    def_of::<B::Model, B::Rtl>(B::NAME, B::random_cycle, B::EVENT_PINS)
+}
+
+fn def_of<M: CycleModel + Default + 'static, R: PinIo + Default + 'static>(
+    name: &'static str,
+    random_cycle: fn(&mut Rng) -> Vec<u64>,
+    event_pins: &'static [&'static str],
+) -> BlockDef {
     BlockDef {
-        name: B::NAME,
-        inputs: <B::Model as CycleModel>::INPUTS,
-        outputs: <B::Model as CycleModel>::OUTPUTS,
-        rtl_input_names: <B::Rtl as PinIo>::INPUT_NAMES,
-        rtl_output_names: <B::Rtl as PinIo>::OUTPUT_NAMES,
-        model: || Box::new(ModelDut::new(B::Model::default())),
-        rusthdl: || Ok(Box::new(RustHdlDut::<B::Rtl>::new()?)),
+        name,
+        inputs: M::INPUTS,
+        outputs: M::OUTPUTS,
+        rtl_input_names: R::INPUT_NAMES,
+        rtl_output_names: R::OUTPUT_NAMES,
+        model: || Box::new(ModelDut::new(M::default())),
+        rusthdl: || Ok(Box::new(RustHdlDut::<R>::new()?)),
         verilog: || {
-            let mut uut = B::Rtl::default();
+            let mut uut = R::default();
             uut.connect_all();
             generate_verilog(&uut)
         },
-        random_cycle: B::random_cycle,
-        event_pins: B::EVENT_PINS,
+        random_cycle,
+        event_pins,
     }
 }
 
@@ -156,9 +164,30 @@ pub fn blocks() -> Vec<BlockDef> {
     hdl::for_each_switch_block!(defs)
 }
 
-/// The block whose vectors live in `testbench-vectors/<name>/`.
+/// The port built with the blocks `F` at the size the HX8K and the closed loops use (2 queues of
+/// 256), under its per-system name: the port's fuzz stimulus, no vector files of its own. (Its
+/// Verilated build is the closed loops' `bottleneck::RtlPort`: same name, same Verilog.)
+fn port_def<const F: usize>() -> BlockDef {
+    use hdl::port::{model::PortModel, rtl::SwitchPort2x256, vectors::random_cycle, SYSTEMS};
+    let name = SYSTEMS.iter().find(|s| s.features == F).expect("a per-system port").name;
+    def_of::<PortModel<2, 8, F>, SwitchPort2x256<F>>(name, random_cycle, &["in_valid"])
+}
+
+/// The per-system ports (`hdl::port::SYSTEMS`), in that order.
+pub fn port_systems() -> Vec<BlockDef> {
+    struct Def;
+    impl hdl::port::FeatureVisitor for Def {
+        type Out = BlockDef;
+        fn visit<const F: usize>(self) -> BlockDef {
+            port_def::<F>()
+        }
+    }
+    hdl::port::SYSTEMS.iter().map(|s| hdl::port::with_features(s.features, Def).expect("every system's port is instantiated")).collect()
+}
+
+/// The block whose vectors live in `testbench-vectors/<name>/`, or a per-system port.
 pub fn block(name: &str) -> Option<BlockDef> {
-    blocks().into_iter().find(|b| b.name == name)
+    blocks().into_iter().chain(port_systems()).find(|b| b.name == name)
 }
 
 impl BlockDef {

@@ -67,7 +67,7 @@ fn main() -> anyhow::Result<()> {
     let scheme = testbed_schemes(&cfg).pop().expect("ECN♯ is the last testbed scheme");
     let mut secs = vec![];
     for engine in [PortEngine::Model, PortEngine::Verilator] {
-        sim_tests::netsim::bottleneck::build(engine)?; // a Verilated model is built (or loaded from the cache) outside the timing
+        sim_tests::netsim::bottleneck::build(engine, hdl::port::features::AQM)?; // the ECN♯ port: a Verilated model is built (or loaded from the cache) outside the timing
         let t0 = Instant::now();
         let r = simulate(&cfg, &scheme, long_flows(8, cfg.init_cwnd), engine, a.loop_ms * 1000.0)?;
         let t = t0.elapsed().as_secs_f64();
