@@ -6,7 +6,7 @@
 
 use rust_hdl::prelude::*;
 
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct LinkPacer {
     pub clock: Signal<In, Clock>,
     /// Bytes per clock, 16.8 fixed point.
@@ -23,7 +23,36 @@ pub struct LinkPacer {
     idle_r: DFF<Bits<8>>,
     rate_int: Signal<Local, Bits<16>>,
     rate32: Signal<Local, Bits<32>>,
+    /// The departure's length and the overhead, each × 256.
+    len256: Signal<Local, Bits<32>>,
+    ovh256: Signal<Local, Bits<32>>,
     credit_after: Signal<Local, Bits<32>>,
+    /// `credit − charge − 1`: not negative when the credit after a departure exceeds `RATE`.
+    cap_test: Signal<Local, Bits<32>>,
+    minus_one: Constant<Bits<32>>,
+}
+
+impl Default for LinkPacer {
+    fn default() -> Self {
+        LinkPacer {
+            clock: Default::default(),
+            rate: Default::default(),
+            overhead: Default::default(),
+            sent: Default::default(),
+            sent_len: Default::default(),
+            ready: Default::default(),
+            idle: Default::default(),
+            credit: Default::default(),
+            idle_r: Default::default(),
+            rate_int: Default::default(),
+            rate32: Default::default(),
+            len256: Default::default(),
+            ovh256: Default::default(),
+            credit_after: Default::default(),
+            cap_test: Default::default(),
+            minus_one: Constant::new(0xFFFF_FFFFu64.into()),
+        }
+    }
 }
 
 impl Logic for LinkPacer {
@@ -42,12 +71,19 @@ impl Logic for LinkPacer {
             }
         }
         self.rate32.next = bit_cast::<32, 24>(self.rate.val());
-        self.credit_after.next =
-            self.credit.q.val() - (bit_cast::<32, 16>(self.sent_len.val() + bit_cast::<16, 8>(self.overhead.val())) << 8) + self.rate32.val();
+        // The charge (len + OVERHEAD)·256 is two operands of one sum each, so the granted length
+        // reaches the credit through one carry chain (after a carry-save layer), not an add, a sum
+        // and a compare in series. A departure needs `ready` (credit ≥ 0) and the credit is
+        // at most RATE < 2^24, so nothing here overflows 32 bits, and the credit after it exceeds
+        // RATE exactly when credit − charge > 0.
+        self.len256.next = bit_cast::<32, 16>(self.sent_len.val()) << 8;
+        self.ovh256.next = bit_cast::<32, 8>(self.overhead.val()) << 8;
+        self.credit_after.next = self.credit.q.val() + self.rate32.val() - self.len256.val() - self.ovh256.val();
+        self.cap_test.next = self.credit.q.val() - self.len256.val() - self.ovh256.val() + self.minus_one.val();
         if self.sent.val() {
             // a departure leaves at most one clock of credit (no banking beyond the line rate)
             self.credit.d.next = self.credit_after.val();
-            if !self.credit_after.val().get_bit(31) & (self.credit_after.val() > self.rate32.val()) {
+            if !self.cap_test.val().get_bit(31) {
                 self.credit.d.next = self.rate32.val();
             }
         } else if self.ready.val() {
