@@ -92,6 +92,13 @@ pub fn switch_block_tops() -> Vec<(&'static str, hdl::blocks::BoardInfo, fn() ->
     hdl::for_each_switch_block!(tops)
 }
 
+/// The switch port at the HX8K's size (2 queues × 256 descriptors) built with the blocks `F`
+/// (`hdl::port::features`), in the harness.
+pub fn port_2x256_board<const F: usize>() -> Board {
+    use hdl::port::{rtl::SwitchPort2x256, PortIn, PortOut};
+    Board { verilog: wrap(&block_verilog::<SwitchPort2x256<F>>(), PortIn::PINS, PortOut::PINS), harness_flops: harness_flops(PortIn::PINS) }
+}
+
 /// Geometry of the CB-LT encoder and decoder boards, the small NIC's: S = 64 bytes, k_max = 16
 /// (W = 32; the message and the rows fill 2^8 words, the `8` in their type).
 pub const CBLT_S: usize = NIC_S;

@@ -158,6 +158,22 @@ pub fn all() -> Vec<Top> {
         fits: true,
         design_note: info.design_note,
     }));
+    // one port per system (hdl::port::SYSTEMS), which the HX8K holds with room
+    struct PortBoard;
+    impl hdl::port::FeatureVisitor for PortBoard {
+        type Out = fn() -> Board;
+        fn visit<const F: usize>(self) -> Self::Out {
+            harness::port_2x256_board::<F>
+        }
+    }
+    tops.extend(hdl::port::SYSTEMS.iter().map(|s| Top {
+        name: s.name,
+        block: s.title,
+        params: "2 queues × 256 descriptors (one block RAM deep), one descriptor per clock; the full port without the other systems' blocks".into(),
+        board: hdl::port::with_features(s.features, PortBoard).expect("every system's port is instantiated"),
+        fits: true,
+        design_note: system_port_note(s.name),
+    }));
     tops.extend([
         Top {
             name: "cblt-encoder",
@@ -238,6 +254,32 @@ pub fn all() -> Vec<Top> {
     tops
 }
 
+/// What limits each per-system port (analysis, beside the measured figures).
+fn system_port_note(name: &str) -> &'static str {
+    match name {
+        "port-ecnsharp" => "The AQM with the port's FIFOs, DWRR and pacer. Its slowest path is the AQM's (see `aqm`): \
+            the departing descriptor's sojourn (`now` less its stamp) and its queue's state through the marker, \
+            whose drop then enables the port's `out` counter. The AQM's pipeline is its fix, with the port's \
+            counters counting a clock late (`LateCounter`) so that no decision reaches a counter's enable.",
+        "port-ren" => "REN with the port's FIFOs, DWRR and pacer. Its slowest path is REN's own (see `ren`): the \
+            pacer's idle bytes through the idle residue's carry chains into the budgets at a period boundary. \
+            REN's budgets computed over a few clocks after the boundary are its fix.",
+        "port-flashpass" => "Selective drop and the shaper with the port's FIFOs, DWRR and pacer. Its slowest path \
+            starts at a head read from a FIFO's block RAM and runs through the shaper's eligibility and charge, \
+            the bucket's carry chains (see `shaper`), with the DWRR grant between them. The shaper's bucket \
+            taken out of the decision is its fix, and the registered admission for selective drop's path \
+            (see `seldrop`).",
+        "port-hpcc" => "INT stamping with the port's FIFOs, DWRR and pacer. The stamper alone meets 100 MHz, so this \
+            port measures the port's own scheduling path: a queue's occupancy (its FIFO's count) through DWRR's \
+            strict priority and round-robin pick into the grant, then the granted head's length into the link \
+            pacer's credit. The pacer's charge `(len + OVERHEAD)·256` is two operands of one sum, so one carry \
+            chain follows the grant, with the cap test beside it; what is left is the grant itself, about eight \
+            LUT levels after the count. Each queue's non-empty flag kept as a flip-flop beside its count, so \
+            that the pick starts from registers, is the next step.",
+        _ => unreachable!("a per-system port of hdl::port::SYSTEMS"),
+    }
+}
+
 /// The full switch port for the ECP5: 8 queues × 1,024 descriptors, every block, in the harness.
 pub fn port_8x1024_board() -> Board {
     use hdl::port::{PortIn, PortOut};
@@ -251,7 +293,9 @@ pub fn port_8x1024_board() -> Board {
 /// iCE40, the port at its full size (8 queues × 1,024 descriptors) in place of the HX8K's
 /// 2 × 256, and the full-size NIC (S = 1460, k_max = 64), which the HX8K cannot hold.
 pub fn ecp5_all() -> Vec<Top> {
-    let mut tops: Vec<Top> = all().into_iter().filter(|t| !matches!(t.name, "port" | "cblt-encoder" | "cblt-decoder" | "nic")).collect();
+    let per_system = |n: &str| hdl::port::SYSTEMS.iter().any(|s| s.name == n);
+    let mut tops: Vec<Top> =
+        all().into_iter().filter(|t| !matches!(t.name, "port" | "cblt-encoder" | "cblt-decoder" | "nic") && !per_system(t.name)).collect();
     let port = all().into_iter().find(|t| t.name == "port").expect("the port top");
     tops.push(Top {
         name: "port-8x1024",

@@ -1,5 +1,5 @@
 //! Synthesis smoke: every board top that fits (the AQM, the switch blocks, the 2 × 256 switch
-//! port, the CB-LT encoder and decoder, the small NIC) goes through yosys and nextpnr-ice40 for the HX8K, fits,
+//! port and one per-system port, the CB-LT encoder and decoder, the small NIC) goes through yosys and nextpnr-ice40 for the HX8K, fits,
 //! and reports a clock, so CI catches a block that stops synthesizing; one small top goes
 //! through the whole flow to a bitstream; the committed report covers every top. The full flow
 //! is `cargo run --release -p bitstreams`. Two tops go through the ECP5 flow on one seed (one on
@@ -47,6 +47,15 @@ macro_rules! switch_block_smoke {
     };
 }
 hdl::for_each_switch_block!(switch_block_smoke);
+
+/// A per-system port is the port without the other systems' blocks, and synthesis removes them:
+/// the HPCC port (INT stamping only) takes about a third of the HX8K where the full port takes
+/// all of it.
+#[test]
+fn per_system_port_synthesizes_without_the_other_blocks() {
+    let (cells, _) = synthesizes("port-hpcc", 1000, 8);
+    assert!(cells < 4_000, "the HPCC port takes {cells} logic cells: are the absent blocks still built?");
+}
 
 /// The encoder keeps fitting with its 1,024-byte message buffer in block RAM, within its budget
 /// of 1,500 logic cells of its own.

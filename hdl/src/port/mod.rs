@@ -241,7 +241,7 @@ crate::switch_block!(
                 selective drop's admission; and the departing queue's AQM state through the marker and back \
                 (see `aqm`). Each block's own fix is in its note: REN's budgets over a few clocks, the \
                 shaper's bucket out of the decision, the admission registered, the AQM pipelined. The full \
-                two-queue port fills the HX8K (the AQM's side-by-side outcomes took the last of its room), so \
+                two-queue port nearly fills the HX8K (the AQM's side-by-side outcomes took most of the rest), so \
                 the HX8K is also built with one port per system (the `port-*` tops), each with room for its \
                 block's pipeline; the full port's line-rate target is the ECP5's (`REPORT-ECP5.md`).",
         min_cells: 1000,

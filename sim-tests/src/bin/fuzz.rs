@@ -1,6 +1,7 @@
 //! Long differential fuzz runs: `cargo run --release -p sim-tests --bin fuzz -- --dequeues 10000000`
 //! (AQM), or `-- --block ren|seldrop|shaper|intstamp|dwrr|port --dequeues N` (N clocks of random
-//! stimulus per seed for a pin-level block), `-- --block cblt-encoder --dequeues N` (N random
+//! stimulus per seed for a pin-level block; `port-ecnsharp` and the other per-system ports of
+//! `hdl::port::SYSTEMS` too), `-- --block cblt-encoder --dequeues N` (N random
 //! messages per encoder build and seed, Verilator), or `-- --block cblt-decoder --dequeues N`
 //! (N random scenarios per decoder build and seed, against the Receiver model; `--engine
 //! rusthdl` runs the S = 16 build only). `--shard i/n` runs one shard of the seeds.
@@ -14,7 +15,8 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(about = "Differential fuzz of an RTL engine against the golden model")]
 struct Args {
-    /// `aqm`, or a pin-level block (the name of its vector folder).
+    /// `aqm`, or a pin-level block (the name of its vector folder), or a per-system port
+    /// (`port-ecnsharp`, `port-ren`, `port-flashpass`, `port-hpcc`).
     #[arg(long, default_value = "aqm")]
     block: String,
     #[arg(long, value_enum, default_value = "verilator")]
