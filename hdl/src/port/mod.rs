@@ -74,7 +74,7 @@ pub mod features {
     pub const REN: usize = 1 << 1;
     /// INT stamping (the HPCC hop record).
     pub const INT: usize = 1 << 2;
-    /// Selective drop on `SEL_Q` (GEMINI / FlashPass threshold marking and drop).
+    /// Selective drop on `SEL_Q` (FlashPass's threshold marking and selective drop).
     pub const SELDROP: usize = 1 << 3;
     /// The token-bucket shaper of the emulation queue `EMU_Q` (FlashPass).
     pub const SHAPER: usize = 1 << 4;
@@ -82,8 +82,9 @@ pub mod features {
     pub const ALL: usize = AQM | REN | INT | SELDROP | SHAPER;
 }
 
-/// A port built for one system's switch half: what the HX8K holds at speed, where the full port
-/// does not fit (the synthesis report's `port-*` tops; the closed loops run on these).
+/// A port built for one system's switch half: the HX8K holds each with room for its blocks'
+/// pipelines, where the full port nearly fills it (the synthesis report's `port-*` tops; the
+/// closed loops run on these).
 #[derive(Clone, Copy, Debug)]
 pub struct System {
     /// The board top's name.

@@ -1,10 +1,11 @@
 //! RTL of the switch egress port; the golden model is `model.rs`, the dataflow and the choices
 //! are in `mod.rs`. `NQ` queues (power of two, `QB = log2 NQ`), FIFO depth `2^DB` per queue
-//! (`CB = DB + 1` bits of occupancy), built with the blocks `F` (`features` in `mod.rs`). Each queue is a [`BypassFifo`] of 17-bit descriptors and
-//! 32-bit enqueue stamps whose head is valid in the clock after its push, so the scheduler sees
-//! every head in the clock it decides and a queue can be served on consecutive clocks. The
-//! port's registers and each stage are components of their own ([`PortRegisters`],
-//! [`Admission`], [`Scheduler`], [`Departure`]; the README's *Structure*).
+//! (`CB = DB + 1` bits of occupancy), built with the blocks `F` (`features` in `mod.rs`). Each
+//! queue is a [`BypassFifo`] of 17-bit descriptors and 32-bit enqueue stamps whose head is valid
+//! in the clock after its push, so the scheduler sees every head in the clock it decides and a
+//! queue can be served on consecutive clocks. The port's registers and each stage are components
+//! of their own ([`PortRegisters`], [`Admission`], [`Scheduler`], [`Departure`]; the README's
+//! *Structure*).
 
 use super::admission::Admission;
 use super::departure::Departure;

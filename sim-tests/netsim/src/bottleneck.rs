@@ -75,8 +75,8 @@ fn build_with<const F: usize>(engine: PortEngine) -> Result<Box<dyn Bottleneck>>
     })
 }
 
-/// The port built with the blocks `f` on `engine`: the full port (`hdl::port::features::ALL`) or one of
-/// the per-system ports (`hdl::port::SYSTEMS`).
+/// The port built with the blocks `f` on `engine`: the full port (`hdl::port::features::ALL`) or
+/// one of the per-system ports (`hdl::port::SYSTEMS`).
 pub fn build(engine: PortEngine, f: usize) -> Result<Box<dyn Bottleneck>> {
     struct Build(PortEngine);
     impl FeatureVisitor for Build {
