@@ -111,6 +111,11 @@ pub const SYSTEMS: [System; 4] = [
     System { name: "port-hpcc", features: features::INT, title: "switch egress port for HPCC and Swift (INT stamping, DWRR)" },
 ];
 
+/// The per-system port built with the blocks `f`, if one is.
+pub fn system_of(f: usize) -> Option<&'static System> {
+    SYSTEMS.iter().find(|s| s.features == f)
+}
+
 /// Something built for a port's blocks `F` as a type parameter (the model's and the RTL's `F`):
 /// [`with_features`] calls `visit::<F>()` for a set known at run time.
 pub trait FeatureVisitor {

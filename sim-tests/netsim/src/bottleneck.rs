@@ -40,7 +40,7 @@ impl RtlPort {
         uut.connect_all();
         // named as the per-system port's fuzz names it (`rtl_sim::blocks::port_systems`), which
         // shares this build
-        let name = hdl::port::SYSTEMS.iter().find(|s| s.features == F).map_or("port2x256", |s| s.name);
+        let name = hdl::port::system_of(F).map_or("port2x256", |s| s.name);
         Ok(RtlPort(VerilatorDut::new(name, &generate_verilog(&uut), PortIn::PINS, PortOut::PINS)?))
     }
 }

@@ -168,8 +168,8 @@ pub fn blocks() -> Vec<BlockDef> {
 /// 256), under its per-system name: the port's fuzz stimulus, no vector files of its own. (Its
 /// Verilated build is the closed loops' `bottleneck::RtlPort`: same name, same Verilog.)
 fn port_def<const F: usize>() -> BlockDef {
-    use hdl::port::{model::PortModel, rtl::SwitchPort2x256, vectors::random_cycle, SYSTEMS};
-    let name = SYSTEMS.iter().find(|s| s.features == F).expect("a per-system port").name;
+    use hdl::port::{model::PortModel, rtl::SwitchPort2x256, system_of, vectors::random_cycle};
+    let name = system_of(F).expect("a per-system port").name;
     def_of::<PortModel<2, 8, F>, SwitchPort2x256<F>>(name, random_cycle, &["in_valid"])
 }
 
