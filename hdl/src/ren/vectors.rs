@@ -306,8 +306,10 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
         Some(match choice {
             0 => (csr::MODE, r.below(4)),
             1 => (csr::FLAGS, r.below(4)),
-            2 => (csr::MSS, if r.chance(10) { 0 } else { 1 + r.below(300) }),
-            3 => (csr::PERIOD, if r.chance(10) { 0 } else { 1 + r.below(400) }),
+            // small MSS values land the residue on exact multiples (TI_STRICT's case) often
+            2 => (csr::MSS, if r.chance(10) { 0 } else if r.chance(40) { 1 + r.below(8) } else { 1 + r.below(300) }),
+            // short periods put marks in and right after boundary clocks (the budgets' two-clock load)
+            3 => (csr::PERIOD, if r.chance(10) { 0 } else if r.chance(50) { 1 + r.below(16) } else { 1 + r.below(400) }),
             4 => (csr::MAX_LEN, r.below(2000)),
             5 => (csr::STATE_CLEAR, 0),
             6 => r.counter_near_wrap(csr::CNT_BASE, 7),
