@@ -209,7 +209,9 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
             // cells than the part has is a result, not a tool failure.
             let log = std::fs::read_to_string(dir.join(format!("{name}.seed{}.nextpnr.log", seeds[0]))).unwrap_or_default();
             let (lc, lc_avail) = nextpnr_log::utilisation(&log, "ICESTORM_LC");
-            if lc_avail == 0 || lc <= lc_avail || !log.contains("no BELs remaining") {
+            // (nextpnr-ice40 0.4 says either, depending on where placement gives up)
+            let out_of_cells = log.contains("no BELs remaining") || log.contains("Failed to expand region");
+            if lc_avail == 0 || lc <= lc_avail || !out_of_cells {
                 return Err(e);
             }
             let (ram, _) = nextpnr_log::utilisation(&log, "ICESTORM_RAM");

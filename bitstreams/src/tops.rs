@@ -155,7 +155,7 @@ pub fn all() -> Vec<Top> {
         block: info.title,
         params: info.params.into(),
         board,
-        fits: true,
+        fits: info.fits_hx8k,
         design_note: info.design_note,
     }));
     // one port per system (hdl::port::SYSTEMS), which the HX8K holds with room
@@ -261,9 +261,10 @@ fn system_port_note(name: &str) -> &'static str {
             the departing descriptor's sojourn (`now` less its stamp) and its queue's state through the marker, \
             whose drop then enables the port's `out` counter. The AQM's pipeline is its fix, with the port's \
             counters counting a clock late (`LateCounter`) so that no decision reaches a counter's enable.",
-        "port-ren" => "REN with the port's FIFOs, DWRR and pacer. Its slowest path is REN's own (see `ren`): the \
-            pacer's idle bytes through the idle residue's carry chains into the budgets at a period boundary. \
-            REN's budgets computed over a few clocks after the boundary are its fix.",
+        "port-ren" => "REN with the port's FIFOs, DWRR and pacer. With REN's arithmetic at one carry chain per \
+            clock (see `ren`), its slowest path is the port's own scheduling path, as in `port-hpcc`: a queue's \
+            occupancy (its FIFO's count) through DWRR's pick into the grant, then the granted head's length \
+            into the link pacer's credit. The non-empty flag that `port-hpcc` needs is its next step too.",
         "port-flashpass" => "Selective drop and the shaper with the port's FIFOs, DWRR and pacer. Its slowest path \
             starts at a head read from a FIFO's block RAM and runs through the shaper's eligibility and charge, \
             the bucket's carry chains (see `shaper`), with the DWRR grant between them. The shaper's bucket \

@@ -23,6 +23,9 @@ pub struct BoardInfo {
     /// block optimised away is caught).
     pub min_cells: u32,
     pub min_ram: u32,
+    /// Whether its board top fits the iCE40HX8K (the flow fails when one that should fit does
+    /// not, and reports the cells of one that does not).
+    pub fits_hx8k: bool,
 }
 
 /// A pin-level switch block.

@@ -107,5 +107,6 @@ crate::switch_block!(
                 split in two under the promotion threshold, each left the block short of 100 MHz.",
         min_cells: 100,
         min_ram: 0,
+        fits_hx8k: true,
     }
 );

@@ -96,5 +96,6 @@ crate::switch_block!(
                 selecting the 32-bit `tx_bytes` update.",
         min_cells: 100,
         min_ram: 0,
+        fits_hx8k: true,
     }
 );

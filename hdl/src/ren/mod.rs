@@ -110,10 +110,17 @@ crate::switch_block!(
     crate::blocks::BoardInfo {
         title: "REN gap/queue counters",
         params: "one port, 20-bit queue length, 8-bit idle bytes per clock, 32-bit counters",
-        design_note: "The MSS register feeds the idle-residue carry chains and then the budgets in one clock. \
-                Period boundaries are rare, so computing ti and the budgets over two or three clocks after \
-                the boundary, with the old budgets held, cuts the chain.",
+        design_note: "No clock holds more than one carry chain of the period's arithmetic. The boundary is the \
+                sign of a down-count; mode B compares the queue with registered sums (`ti_run` plus or \
+                minus the marks issued); the idle residue's chains sit side by side; the boundary's \
+                budgets are finished in the clock after it, as the decision of that clock needs them. \
+                What is left is the marking decision: the descriptor's length against `MAX_LEN` (the \
+                malformed check, one carry chain on the inputs), then the mode's choice and the spend into \
+                the issued marks, the budgets and the rests, five or six LUT levels, two thirds of the time in \
+                routing. Taking the length check off the decision (a flag computed where the descriptor is \
+                queued) is the next step.",
         min_cells: 100,
         min_ram: 0,
+        fits_hx8k: true,
     }
 );

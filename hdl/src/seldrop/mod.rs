@@ -104,5 +104,6 @@ crate::switch_block!(
                 100 MHz needs the decision registered: admission a clock later, with the occupancy forwarded.",
         min_cells: 100,
         min_ram: 0,
+        fits_hx8k: true,
     }
 );

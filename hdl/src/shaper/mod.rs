@@ -105,5 +105,6 @@ crate::switch_block!(
                 the bucket less the charge in flight.",
         min_cells: 100,
         min_ram: 0,
+        fits_hx8k: true,
     }
 );

@@ -10,6 +10,7 @@ use hdl::aqm;
 use hdl::cycle::Dut;
 use hdl::port::{csr, model::PortModel, rtl::SwitchPort2x256, with_features, FeatureVisitor, PortIn, PortOut};
 use rust_hdl::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub type Port2x256<const F: usize> = PortModel<2, 8, F>;
 
@@ -75,9 +76,20 @@ fn build_with<const F: usize>(engine: PortEngine) -> Result<Box<dyn Bottleneck>>
     })
 }
 
+/// Set by `scenarios --port full`: every scenario runs on the full port, not on its system's,
+/// to check that the blocks its system does not use stay inert (the decisions must not change).
+static FULL_PORT_EVERYWHERE: AtomicBool = AtomicBool::new(false);
+
+/// Build the full port wherever a scenario asks for its system's port (`on`), or not.
+pub fn use_full_port_everywhere(on: bool) {
+    FULL_PORT_EVERYWHERE.store(on, Ordering::Relaxed);
+}
+
 /// The port built with the blocks `f` on `engine`: the full port (`hdl::port::features::ALL`) or
-/// one of the per-system ports (`hdl::port::SYSTEMS`).
+/// one of the per-system ports (`hdl::port::SYSTEMS`); always the full port after
+/// [`use_full_port_everywhere`].
 pub fn build(engine: PortEngine, f: usize) -> Result<Box<dyn Bottleneck>> {
+    let f = if FULL_PORT_EVERYWHERE.load(Ordering::Relaxed) { hdl::port::features::ALL } else { f };
     struct Build(PortEngine);
     impl FeatureVisitor for Build {
         type Out = Result<Box<dyn Bottleneck>>;

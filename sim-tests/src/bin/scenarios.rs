@@ -1,5 +1,6 @@
 //! The closed-loop scenarios (sim-tests/netsim/src/scenarios.rs):
-//! `cargo run --release -p sim-tests --bin scenarios -- NAME [--engine verilator] [--short]`
+//! `cargo run --release -p sim-tests --bin scenarios -- NAME [--engine verilator] [--short]
+//! [--port full|both]`
 //! (closed loop I in `netsim/scenarios.rs`; REN, fastconv, FlashPass and CloudBurst in their
 //! own `netsim/` modules).
 //! Each writes `README.md` (tables, the paper's numbers beside ours) and SVG plots under
@@ -45,12 +46,27 @@ enum EngineArg {
     Both,
 }
 
+/// Which switch port a scenario runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum PortArg {
+    /// Its system's (`hdl::port::SYSTEMS`; CloudBurst's paths use the full port).
+    System,
+    /// The full port, every block built in.
+    Full,
+    /// Both, checking that every run's decisions are identical (the other blocks are inert);
+    /// the system port's report is kept.
+    Both,
+}
+
 #[derive(Parser)]
 struct Args {
     name: Name,
     /// What decides the marks and drops: the port's golden model, the Verilated RTL, or both.
     #[arg(long, value_enum, default_value = "model")]
     engine: EngineArg,
+    /// The port: the system's, the full one, or both (one engine only).
+    #[arg(long, value_enum, default_value = "system")]
+    port: PortArg,
     /// The test suite's short version.
     #[arg(long)]
     short: bool,
@@ -204,6 +220,12 @@ fn main() -> Result<()> {
         EngineArg::Verilator => vec![PortEngine::Verilator],
         EngineArg::Both => vec![PortEngine::Model, PortEngine::Verilator],
     };
+    let full_port: Vec<bool> = match a.port {
+        PortArg::System => vec![false],
+        PortArg::Full => vec![true],
+        PortArg::Both if engines.len() == 1 => vec![false, true],
+        PortArg::Both => anyhow::bail!("--port both compares two ports on one engine: pick --engine model or verilator"),
+    };
     let out = a.out.unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("results"));
     let names: Vec<Name> = match a.name {
         Name::All => vec![Name::RttVariation, Name::Incast, Name::Gemini, Name::Ren, Name::Fastconv, Name::Flashpass, Name::Cloudburst],
@@ -211,10 +233,12 @@ fn main() -> Result<()> {
     };
     for n in names {
         let mut outcomes: Vec<Box<dyn Outcome>> = vec![];
-        for &engine in &engines {
+        for (engine, full) in engines.iter().flat_map(|&e| full_port.iter().map(move |&f| (e, f))) {
+            sim_tests::netsim::bottleneck::use_full_port_everywhere(full);
+            let on = format!("{engine:?}{}", if full { ", full port" } else { "" });
             let t0 = Instant::now();
             let o = Opts { engine, short: a.short, seed: a.seed };
-            let spin = sim_tests::progress::spinner(format!("{n:?} on {engine:?}"));
+            let spin = sim_tests::progress::spinner(format!("{n:?} on {on}"));
             outcomes.push(match n {
                 Name::RttVariation => Box::new(scenarios::rtt_variation(o)?),
                 Name::Incast => Box::new(scenarios::incast(o)?),
@@ -226,11 +250,18 @@ fn main() -> Result<()> {
                 Name::All => unreachable!(),
             });
             sim_tests::progress::done(spin);
-            eprintln!("{n:?} on {engine:?}: {:.1} s", t0.elapsed().as_secs_f64());
+            eprintln!("{n:?} on {on}: {:.1} s", t0.elapsed().as_secs_f64());
         }
-        if let [model, rtl] = &outcomes[..] {
-            let (runs, decisions) = scenarios::compare_decisions(model.as_ref(), rtl.as_ref()).with_context(|| format!("{n:?}: the model and the Verilated RTL disagree"))?;
-            eprintln!("{n:?}: model and Verilated RTL identical over {runs} runs, {decisions} decisions (drops, marks and codes, INT digests)");
+        if let [first, second] = &outcomes[..] {
+            if full_port.len() == 2 {
+                let (runs, decisions) = scenarios::compare_ports(first.as_ref(), second.as_ref())
+                    .with_context(|| format!("{n:?}: its system's port and the full port disagree"))?;
+                eprintln!("{n:?}: its system's port and the full port identical over {runs} runs, {decisions} decisions (drops, marks and codes) and the report");
+            } else {
+                let (runs, decisions) = scenarios::compare_decisions(first.as_ref(), second.as_ref())
+                    .with_context(|| format!("{n:?}: the model and the Verilated RTL disagree"))?;
+                eprintln!("{n:?}: model and Verilated RTL identical over {runs} runs, {decisions} decisions (drops, marks and codes, INT digests)");
+            }
         }
         let report = outcomes[0].report();
         report.write(&out)?;
