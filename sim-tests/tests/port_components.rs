@@ -1,13 +1,13 @@
 //! The switch port's sub-blocks on their own, on rust-hdl and Verilator, against plain models:
 //! `hdl::port::fifo::BypassFifo` (a queue) against a `VecDeque`,
 //! `hdl::aqm::rtl::AqmQueueStates` (the marker state of every queue) against an array, and
-//! `hdl::port::pacer::LinkPacer` against the port model's `Pacer`.
+//! `hdl::port::pacer::LinkPacer` (of two queues) against the port model's `Pacer`.
 
 use hdl::aqm::rtl::TestQueueStates;
 use hdl::cycle::{Dut, Pin, Rng};
 use hdl::port::fifo::TestFifo;
 use hdl::port::model::Pacer;
-use hdl::port::pacer::LinkPacer;
+use hdl::port::pacer::TestPacer;
 use rust_hdl::prelude::*;
 use sim_tests::blocks::{RustHdlDut, VerilatorDut};
 use std::collections::VecDeque;
@@ -19,11 +19,11 @@ fn engines<T: Block + Logic + Default + hdl::rtl_util::PinIo + 'static>(name: &s
 }
 
 const FIFO_IN: &[Pin] = &[Pin { name: "push", width: 1 }, Pin { name: "pop", width: 1 }, Pin { name: "in_a", width: 5 }, Pin { name: "in_b", width: 7 }];
-const FIFO_OUT: &[Pin] = &[Pin { name: "head_a", width: 5 }, Pin { name: "head_b", width: 7 }, Pin { name: "count", width: 4 }];
+const FIFO_OUT: &[Pin] = &[Pin { name: "head_a", width: 5 }, Pin { name: "head_b", width: 7 }, Pin { name: "count", width: 4 }, Pin { name: "nonempty", width: 1 }];
 
 /// Pushes and pops at random (in phases that fill and drain it, with pushes into the entry
 /// being read and pushes and pops in the same clock): the head is the oldest entry from the
-/// clock after its push, and the count is exact.
+/// clock after its push, and the count and the non-empty flag are exact.
 #[test]
 fn bypass_fifo_is_a_fifo_whose_head_is_valid_the_clock_after_its_push() {
     const DEPTH: usize = 8;
@@ -38,6 +38,7 @@ fn bypass_fifo_is_a_fifo_whose_head_is_valid_the_clock_after_its_push() {
             let o = dut.eval(&[push as u64, pop as u64, a, b]).to_vec();
             dut.edge();
             assert_eq!(o[2], q.len() as u64, "count at clock {t}");
+            assert_eq!(o[3], !q.is_empty() as u64, "nonempty at clock {t}");
             if let Some(&(ha, hb)) = q.front() {
                 assert_eq!((o[0], o[1]), (ha, hb), "head at clock {t}");
             }
@@ -87,14 +88,22 @@ fn aqm_queue_states_keep_one_set_per_queue() {
     }
 }
 
-const PACER_IN: &[Pin] = &[Pin { name: "rate", width: 24 }, Pin { name: "overhead", width: 8 }, Pin { name: "sent", width: 1 }, Pin { name: "sent_len", width: 16 }];
+const PACER_IN: &[Pin] = &[
+    Pin { name: "rate", width: 24 },
+    Pin { name: "overhead", width: 8 },
+    Pin { name: "pop0", width: 1 },
+    Pin { name: "pop1", width: 1 },
+    Pin { name: "len0", width: 16 },
+    Pin { name: "len1", width: 16 },
+];
 const PACER_OUT: &[Pin] = &[Pin { name: "ready", width: 1 }, Pin { name: "idle", width: 8 }];
 
 /// Departures while the link is free at rates from far below to above one byte per clock (and
-/// rate changes mid-run): `ready` and the idle slots follow the model every clock.
+/// rate changes mid-run), from either of two queues whose heads both change every clock: `ready`
+/// and the idle slots follow the model every clock.
 #[test]
 fn link_pacer_follows_the_model() {
-    for mut dut in engines::<LinkPacer>("link_pacer", PACER_IN, PACER_OUT) {
+    for mut dut in engines::<TestPacer>("link_pacer", PACER_IN, PACER_OUT) {
         let (mut r, mut m) = (Rng::new(3), Pacer::default());
         let (mut rate, mut overhead) = (0u64, 20u64);
         let (mut busy, mut idle_slots) = (0, 0);
@@ -104,8 +113,10 @@ fn link_pacer_follows_the_model() {
                 overhead = r.below(256);
             }
             let sent = m.ready() && r.chance(60);
-            let len = if r.chance(5) { 16_383 } else { 1 + r.below(1500) };
-            let o = dut.eval(&[rate, overhead, sent as u64, len]).to_vec();
+            let q = r.below(2) as usize;
+            let lens: [u64; 2] = std::array::from_fn(|_| if r.chance(5) { 16_383 } else { 1 + r.below(1500) });
+            let len = lens[q];
+            let o = dut.eval(&[rate, overhead, (sent && q == 0) as u64, (sent && q == 1) as u64, lens[0], lens[1]]).to_vec();
             dut.edge();
             assert_eq!(o, [m.ready() as u64, m.idle], "clock {t}, rate {rate}, overhead {overhead}");
             busy += !m.ready() as u32;

@@ -31,16 +31,27 @@ pub struct Admission<const NQ: usize, const QB: usize, const CB: usize> {
     /// This clock's grant (selective drop counts a departure of its queue).
     pub g: Signal<In, Bit>,
     pub gq: Signal<In, Bits<QB>>,
-    pub g_len: Signal<In, Bits<16>>,
+    /// The selective-drop queue's head length: what leaves when that queue is granted (chosen
+    /// by the `SEL_Q` register, not by the grant, so the block's dequeue arithmetic is ready
+    /// before the grant, which only says whether it happens).
+    pub sel_head_len: Signal<In, Bits<16>>,
     /// The descriptor is admitted to queue `q`, as `enq_meta`.
     pub admit: Signal<Out, Bit>,
+    /// The same, one flag per queue, each made from that queue's own compares (the FIFO pushes
+    /// and DWRR's arrivals take these, not `admit` and `q`, which are a mux later).
+    pub push: [Signal<Out, Bit>; NQ],
     pub q: Signal<Out, Bits<QB>>,
     pub enq_meta: Signal<Out, Bits<17>>,
     /// Why it was dropped (`drop` codes in `mod.rs`), 0 when admitted or when nothing arrived.
     pub drop_code: Signal<Out, Bits<2>>,
     seldrop: SelectiveDrop,
     qsel: Signal<Local, Bits<3>>,
-    q_count: Signal<Local, Bits<CB>>,
+    /// Queue i holds `QCAP` (each compare on registers, side by side; the arrival selects one).
+    full_q: [Signal<Local, Bit>; NQ],
+    /// The arrival's class maps to queue i (the class map's low `QB` bits, as `q`).
+    qhit: [Signal<Local, Bit>; NQ],
+    qid3: [Constant<Bits<3>>; NQ],
+    qmask: Constant<Bits<3>>,
     malformed: Signal<Local, Bit>,
     full: Signal<Local, Bit>,
     sel_applies: Signal<Local, Bit>,
@@ -69,14 +80,18 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Default for Admission<NQ
             counts: std::array::from_fn(|_| Default::default()),
             g: Default::default(),
             gq: Default::default(),
-            g_len: Default::default(),
+            sel_head_len: Default::default(),
             admit: Default::default(),
+            push: std::array::from_fn(|_| Default::default()),
             q: Default::default(),
             enq_meta: Default::default(),
             drop_code: Default::default(),
             seldrop: Default::default(),
             qsel: Default::default(),
-            q_count: Default::default(),
+            full_q: std::array::from_fn(|_| Default::default()),
+            qhit: std::array::from_fn(|_| Default::default()),
+            qid3: std::array::from_fn(|i| Constant::new((i as u64).into())),
+            qmask: Constant::new(((1u64 << QB) - 1).into()),
             malformed: Default::default(),
             full: Default::default(),
             sel_applies: Default::default(),
@@ -96,14 +111,14 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Admission<NQ, 
             }
         }
         self.q.next = bit_cast::<QB, 3>(self.qsel.val());
-        self.q_count.next = 0.into();
+        self.full.next = false;
         for i in 0..NQ {
+            self.full_q[i].next = self.counts[i].val() >= self.qcap.val();
             if self.q.val().index() == i {
-                self.q_count.next = self.counts[i].val();
+                self.full.next = self.full_q[i].val();
             }
         }
         self.malformed.next = !self.in_len.val().any() | (self.in_len.val() > self.max_len.val());
-        self.full.next = self.q_count.val() >= self.qcap.val();
         self.sel_applies.next = self.sel_en.val() & (self.sel.val() == self.q.val());
         self.seldrop.csr_we.next = self.csr_we.val() & (self.block.val() == 3);
         self.seldrop.csr_addr.next = self.sub_addr.val();
@@ -113,7 +128,7 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Admission<NQ, 
         self.seldrop.arr_ecn.next = self.in_ecn.val();
         self.seldrop.arr_low_prio.next = self.in_low_prio.val();
         self.seldrop.deq_valid.next = self.sel_en.val() & self.g.val() & (self.gq.val() == self.sel.val());
-        self.seldrop.deq_len.next = self.g_len.val();
+        self.seldrop.deq_len.next = self.sel_head_len.val();
         self.code.next = 0.into();
         if self.malformed.val() {
             self.code.next = 1.into();
@@ -129,6 +144,16 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Admission<NQ, 
             }
         }
         self.admit.next = self.in_valid.val() & (self.code.val() == 0);
+        for i in 0..NQ {
+            self.qhit[i].next = false;
+            for c in 0..8 {
+                if (self.in_class.val().index() == c) & ((self.class_map.val().get_bits::<3>(3 * c) & self.qmask.val()) == self.qid3[i].val()) {
+                    self.qhit[i].next = true;
+                }
+            }
+            self.push[i].next = self.in_valid.val() & self.qhit[i].val() & !self.malformed.val() & !self.full_q[i].val()
+                & !(self.sel_en.val() & (self.sel.val().index() == i) & !self.seldrop.admit.val());
+        }
         self.drop_code.next = 0.into();
         if self.in_valid.val() {
             self.drop_code.next = self.code.val();

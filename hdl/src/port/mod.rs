@@ -11,6 +11,8 @@ pub mod model;
 pub mod pacer;
 #[cfg(feature = "rtl")]
 pub mod regs;
+/// The resident descriptors and bytes.
+pub mod resident;
 #[cfg(feature = "rtl")]
 pub mod rtl;
 #[cfg(feature = "rtl")]

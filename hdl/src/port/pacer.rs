@@ -1,66 +1,107 @@
 //! The port's link pacer, the RTL of [`super::model::Pacer`] (the README's *Link pacer*): a
 //! 32-bit credit in 1/256 bytes, the link free (`ready`) while it is not negative. The owner
 //! sends only while `ready` (the scheduler's grant enable), so the credit stays within
-//! −(65,535 + 255)·256 … `RATE`, and `sent_len + overhead` fits 16 bits (the port's lengths are
-//! at most 16,383).
+//! −(65,535 + 255)·256 … `RATE`, and `len + overhead` fits 16 bits (the port's lengths are at
+//! most 16,383).
+//!
+//! Timing: the credit after a departure is made for every queue's head before the grant
+//! (`CreditAfter`, side by side), so the grant only selects one: no carry chain follows the
+//! scheduler's decision.
 
 use rust_hdl::prelude::*;
 
+/// The credit after one queue's head departs: `credit + RATE − (len + OVERHEAD)·256`, capped at
+/// `RATE` (no banking beyond the line rate).
+#[derive(LogicBlock, Default)]
+pub struct CreditAfter {
+    pub credit: Signal<In, Bits<32>>,
+    pub rate32: Signal<In, Bits<32>>,
+    /// The overhead × 256.
+    pub ovh256: Signal<In, Bits<32>>,
+    pub len: Signal<In, Bits<16>>,
+    pub credit_next: Signal<Out, Bits<32>>,
+    len256: Signal<Local, Bits<32>>,
+    after: Signal<Local, Bits<32>>,
+    /// `credit − charge − 1`: not negative when the credit after the departure exceeds `RATE`.
+    cap_test: Signal<Local, Bits<32>>,
+}
+
+impl Logic for CreditAfter {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // The charge is two operands of one sum, so each chain follows a carry-save layer. A
+        // departure needs `ready` (credit ≥ 0) and the credit is at most RATE < 2^24, so
+        // nothing overflows 32 bits, and the credit after it exceeds RATE exactly when
+        // credit − charge > 0.
+        self.len256.next = bit_cast::<32, 16>(self.len.val()) << 8;
+        self.after.next = self.credit.val() + self.rate32.val() - self.len256.val() - self.ovh256.val();
+        self.cap_test.next = self.credit.val() - self.len256.val() - self.ovh256.val() - Bits::<32>::from(1);
+        self.credit_next.next = self.after.val();
+        if !self.cap_test.val().get_bit(31) {
+            self.credit_next.next = self.rate32.val();
+        }
+    }
+}
+
 #[derive(LogicBlock)]
-pub struct LinkPacer {
+pub struct LinkPacer<const NQ: usize> {
     pub clock: Signal<In, Clock>,
     /// Bytes per clock, 16.8 fixed point.
     pub rate: Signal<In, Bits<24>>,
     /// Wire bytes charged per departure on top of its length.
     pub overhead: Signal<In, Bits<8>>,
-    /// A descriptor of `sent_len` bytes leaves in this clock.
-    pub sent: Signal<In, Bit>,
-    pub sent_len: Signal<In, Bits<16>>,
+    /// Queue i's head departs in this clock (one-hot or none), and every queue's head length.
+    pub pop: [Signal<In, Bit>; NQ],
+    pub lens: [Signal<In, Bits<16>>; NQ],
     pub ready: Signal<Out, Bit>,
     /// Idle byte slots of the last clock (for REN).
     pub idle: Signal<Out, Bits<8>>,
     credit: DFF<Bits<32>>,
     idle_r: DFF<Bits<8>>,
+    charge: [CreditAfter; NQ],
+    sent: Signal<Local, Bit>,
     rate_int: Signal<Local, Bits<16>>,
     rate32: Signal<Local, Bits<32>>,
-    /// The departure's length and the overhead, each × 256.
-    len256: Signal<Local, Bits<32>>,
     ovh256: Signal<Local, Bits<32>>,
-    credit_after: Signal<Local, Bits<32>>,
-    /// `credit − charge − 1`: not negative when the credit after a departure exceeds `RATE`.
-    cap_test: Signal<Local, Bits<32>>,
-    minus_one: Constant<Bits<32>>,
 }
 
-impl Default for LinkPacer {
+impl<const NQ: usize> Default for LinkPacer<NQ> {
     fn default() -> Self {
         LinkPacer {
             clock: Default::default(),
             rate: Default::default(),
             overhead: Default::default(),
-            sent: Default::default(),
-            sent_len: Default::default(),
+            pop: std::array::from_fn(|_| Default::default()),
+            lens: std::array::from_fn(|_| Default::default()),
             ready: Default::default(),
             idle: Default::default(),
             credit: Default::default(),
             idle_r: Default::default(),
+            charge: std::array::from_fn(|_| Default::default()),
+            sent: Default::default(),
             rate_int: Default::default(),
             rate32: Default::default(),
-            len256: Default::default(),
             ovh256: Default::default(),
-            credit_after: Default::default(),
-            cap_test: Default::default(),
-            minus_one: Constant::new(0xFFFF_FFFFu64.into()),
         }
     }
 }
 
-impl Logic for LinkPacer {
+impl<const NQ: usize> Logic for LinkPacer<NQ> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, credit, idle_r);
         self.ready.next = !self.credit.q.val().get_bit(31);
         self.idle.next = self.idle_r.q.val();
+        self.rate32.next = bit_cast::<32, 24>(self.rate.val());
+        self.ovh256.next = bit_cast::<32, 8>(self.overhead.val()) << 8;
+        self.sent.next = false;
+        for i in 0..NQ {
+            self.charge[i].credit.next = self.credit.q.val();
+            self.charge[i].rate32.next = self.rate32.val();
+            self.charge[i].ovh256.next = self.ovh256.val();
+            self.charge[i].len.next = self.lens[i].val();
+            self.sent.next = self.sent.val() | self.pop[i].val();
+        }
         // an idle free clock gives min(RATE >> 8, 255) byte slots to the next
         self.rate_int.next = self.rate.val().get_bits::<16>(8);
         self.idle_r.d.next = 0.into();
@@ -70,29 +111,50 @@ impl Logic for LinkPacer {
                 self.idle_r.d.next = self.rate_int.val().get_bits::<8>(0);
             }
         }
-        self.rate32.next = bit_cast::<32, 24>(self.rate.val());
-        // The charge (len + OVERHEAD)·256 is two operands of one sum each, so the granted length
-        // reaches the credit through one carry chain (after a carry-save layer), not an add, a sum
-        // and a compare in series. A departure needs `ready` (credit ≥ 0) and the credit is
-        // at most RATE < 2^24, so nothing here overflows 32 bits, and the credit after it exceeds
-        // RATE exactly when credit − charge > 0.
-        self.len256.next = bit_cast::<32, 16>(self.sent_len.val()) << 8;
-        self.ovh256.next = bit_cast::<32, 8>(self.overhead.val()) << 8;
-        self.credit_after.next = self.credit.q.val() + self.rate32.val() - self.len256.val() - self.ovh256.val();
-        self.cap_test.next = self.credit.q.val() - self.len256.val() - self.ovh256.val() + self.minus_one.val();
-        if self.sent.val() {
-            // a departure leaves at most one clock of credit (no banking beyond the line rate)
-            self.credit.d.next = self.credit_after.val();
-            if !self.cap_test.val().get_bit(31) {
-                self.credit.d.next = self.rate32.val();
-            }
-        } else if self.ready.val() {
+        // a free clock without a departure banks nothing; a busy one gains RATE; a departure
+        // takes its queue's credit-after
+        self.credit.d.next = self.credit.q.val() + self.rate32.val();
+        if self.ready.val() {
             self.credit.d.next = 0.into();
-        } else {
-            self.credit.d.next = self.credit.q.val() + self.rate32.val();
+        }
+        for i in 0..NQ {
+            if self.pop[i].val() {
+                self.credit.d.next = self.charge[i].credit_next.val();
+            }
         }
     }
 }
 
-// pins for the pacer's own test (sim-tests/tests/port_components.rs)
-crate::pin_io!(LinkPacer; in: rate, overhead, sent, sent_len; out: ready, idle);
+/// The pacer of a two-queue port with one named pin per queue, for its own test
+/// (`sim-tests/tests/port_components.rs`; rust-hdl names array ports `pop$0`, which Verilator
+/// mangles).
+#[derive(LogicBlock, Default)]
+pub struct TestPacer {
+    pub clock: Signal<In, Clock>,
+    pub rate: Signal<In, Bits<24>>,
+    pub overhead: Signal<In, Bits<8>>,
+    pub pop0: Signal<In, Bit>,
+    pub pop1: Signal<In, Bit>,
+    pub len0: Signal<In, Bits<16>>,
+    pub len1: Signal<In, Bits<16>>,
+    pub ready: Signal<Out, Bit>,
+    pub idle: Signal<Out, Bits<8>>,
+    pacer: LinkPacer<2>,
+}
+
+impl Logic for TestPacer {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.pacer.clock.next = self.clock.val();
+        self.pacer.rate.next = self.rate.val();
+        self.pacer.overhead.next = self.overhead.val();
+        self.pacer.pop[0].next = self.pop0.val();
+        self.pacer.pop[1].next = self.pop1.val();
+        self.pacer.lens[0].next = self.len0.val();
+        self.pacer.lens[1].next = self.len1.val();
+        self.ready.next = self.pacer.ready.val();
+        self.idle.next = self.pacer.idle.val();
+    }
+}
+
+crate::pin_io!(TestPacer; in: rate, overhead, pop0, pop1, len0, len1; out: ready, idle);

@@ -11,6 +11,7 @@ use super::admission::Admission;
 use super::departure::Departure;
 use super::fifo::BypassFifo;
 use super::pacer::LinkPacer;
+use super::resident::Resident;
 use super::regs::PortRegisters;
 use super::scheduler::Scheduler;
 use crate::rtl_util::SatCounter;
@@ -63,20 +64,17 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     pub csr_rdata: Signal<Out, Bits<32>>,
     // blocks
     /// DWRR / strict priority over the heads, the emulation queue shaped.
-    scheduler: Scheduler<NQ, QB, CB>,
+    scheduler: Scheduler<NQ, QB>,
     /// The arrival: classify, admit (selective drop on its queue).
     admission: Admission<NQ, QB, CB>,
     /// The granted descriptor's next clock: AQM, REN, INT.
     departure: Departure<NQ, QB, CB, F>,
     // per-queue FIFOs: descriptor {is_data:1, ecn:2, len:14} and enqueue stamp
     fifo: [BypassFifo<17, 32, DB, CB>; NQ],
-    push: [Signal<Local, Bit>; NQ],
     regs: PortRegisters<NQ, QB, DB, CB, F>,
-    pacer: LinkPacer,
-    res_pkts: DFF<Bits<32>>,
-    res_bytes: DFF<Bits<32>>,
+    pacer: LinkPacer<NQ>,
+    resident: Resident<NQ>,
     cnt: [SatCounter; N_CNT],
-    minus_one: Constant<Bits<32>>,
     rd_count: Signal<Local, Bits<CB>>,
     // wires
     block: Signal<Local, Bits<4>>,
@@ -84,9 +82,6 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     // departure
     // scheduling
     // arrival
-    res_delta: Signal<Local, Bits<32>>,
-    res_add: Signal<Local, Bits<16>>,
-    res_sub: Signal<Local, Bits<16>>,
 }
 
 impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F: usize> Default
@@ -123,19 +118,13 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
             admission: Default::default(),
             departure: Default::default(),
             fifo: std::array::from_fn(|_| Default::default()),
-            push: std::array::from_fn(|_| Default::default()),
             regs: Default::default(),
             pacer: Default::default(),
-            res_pkts: Default::default(),
-            res_bytes: Default::default(),
+            resident: Default::default(),
             cnt: std::array::from_fn(|_| Default::default()),
-            minus_one: Constant::new(0xFFFF_FFFFu64.into()),
             rd_count: Default::default(),
             block: Default::default(),
             sub_addr: Default::default(),
-            res_delta: Default::default(),
-            res_add: Default::default(),
-            res_sub: Default::default(),
         }
     }
 }
@@ -145,8 +134,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, res_pkts, res_bytes);
-        clock!(self, clock, regs, scheduler, departure, admission, pacer);
+        clock!(self, clock, regs, scheduler, departure, admission, pacer, resident);
         self.block.next = self.csr_addr.val().get_bits::<4>(8);
         self.sub_addr.next = self.csr_addr.val().get_bits::<8>(0);
         self.regs.we.next = self.csr_we.val() & (self.block.val() == 0);
@@ -173,8 +161,8 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
             self.departure.counts[i].next = self.fifo[i].count.val();
         }
         self.departure.idle_bytes.next = self.pacer.idle.val();
-        self.departure.res_pkts.next = self.res_pkts.q.val();
-        self.departure.res_bytes.next = self.res_bytes.q.val();
+        self.departure.res_pkts.next = self.resident.pkts.val();
+        self.departure.res_bytes.next = self.resident.bytes.val();
         self.out_valid.next = self.departure.out_valid.val();
         self.out_q.next = self.departure.out_q.val();
         self.out_len.next = self.departure.out_len.val();
@@ -196,15 +184,13 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
         self.scheduler.sub_addr.next = self.sub_addr.val();
         self.scheduler.csr_wdata.next = self.csr_wdata.val();
         for i in 0..NQ {
-            self.scheduler.counts[i].next = self.fifo[i].count.val();
+            self.scheduler.nonempty[i].next = self.fifo[i].nonempty.val();
             self.scheduler.heads_a[i].next = self.fifo[i].head_a.val();
             self.scheduler.heads_b[i].next = self.fifo[i].head_b.val();
         }
         self.scheduler.emu_en.next = self.regs.emu_en.val();
         self.scheduler.emu.next = self.regs.emu.val();
         self.scheduler.ready.next = self.pacer.ready.val();
-        self.scheduler.arr_admit.next = self.admission.admit.val();
-        self.scheduler.arr_q.next = self.admission.q.val();
         self.grant.next = self.scheduler.g.val();
         self.grant_q.next = bit_cast::<3, QB>(self.scheduler.gq.val());
         self.departure.g.next = self.scheduler.g.val();
@@ -214,8 +200,10 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
         self.cnt[5].inc.next = self.scheduler.g.val();
         self.pacer.rate.next = self.regs.rate.val();
         self.pacer.overhead.next = self.regs.overhead.val();
-        self.pacer.sent.next = self.scheduler.g.val();
-        self.pacer.sent_len.next = self.scheduler.g_len.val();
+        for i in 0..NQ {
+            self.pacer.pop[i].next = self.scheduler.pop[i].val();
+            self.pacer.lens[i].next = self.fifo[i].head_a.val().get_bits::<16>(0) & 0x3FFF;
+        }
 
         // --- arrival: classify, admit, enqueue with the time stamp
         self.admission.csr_we.next = self.csr_we.val();
@@ -238,7 +226,12 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
         }
         self.admission.g.next = self.scheduler.g.val();
         self.admission.gq.next = self.scheduler.gq.val();
-        self.admission.g_len.next = self.scheduler.g_len.val();
+        self.admission.sel_head_len.next = 0.into();
+        for i in 0..NQ {
+            if self.regs.sel.val().index() == i {
+                self.admission.sel_head_len.next = self.fifo[i].head_a.val().get_bits::<16>(0) & 0x3FFF;
+            }
+        }
         self.in_admit.next = self.admission.admit.val();
         self.in_drop.next = self.admission.drop_code.val();
         self.cnt[0].inc.next = self.in_valid.val();
@@ -249,31 +242,19 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
 
         // --- FIFO updates: push the admitted descriptor with its stamp, pop the granted one
         for i in 0..NQ {
-            self.push[i].next = self.admission.admit.val() & (self.admission.q.val().index() == i);
-            self.fifo[i].push.next = self.push[i].val();
+            self.scheduler.arr_push[i].next = self.admission.push[i].val();
+            self.fifo[i].push.next = self.admission.push[i].val();
             self.fifo[i].pop.next = self.scheduler.pop[i].val();
             self.fifo[i].in_a.next = self.admission.enq_meta.val();
             self.fifo[i].in_b.next = self.regs.now.val();
         }
-        // one adder each: +1 / -1 (all ones) / 0 packets, + admitted - granted bytes
-        self.res_delta.next = 0.into();
-        if self.admission.admit.val() & !self.scheduler.g.val() {
-            self.res_delta.next = 1.into();
+        // resident descriptors and bytes
+        self.resident.admit.next = self.admission.admit.val();
+        self.resident.in_len.next = self.in_len.val();
+        for i in 0..NQ {
+            self.resident.pop[i].next = self.scheduler.pop[i].val();
+            self.resident.lens[i].next = self.fifo[i].head_a.val().get_bits::<16>(0) & 0x3FFF;
         }
-        if !self.admission.admit.val() & self.scheduler.g.val() {
-            self.res_delta.next = self.minus_one.val();
-        }
-        self.res_pkts.d.next = self.res_pkts.q.val() + self.res_delta.val();
-        self.res_add.next = 0.into();
-        if self.admission.admit.val() {
-            self.res_add.next = self.in_len.val();
-        }
-        self.res_sub.next = 0.into();
-        if self.scheduler.g.val() {
-            self.res_sub.next = self.scheduler.g_len.val();
-        }
-        self.res_bytes.d.next =
-            self.res_bytes.q.val() + bit_cast::<32, 16>(self.res_add.val()) - bit_cast::<32, 16>(self.res_sub.val());
 
         // --- register read port (rd module)
         self.csr_rdata.next = 0.into();
@@ -292,8 +273,8 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
             self.csr_rdata.next = bit_cast::<32, CB>(self.rd_count.val());
         }
         match self.csr_raddr.val().index() {
-            11 => self.csr_rdata.next = self.res_pkts.q.val(),
-            12 => self.csr_rdata.next = self.res_bytes.q.val(),
+            11 => self.csr_rdata.next = self.resident.pkts.val(),
+            12 => self.csr_rdata.next = self.resident.bytes.val(),
             13 => self.csr_rdata.next = self.regs.now.val(),
             14 => self.csr_rdata.next = bit_cast::<32, 1>(self.departure.in_flight.val().into()),
             _ => {}

@@ -8,15 +8,16 @@ use crate::shaper::rtl::TokenShaper;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
-pub struct Scheduler<const NQ: usize, const QB: usize, const CB: usize> {
+pub struct Scheduler<const NQ: usize, const QB: usize> {
     pub clock: Signal<In, Clock>,
     pub csr_we: Signal<In, Bit>,
     /// The register space's block (`addr[11:8]`) and register (`addr[7:0]`).
     pub block: Signal<In, Bits<4>>,
     pub sub_addr: Signal<In, Bits<8>>,
     pub csr_wdata: Signal<In, Bits<32>>,
-    /// Every queue's occupancy and head (the descriptor and its enqueue stamp).
-    pub counts: [Signal<In, Bits<CB>>; NQ],
+    /// Every queue holds a descriptor (a register of its FIFO), and its head (the descriptor
+    /// and its enqueue stamp).
+    pub nonempty: [Signal<In, Bit>; NQ],
     pub heads_a: [Signal<In, Bits<17>>; NQ],
     pub heads_b: [Signal<In, Bits<32>>; NQ],
     /// The emulation queue (shaped) is enabled, and which it is.
@@ -24,15 +25,13 @@ pub struct Scheduler<const NQ: usize, const QB: usize, const CB: usize> {
     pub emu: Signal<In, Bits<QB>>,
     /// The link can take a descriptor this clock.
     pub ready: Signal<In, Bit>,
-    /// This clock's arrival is admitted, to queue `arr_q` (DWRR's pick, made a clock ahead,
-    /// counts the queue it fills).
-    pub arr_admit: Signal<In, Bit>,
-    pub arr_q: Signal<In, Bits<QB>>,
+    /// This clock's arrival is admitted to queue i (DWRR's pick, made a clock ahead, counts
+    /// the queue it fills).
+    pub arr_push: [Signal<In, Bit>; NQ],
     pub g: Signal<Out, Bit>,
     pub gq: Signal<Out, Bits<QB>>,
     pub g_meta: Signal<Out, Bits<17>>,
     pub g_ts: Signal<Out, Bits<32>>,
-    pub g_len: Signal<Out, Bits<16>>,
     pub pop: [Signal<Out, Bit>; NQ],
     dwrr: Dwrr<NQ, QB>,
     shaper: TokenShaper,
@@ -46,7 +45,7 @@ pub struct Scheduler<const NQ: usize, const QB: usize, const CB: usize> {
     arrive: Signal<Local, Bits<NQ>>,
 }
 
-impl<const NQ: usize, const QB: usize, const CB: usize> Default for Scheduler<NQ, QB, CB> {
+impl<const NQ: usize, const QB: usize> Default for Scheduler<NQ, QB> {
     fn default() -> Self {
         Scheduler {
             clock: Default::default(),
@@ -54,19 +53,17 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Default for Scheduler<NQ
             block: Default::default(),
             sub_addr: Default::default(),
             csr_wdata: Default::default(),
-            counts: std::array::from_fn(|_| Default::default()),
+            nonempty: std::array::from_fn(|_| Default::default()),
             heads_a: std::array::from_fn(|_| Default::default()),
             heads_b: std::array::from_fn(|_| Default::default()),
             emu_en: Default::default(),
             emu: Default::default(),
             ready: Default::default(),
-            arr_admit: Default::default(),
-            arr_q: Default::default(),
+            arr_push: std::array::from_fn(|_| Default::default()),
             g: Default::default(),
             gq: Default::default(),
             g_meta: Default::default(),
             g_ts: Default::default(),
-            g_len: Default::default(),
             pop: std::array::from_fn(|_| Default::default()),
             dwrr: Default::default(),
             shaper: Default::default(),
@@ -80,7 +77,7 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Default for Scheduler<NQ
     }
 }
 
-impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Scheduler<NQ, QB, CB> {
+impl<const NQ: usize, const QB: usize> Logic for Scheduler<NQ, QB> {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clock, dwrr, shaper);
@@ -90,7 +87,7 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Scheduler<NQ, 
         for i in 0..NQ {
             if self.emu.val().index() == i {
                 self.emu_len.next = self.heads_a[i].val().get_bits::<16>(0) & 0x3FFF;
-                self.emu_backlog.next = self.counts[i].val().any();
+                self.emu_backlog.next = self.nonempty[i].val();
             }
         }
         self.shaper.csr_we.next = self.csr_we.val() & (self.block.val() == 4);
@@ -104,12 +101,12 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Scheduler<NQ, 
         self.dwrr.grant_en.next = self.ready.val();
         self.arrive.next = 0.into();
         for i in 0..NQ {
-            if self.arr_admit.val() & (self.arr_q.val().index() == i) {
+            if self.arr_push[i].val() {
                 self.arrive.next = self.arrive.val() | self.onehot[i].val();
             }
             self.dwrr.head_len[i].next = 0.into();
             self.servable[i].next = false;
-            if self.counts[i].val().any() {
+            if self.nonempty[i].val() {
                 self.dwrr.head_len[i].next = self.heads_a[i].val().get_bits::<16>(0) & 0x3FFF;
                 self.servable[i].next = !(self.emu_en.val() & (self.emu.val().index() == i) & !self.shaper.eligible.val());
             }
@@ -138,6 +135,5 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Scheduler<NQ, 
                 self.g_ts.next = self.heads_b[i].val();
             }
         }
-        self.g_len.next = bit_cast::<16, 14>(self.g_meta.val().get_bits::<14>(0));
     }
 }

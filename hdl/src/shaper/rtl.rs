@@ -47,6 +47,13 @@ pub struct TokenShaper {
     c_violation: LateCounter,
     c_rejected: LateCounter,
     wlen: Signal<Local, Bits<16>>,
+    /// `len + OVERHEAD` unwrapped (its bit 16: the wire length wrapped past 16 bits).
+    wsum: Signal<Local, Bits<17>>,
+    /// `bucket − len − OVERHEAD`, 34-bit two's complement: the eligibility in one carry chain.
+    room: Signal<Local, Bits<34>>,
+    room_fits: Signal<Local, Bit>,
+    /// `room`'s bits below 16, read by nothing (the lint's `unused` convention).
+    unused_room: Signal<Local, Bit>,
     carry: Signal<Local, Bit>,
     refill: Signal<Local, Bits<33>>,
     bad: Signal<Local, Bit>,
@@ -88,6 +95,10 @@ impl Default for TokenShaper {
             c_violation: Default::default(),
             c_rejected: Default::default(),
             wlen: Default::default(),
+            wsum: Default::default(),
+            room: Default::default(),
+            room_fits: Default::default(),
+            unused_room: Default::default(),
             carry: Default::default(),
             refill: Default::default(),
             bad: Default::default(),
@@ -103,9 +114,18 @@ impl Logic for TokenShaper {
     fn update(&mut self) {
         dff_setup!(self, clock, fill, fill_frac, scale, frac_gap, depth, overhead, max_len, bucket, bucket_frac);
         clock!(self, clock, c_sent, c_bad, c_violation, c_rejected);
-        self.wlen.next = self.head_len.val() + bit_cast::<16, 8>(self.overhead.q.val());
+        self.wsum.next = bit_cast::<17, 16>(self.head_len.val()) + bit_cast::<17, 8>(self.overhead.q.val());
+        self.wlen.next = self.wsum.val().get_bits::<16>(0);
         self.bad.next = self.head_valid.val() & (!self.head_len.val().any() | (self.head_len.val() > self.max_len.q.val()));
-        self.elig.next = self.head_valid.val() & !self.bad.val() & (self.bucket.q.val() >= bit_cast::<32, 16>(self.wlen.val()));
+        // bucket ≥ wire length (16 bits, wrapped as the model's) in one chain beside the wire
+        // length's: `room` ≥ 0, or, when the wire length wrapped (it is then 65,536 less), `room`
+        // ≥ −65,536, which for a negative `room` is its bits 16 and up all ones
+        self.room.next = bit_cast::<34, 32>(self.bucket.q.val()) - bit_cast::<34, 16>(self.head_len.val())
+            - bit_cast::<34, 8>(self.overhead.q.val());
+        self.room_fits.next = !self.room.val().get_bit(33)
+            | (self.wsum.val().get_bit(16) & (self.room.val().get_bits::<18>(16) == 0x3FFFF));
+        self.unused_room.next = self.room.val().get_bits::<16>(0).any();
+        self.elig.next = self.head_valid.val() & !self.bad.val() & self.room_fits.val();
         self.eligible.next = self.elig.val();
         self.bad_head.next = self.bad.val();
         self.wire_len.next = self.wlen.val();

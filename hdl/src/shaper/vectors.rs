@@ -137,7 +137,8 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
     let mut i = ShaperIn::default();
     if r.chance(85) {
         i.head_valid = 1;
-        i.head_len = if r.chance(3) { [0, 9217, 65535][r.below(3) as usize] } else { 1 + r.below(1600) };
+        // now and then a length whose wire length wraps past 16 bits (MAX_LEN 65,535 below)
+        i.head_len = if r.chance(3) { [0, 9217, 65535, 65535 - r.below(300)][r.below(4) as usize] } else { 1 + r.below(1600) };
     }
     i.deq = r.chance(60) as u64;
     (i.csr_we, i.csr_addr, i.csr_wdata) = r.csr_write(8, |r, choice| {
@@ -147,7 +148,7 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
             2 => (csr::DEPTH, r.below(2500)),
             7 => (csr::FILL_FRAC, r.below(3000)),
             3 => (csr::OVERHEAD, r.below(300)),
-            4 => (csr::MAX_LEN, r.below(10_000)),
+            4 => (csr::MAX_LEN, if r.chance(30) { 65_535 } else { r.below(10_000) }),
             5 => r.counter_near_wrap(csr::CNT_BASE, 4),
             _ => return None,
         })
