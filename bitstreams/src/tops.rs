@@ -261,22 +261,24 @@ fn system_port_note(name: &str) -> &'static str {
             the departing descriptor's sojourn (`now` less its stamp) and its queue's state through the marker, \
             whose drop then enables the port's `out` counter. The AQM's pipeline is its fix, with the port's \
             counters counting a clock late (`LateCounter`) so that no decision reaches a counter's enable.",
-        "port-ren" => "REN with the port's FIFOs, DWRR and pacer. With REN's arithmetic at one carry chain per \
-            clock (see `ren`), its slowest path is the port's own scheduling path, as in `port-hpcc`: a queue's \
-            occupancy (its FIFO's count) through DWRR's pick into the grant, then the granted head's length \
-            into the link pacer's credit. The non-empty flag that `port-hpcc` needs is its next step too.",
-        "port-flashpass" => "Selective drop and the shaper with the port's FIFOs, DWRR and pacer. Its slowest path \
-            starts at a head read from a FIFO's block RAM and runs through the shaper's eligibility and charge, \
-            the bucket's carry chains (see `shaper`), with the DWRR grant between them. The shaper's bucket \
-            taken out of the decision is its fix, and the registered admission for selective drop's path \
-            (see `seldrop`).",
+        "port-ren" => "REN with the port's FIFOs, DWRR and pacer. The port's scheduling path is short enough now \
+            (see `port-hpcc`) that REN's own path limits it (see `ren`): the budgets finished in the clock after a \
+            period boundary (the registered wide part plus the rest), read by the marking decision, which then \
+            sets the rests. REN's next step is this port's.",
+        "port-flashpass" => "Selective drop and the shaper with the port's FIFOs, DWRR and pacer. Selective drop's \
+            dequeue reads the head of its own queue (chosen by `SEL_Q`, not by the grant), so its arithmetic no \
+            longer follows the grant. Its slowest path starts at the emulation queue's head in block RAM and \
+            runs through the shaper's eligibility into the DWRR grant, which charges the shaper's bucket: the \
+            refill and cap chains (see `shaper`). The shaper's bucket taken out of the decision is its fix.",
         "port-hpcc" => "INT stamping with the port's FIFOs, DWRR and pacer. The stamper alone meets 100 MHz, so this \
-            port measures the port's own scheduling path: a queue's occupancy (its FIFO's count) through DWRR's \
-            strict priority and round-robin pick into the grant, then the granted head's length into the link \
-            pacer's credit. The pacer's charge `(len + OVERHEAD)·256` is two operands of one sum, so one carry \
-            chain follows the grant, with the cap test beside it; what is left is the grant itself, about eight \
-            LUT levels after the count. Each queue's non-empty flag kept as a flip-flop beside its count, so \
-            that the pick starts from registers, is the next step.",
+            port measures the port's own paths. The grant only selects: the link pacer's credit after a departure \
+            (`CreditAfter`) and the resident bytes (`ResidentLane`, with and without the arrival) are made for every \
+            queue's head before it, each queue's non-empty flag is a flip-flop, and the FIFO's bypass loads every \
+            clock (no enable for nextpnr-ice40 to put on a global). What is left is the arrival: its class through \
+            the class map to a queue, that queue's `QCAP` compare (one per queue, side by side) and the admission, \
+            which selects the resident count and bytes and pushes the FIFO, five LUT levels with long routes. \
+            100 MHz needs the arrival classified a clock before it is admitted (a clock of latency at the port's \
+            input, which the model would carry).",
         _ => unreachable!("a per-system port of hdl::port::SYSTEMS"),
     }
 }

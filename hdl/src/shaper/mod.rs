@@ -93,15 +93,16 @@ crate::switch_block!(
     crate::blocks::BoardInfo {
         title: "token-bucket shaper of the emulation queue",
         params: "mixed-radix bucket (bytes + 1/SCALE remainder), 16-bit lengths",
-        design_note: "The remainder's carry is one compare against `SCALE − FILL_FRAC` (kept with the registers) and \
-                counters count a clock late, but the bucket path is still four carry chains in series: the wire \
-                length `len + OVERHEAD`, the eligibility compare, the charge and refill `bucket − wire + FILL + \
-                carry`, and the cap compare against `DEPTH`. Tried on 2026-11-26 and not kept: `FILL − DEPTH` \
-                (and + 1) and `FILL + 1` kept with the registers, so that each (charged, carry) outcome's cap \
-                test and refill is one carry chain through a carry-save layer, side by side: faster, but far \
-                from 100 MHz and for more cells than the HX8K port has room for, the path then the wire length, \
-                a 34-bit chain and the outcome select. 100 MHz needs the 32-bit bucket out of the decision: a \
-                narrower bucket (`DEPTH` below 2^20) or the charge a clock late with the eligibility judged on \
+        design_note: "The remainder's carry is one compare against `SCALE − FILL_FRAC` (kept with the registers), \
+                counters count a clock late, and the eligibility is one carry chain, `bucket − len − OVERHEAD`, \
+                beside the wire length's (whose wrap past 16 bits it reads from the top bits of the same \
+                difference). What is left is the bucket's update after the decision: the charge and refill \
+                `bucket − wire + FILL + carry` and the cap compare against `DEPTH`, two 33-bit chains in series \
+                behind the eligibility and `deq`. Tried on 2026-11-26 and not kept: `FILL − DEPTH` (and + 1) and \
+                `FILL + 1` kept with the registers, so that each (charged, carry) outcome's cap test and refill is \
+                one carry chain through a carry-save layer, side by side: faster, but far from 100 MHz and for \
+                more cells than the HX8K port has room for. 100 MHz needs the 32-bit bucket out of the decision: \
+                a narrower bucket (`DEPTH` below 2^20) or the charge a clock late with the eligibility judged on \
                 the bucket less the charge in flight.",
         min_cells: 100,
         min_ram: 0,
