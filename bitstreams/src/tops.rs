@@ -262,9 +262,9 @@ fn system_port_note(name: &str) -> &'static str {
             whose drop then enables the port's `out` counter. The AQM's pipeline is its fix, with the port's \
             counters counting a clock late (`LateCounter`) so that no decision reaches a counter's enable.",
         "port-ren" => "REN with the port's FIFOs, DWRR and pacer. The port's scheduling path is short enough now \
-            (see `port-hpcc`) that REN's own path limits it (see `ren`): the budgets finished in the clock after a \
-            period boundary (the registered wide part plus the rest), read by the marking decision, which then \
-            sets the rests. REN's next step is this port's.",
+            (see `port-hpcc`) that REN's own path limits it, as in `ren`: the departing descriptor's length \
+            against `MAX_LEN` (the malformed check, one carry chain) into the marking decision, and on into the \
+            issued marks, the budgets and their rests. REN's next step is this port's.",
         "port-flashpass" => "Selective drop and the shaper with the port's FIFOs, DWRR and pacer. Selective drop's \
             dequeue reads the head of its own queue (chosen by `SEL_Q`, not by the grant), so its arithmetic no \
             longer follows the grant. Its slowest path starts at the emulation queue's head in block RAM and \
@@ -274,11 +274,14 @@ fn system_port_note(name: &str) -> &'static str {
             port measures the port's own paths. The grant only selects: the link pacer's credit after a departure \
             (`CreditAfter`) and the resident bytes (`ResidentLane`, with and without the arrival) are made for every \
             queue's head before it, each queue's non-empty flag is a flip-flop, and the FIFO's bypass loads every \
-            clock (no enable for nextpnr-ice40 to put on a global). What is left is the arrival: its class through \
-            the class map to a queue, that queue's `QCAP` compare (one per queue, side by side) and the admission, \
-            which selects the resident count and bytes and pushes the FIFO, five LUT levels with long routes. \
-            100 MHz needs the arrival classified a clock before it is admitted (a clock of latency at the port's \
-            input, which the model would carry).",
+            clock (no enable for nextpnr-ice40 to put on a global). What is left is the grant itself: the next \
+            queue's refill test (a 17-bit carry chain on its deficit and quantum, both registers) through DWRR's \
+            choice, then the grant's fanout into every queue's pop, the FIFO counts' enables and the selects \
+            above, most of it in routing. Beside it is the arrival (its class through the \
+            class map, its queue's `QCAP` compare, the push). 100 MHz needs the refill test kept a clock ahead \
+            as a register (every next deficit's sign against the quantum, with a quantum write's effect \
+            forwarded) and the arrival classified a clock before it is admitted (a clock of latency at the \
+            port's input, which the model would carry).",
         _ => unreachable!("a per-system port of hdl::port::SYSTEMS"),
     }
 }
