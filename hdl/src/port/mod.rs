@@ -243,13 +243,14 @@ crate::switch_block!(
     crate::blocks::BoardInfo {
         title: "composed switch egress port (timestamp, AQM, REN, selective drop, DWRR, shaper, INT)",
         params: "2 queues × 256 descriptors (one block RAM deep), one descriptor per clock",
-        design_note: "The full two-queue port no longer fits the HX8K: REN's budgets finished in the clock after \
-                a boundary (see `ren`) took the last cells after the AQM's side-by-side outcomes. So the HX8K \
+        design_note: "The full two-queue port does not fit the HX8K: REN's budgets finished in the clock after a \
+                boundary (see `ren`) took the last cells after the AQM's side-by-side outcomes, and the \
+                port's per-queue outcomes before the grant (see `port-hpcc`) took more. So the HX8K \
                 is built with one port per system (the `port-*` tops), each with room for its blocks' \
                 pipelines, and the full port's line-rate target is the ECP5's (`REPORT-ECP5.md`). Its paths \
                 there cross blocks, and which one is longest changes with the placement: a head read from the \
-                FIFO's block RAM through the shaper's eligibility, the DWRR grant and the resident byte count \
-                into the selective drop's admission; the departing queue's AQM state through the marker and \
+                FIFO's block RAM through the shaper's eligibility and the DWRR grant into the shaper's bucket \
+                (earlier, before the grant only selected, on into selective drop's occupancy); the departing queue's AQM state through the marker and \
                 back (see `aqm`); REN's marking decision (see `ren`). Each block's own fix is in its note: the \
                 shaper's bucket out of the decision, the admission registered, the AQM pipelined, REN's \
                 length check off the decision.",
