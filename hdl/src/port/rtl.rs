@@ -3,9 +3,9 @@
 //! (`CB = DB + 1` bits of occupancy), built with the blocks `F` (`features` in `mod.rs`). Each
 //! queue is a [`BypassFifo`] of 17-bit descriptors and 32-bit enqueue stamps whose head is valid
 //! in the clock after its push, so the scheduler sees every head in the clock it decides and a
-//! queue can be served on consecutive clocks. The port's registers and each stage are components
-//! of their own ([`PortRegisters`], [`Admission`], [`Scheduler`], [`Departure`]; the README's
-//! *Structure*).
+//! queue can be served on consecutive clocks. The port's registers, each stage, the link pacer
+//! and the resident counts are components of their own ([`PortRegisters`], [`Admission`],
+//! [`Scheduler`], [`Departure`], [`LinkPacer`], [`Resident`]; the README's *Structure*).
 
 use super::admission::Admission;
 use super::departure::Departure;
