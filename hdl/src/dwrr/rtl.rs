@@ -2,6 +2,7 @@
 //! `mod.rs`. `N` queues (a power of two), `QB = log2(N)` bits of queue index. Register
 //! addresses are the literals of [`super::csr`].
 
+use crate::rtl_util::AddSub;
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
@@ -17,7 +18,7 @@ const _: () = assert!(
 /// (17-bit two's complement; 0 after reset and while the queue is empty), so that "the deficit
 /// is positive" is its sign bit, a register. For the current queue, served: `neg + len`. For
 /// the next queue, refilled: `neg − quantum`, whose sign says whether it is served in the same
-/// clock, and refilled and served: `neg − quantum + len`, added through one carry-save layer.
+/// clock, and refilled and served: `neg + len − quantum` (`AddSub`, one chain).
 #[derive(LogicBlock, Default)]
 pub struct DwrrLane {
     pub neg: Signal<In, Bits<17>>,
@@ -33,27 +34,24 @@ pub struct DwrrLane {
     /// The deficit itself, `−neg`, for the outputs.
     pub deficit: Signal<Out, Bits<17>>,
     len17: Signal<Local, Bits<17>>,
-    nq: Signal<Local, Bits<17>>,
-    csa_sum: Signal<Local, Bits<17>>,
-    csa_carry: Signal<Local, Bits<17>>,
+    quantum17: Signal<Local, Bits<17>>,
+    both: AddSub<17>,
 }
 
 impl Logic for DwrrLane {
     #[hdl_gen]
     fn update(&mut self) {
         self.len17.next = bit_cast::<17, 16>(self.len.val());
-        // −quantum − 1, the one's complement; the + 1 enters as the carry layer's bit 0
-        self.nq.next = !bit_cast::<17, 16>(self.quantum.val());
+        self.quantum17.next = bit_cast::<17, 16>(self.quantum.val());
         self.pos.next = self.neg.val().get_bit(16);
         self.served.next = self.neg.val() + self.len17.val();
-        self.refilled.next = self.neg.val() - bit_cast::<17, 16>(self.quantum.val());
+        self.refilled.next = self.neg.val() - self.quantum17.val();
         self.refill_pos.next = self.refilled.val().get_bit(16);
-        // neg + ~quantum + len + 1 in one chain: sum and majority of the three, the carries
-        // shifted up with the 1 in the free bit 0
-        self.csa_sum.next = self.neg.val() ^ self.nq.val() ^ self.len17.val();
-        self.csa_carry.next = (((self.neg.val() & self.nq.val()) | (self.neg.val() & self.len17.val())
-            | (self.nq.val() & self.len17.val())) << 1) | 1;
-        self.refilled_served.next = self.csa_sum.val() + self.csa_carry.val();
+        self.both.a.next = self.neg.val();
+        self.both.b.next = self.len17.val();
+        self.both.sub.next = self.quantum17.val();
+        self.both.cin.next = false;
+        self.refilled_served.next = self.both.out.val();
         self.deficit.next = Bits::<17>::from(0) - self.neg.val();
     }
 }

@@ -6,12 +6,12 @@
 //! (for each queue whose head may leave, with and without the arrival), so they only select
 //! one: no carry chain follows either decision.
 
+use crate::rtl_util::AddSub;
 use rust_hdl::prelude::*;
 
 /// The resident bytes after one queue's head leaves: `res − len` and, with the arrival,
-/// `res + in_len − len`, the latter as one carry-save layer (sum, and carries shifted up with
-/// the + 1 of `−len = ~len + 1` in the free bit 0), so that it is one carry chain and shares no
-/// sum with the arrival-only outcome.
+/// `res + in_len − len` (`AddSub`: one carry chain, sharing no sum with the arrival-only
+/// outcome).
 #[derive(LogicBlock, Default)]
 pub struct ResidentLane {
     pub res: Signal<In, Bits<32>>,
@@ -19,20 +19,20 @@ pub struct ResidentLane {
     pub len: Signal<In, Bits<16>>,
     pub out: Signal<Out, Bits<32>>,
     pub in_out: Signal<Out, Bits<32>>,
-    nlen: Signal<Local, Bits<32>>,
-    csa_sum: Signal<Local, Bits<32>>,
-    csa_carry: Signal<Local, Bits<32>>,
+    len32: Signal<Local, Bits<32>>,
+    both: AddSub<32>,
 }
 
 impl Logic for ResidentLane {
     #[hdl_gen]
     fn update(&mut self) {
-        self.out.next = self.res.val() - bit_cast::<32, 16>(self.len.val());
-        self.nlen.next = !bit_cast::<32, 16>(self.len.val());
-        self.csa_sum.next = self.res.val() ^ self.in32.val() ^ self.nlen.val();
-        self.csa_carry.next = (((self.res.val() & self.in32.val()) | (self.res.val() & self.nlen.val())
-            | (self.in32.val() & self.nlen.val())) << 1) | 1;
-        self.in_out.next = self.csa_sum.val() + self.csa_carry.val();
+        self.len32.next = bit_cast::<32, 16>(self.len.val());
+        self.out.next = self.res.val() - self.len32.val();
+        self.both.a.next = self.res.val();
+        self.both.b.next = self.in32.val();
+        self.both.sub.next = self.len32.val();
+        self.both.cin.next = false;
+        self.in_out.next = self.both.out.val();
     }
 }
 

@@ -8,9 +8,9 @@ pub mod vectors;
 /// Register addresses (write port, 32-bit data).
 pub mod csr {
     crate::regmap! { u8;
-        FILL @ 0 : Wo, "Whole wire bytes added per clock (reset 0).";
+        FILL @ 0 : Wo, "Whole wire bytes added per clock, below 2^20 (reset 0; a larger write is rejected).";
         SCALE @ 1 : Wo, "Remainder units (1/`SCALE` byte) per wire byte, 16 bits (low half of the write); accepted only when the low half is above `FILL_FRAC`; refills the bucket (reset 1622).";
-        DEPTH @ 2 : Wo, "Bucket depth in wire bytes (reset 168); a write also fills the bucket.";
+        DEPTH @ 2 : Wo, "Bucket depth in wire bytes, below 2^20 (reset 168; a larger write is rejected); a write also fills the bucket.";
         OVERHEAD @ 3 : Wo, "Wire bytes added to each frame length: preamble + IFG, 8 bits (reset 20).";
         MAX_LEN @ 4 : Wo, "Largest well-formed frame length, 16 bits (reset 9216; 0 rejected).";
         FILL_FRAC @ 5 : Wo, "Fractional fill per clock in 1/`SCALE` byte; accepted only below `SCALE` (reset 672).";
@@ -24,6 +24,9 @@ pub const DEFAULT_SCALE: u64 = 1622;
 pub const DEFAULT_DEPTH: u64 = 168;
 pub const DEFAULT_OVERHEAD: u64 = 20;
 pub const DEFAULT_MAX_LEN: u64 = 9216;
+/// `FILL` and `DEPTH` are below 2^20 bytes (1 MiB), so the bucket is 20 bits wide.
+pub const BUCKET_BITS: usize = 20;
+pub const BUCKET_LIMIT: u64 = 1 << BUCKET_BITS;
 
 /// The register writes that set M3's scaled bucket: `fill_tokens` scaled tokens per clock
 /// (e.g. 84 × link bytes per clock), `scale` tokens per wire byte (1..=65535), `depth_bytes` wire
@@ -65,7 +68,7 @@ crate::pins! {
         /// The head is malformed.
         bad_head: 1,
         /// `head_len + OVERHEAD`.
-        wire_len: 16,
+        wire_len: 17,
         /// Whole wire bytes in the bucket.
         tokens: 32,
         /// The remainder, in 1/`SCALE` byte.
@@ -92,18 +95,18 @@ crate::switch_block!(
     events: ["deq"],
     crate::blocks::BoardInfo {
         title: "token-bucket shaper of the emulation queue",
-        params: "mixed-radix bucket (bytes + 1/SCALE remainder), 16-bit lengths",
-        design_note: "The remainder's carry is one compare against `SCALE − FILL_FRAC` (kept with the registers), \
-                counters count a clock late, and the eligibility is one carry chain, `bucket − len − OVERHEAD`, \
-                beside the wire length's (whose wrap past 16 bits it reads from the top bits of the same \
-                difference). What is left is the bucket's update after the decision: the charge and refill \
-                `bucket − wire + FILL + carry` and the cap compare against `DEPTH`, two 33-bit chains in series \
-                behind the eligibility and `deq`. Tried on 2026-11-26 and not kept: `FILL − DEPTH` (and + 1) and \
-                `FILL + 1` kept with the registers, so that each (charged, carry) outcome's cap test and refill is \
-                one carry chain through a carry-save layer, side by side: faster, but far from 100 MHz and for \
-                more cells than the HX8K port has room for. 100 MHz needs the 32-bit bucket out of the decision: \
-                a narrower bucket (`DEPTH` below 2^20) or the charge a clock late with the eligibility judged on \
-                the bucket less the charge in flight.",
+        params: "mixed-radix bucket (20-bit bytes + 1/SCALE remainder), 16-bit lengths",
+        design_note: "The bucket is 20 bits (`FILL` and `DEPTH` below 2^20) and every outcome of a clock is one 22-bit \
+                carry chain from registers and the head length, side by side: the eligibility `bucket − len − OVERHEAD`, \
+                and the refill with and without the departure, each with its cap test against `DEPTH` \
+                (`rtl_util::AddSub`: a carry-save layer and one chain); the decision only selects. What that takes: \
+                the remainder's carry a register (made a clock ahead), and `FILL − DEPTH`, `FILL − OVERHEAD` and \
+                `FILL − DEPTH − OVERHEAD` kept with the registers, each write's outcome its own chain from the write \
+                data, selected by the write's decode. Counters count a clock late. What is left on the HX8K: a \
+                register write's check (`SCALE` above `FILL_FRAC`, a 16-bit compare on the write data) into the \
+                bucket's refill-to-full, and the decision's select of 20 + 16 flip-flops. The classic cut is the \
+                write checked a clock before it is applied (`rtl_util::CsrStage`), which moves every write a clock \
+                later in the model.",
         min_cells: 100,
         min_ram: 0,
         fits_hx8k: true,

@@ -36,9 +36,9 @@ impl Default for Shaper {
 }
 
 impl Shaper {
-    /// Wire bytes of a frame of `len` bytes (16 bits, as in the RTL).
+    /// Wire bytes of a frame of `len` bytes (up to 65,790: 17 bits).
     pub fn wire_len(&self, len: u64) -> u64 {
-        (len + self.overhead) & 0xFFFF
+        len + self.overhead
     }
     pub fn bad(&self, len: u64) -> bool {
         len == 0 || len > self.max_len
@@ -61,7 +61,7 @@ impl Shaper {
     fn csr_write(&mut self, addr: u64, data: u64) -> Result<Option<(usize, u64)>, ()> {
         let mut preset = None;
         let ok = match addr as u8 {
-            csr::FILL => {
+            csr::FILL if data < BUCKET_LIMIT => {
                 self.fill = data;
                 true
             }
@@ -70,7 +70,7 @@ impl Shaper {
                 self.refill_full();
                 true
             }
-            csr::DEPTH => {
+            csr::DEPTH if data < BUCKET_LIMIT => {
                 self.depth = data;
                 self.refill_full();
                 true

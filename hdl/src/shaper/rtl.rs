@@ -1,7 +1,7 @@
 //! RTL of the token-bucket shaper; the golden model is `model.rs`, semantics in `mod.rs`.
 //! Register addresses are the literals of [`super::csr`].
 
-use crate::rtl_util::LateCounter;
+use crate::rtl_util::{AddSub, LateCounter};
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
@@ -13,6 +13,18 @@ const _: () = assert!(
     && csr::FILL_FRAC == 5 && csr::CNT_BASE == 16 && csr::REGISTERS[csr::idx::CNT_BASE].count == 4
 );
 
+// The bucket's width (`BUCKET_BITS`) as the literals below: 20-bit bucket, `FILL` and `DEPTH`,
+// and 22-bit two's complement sums (a sum is at most `bucket + FILL + 1` < 2^21, at least
+// `−DEPTH − 255 − 65,535` > −2^21).
+const _: () = assert!(super::BUCKET_BITS == 20);
+
+/// The token bucket. The bucket's update is a loop (bucket → eligibility → charge, refill, cap →
+/// bucket), so it is built for a short one: every outcome of the clock (charged or not, capped
+/// or not) is one 22-bit carry chain from registers and the head length, side by side
+/// (`AddSub`), and the decision only selects among them. What that takes: the bucket 20 bits
+/// wide (`FILL`, `DEPTH` < 2^20), the remainder's carry a register (computed a clock ahead),
+/// and three differences kept with the registers (`FILL − DEPTH`, `FILL − OVERHEAD`,
+/// `FILL − DEPTH − OVERHEAD`) so that no outcome needs two chains in series.
 #[derive(LogicBlock)]
 pub struct TokenShaper {
     pub clock: Signal<In, Clock>,
@@ -24,46 +36,84 @@ pub struct TokenShaper {
     pub deq: Signal<In, Bit>,
     pub eligible: Signal<Out, Bit>,
     pub bad_head: Signal<Out, Bit>,
-    pub wire_len: Signal<Out, Bits<16>>,
+    pub wire_len: Signal<Out, Bits<17>>,
     pub tokens: Signal<Out, Bits<32>>,
     pub tokens_frac: Signal<Out, Bits<16>>,
     pub cnt_sent: Signal<Out, Bits<32>>,
     pub cnt_bad: Signal<Out, Bits<32>>,
     pub cnt_violation: Signal<Out, Bits<32>>,
     pub cnt_csr_rejected: Signal<Out, Bits<32>>,
-    fill: DFFWithInit<Bits<32>>,
+    fill: DFFWithInit<Bits<20>>,
     fill_frac: DFFWithInit<Bits<16>>,
     scale: DFFWithInit<Bits<16>>,
     /// SCALE − FILL_FRAC (positive: the register checks keep FILL_FRAC < SCALE).
     frac_gap: DFFWithInit<Bits<16>>,
-    depth: DFFWithInit<Bits<32>>,
+    depth: DFFWithInit<Bits<20>>,
     overhead: DFFWithInit<Bits<8>>,
     max_len: DFFWithInit<Bits<16>>,
+    /// `FILL − DEPTH`, `FILL − OVERHEAD` and `FILL − DEPTH − OVERHEAD` (22-bit two's
+    /// complement), written with the registers they come from.
+    fill_less_depth: DFFWithInit<Bits<22>>,
+    fill_less_ovh: DFFWithInit<Bits<22>>,
+    fill_less_depth_ovh: DFFWithInit<Bits<22>>,
     /// The bucket in mixed radix (mod.rs): whole wire bytes and the remainder below `scale`.
-    bucket: DFFWithInit<Bits<32>>,
+    bucket: DFFWithInit<Bits<20>>,
     bucket_frac: DFF<Bits<16>>,
+    /// The remainder carries a byte this clock (`bucket_frac ≥ SCALE − FILL_FRAC`), made a clock
+    /// ahead.
+    carry: DFF<Bit>,
     c_sent: LateCounter,
     c_bad: LateCounter,
     c_violation: LateCounter,
     c_rejected: LateCounter,
-    wlen: Signal<Local, Bits<16>>,
-    /// `len + OVERHEAD` unwrapped (its bit 16: the wire length wrapped past 16 bits).
-    wsum: Signal<Local, Bits<17>>,
-    /// `bucket − len − OVERHEAD`, 34-bit two's complement: the eligibility in one carry chain.
-    room: Signal<Local, Bits<34>>,
-    room_fits: Signal<Local, Bit>,
-    /// `room`'s bits below 16, read by nothing (the lint's `unused` convention).
-    unused_room: Signal<Local, Bit>,
-    carry: Signal<Local, Bit>,
-    refill: Signal<Local, Bits<33>>,
+    /// `bucket − len − OVERHEAD`: its sign is the eligibility.
+    room: AddSub<22>,
+    /// The refill without a departure and its cap test (`bucket + FILL + carry − DEPTH`)...
+    kept: AddSub<22>,
+    kept_cap: AddSub<22>,
+    /// ... and with one (`bucket + FILL + carry − len − OVERHEAD`, less `DEPTH` for the test).
+    charged: AddSub<22>,
+    charged_cap: AddSub<22>,
+    /// `FILL − DEPTH − OVERHEAD` after a FILL or a DEPTH write (`FILL + !DEPTH + 1 − OVERHEAD`).
+    fdo_fill: AddSub<22>,
+    fdo_depth: AddSub<22>,
+    wdata22: Signal<Local, Bits<22>>,
+    wdata8_22: Signal<Local, Bits<22>>,
+    fill22: Signal<Local, Bits<22>>,
+    depth22: Signal<Local, Bits<22>>,
+    ovh22: Signal<Local, Bits<22>>,
+    d_fill: Signal<Local, Bits<20>>,
+    d_depth: Signal<Local, Bits<20>>,
+    d_overhead: Signal<Local, Bits<8>>,
+    /// A FILL_FRAC write's carry for the next clock: remainder + FILL_FRAC − SCALE ≥ 0.
+    new_ff_carry: AddSub<18>,
+    unused_ff_carry: Signal<Local, Bit>,
+    we_fill: Signal<Local, Bit>,
+    we_scale: Signal<Local, Bit>,
+    we_depth: Signal<Local, Bit>,
+    we_overhead: Signal<Local, Bit>,
+    we_max_len: Signal<Local, Bit>,
+    we_fill_frac: Signal<Local, Bit>,
+    len22: Signal<Local, Bits<22>>,
+    bucket22: Signal<Local, Bits<22>>,
     bad: Signal<Local, Bit>,
     elig: Signal<Local, Bit>,
-    after: Signal<Local, Bits<32>>,
+    dep: Signal<Local, Bit>,
+    cap: Signal<Local, Bit>,
+    /// The remainder after this clock's refill, uncapped.
+    frac_after: Signal<Local, Bits<16>>,
+    /// A SCALE or DEPTH write fills the bucket (remainder 0).
+    fills: Signal<Local, Bit>,
     csr_ok: Signal<Local, Bit>,
+    /// The sums' bits that nothing reads (the lint's `unused` convention).
+    unused_sums: Signal<Local, Bit>,
 }
 
 impl Default for TokenShaper {
     fn default() -> Self {
+        use super::*;
+        let c22 = |v: i64| DFFWithInit::new(((v as u64) & ((1 << 22) - 1)).into());
+        let (fill, depth, ovh) = (DEFAULT_FILL as i64, DEFAULT_DEPTH as i64, DEFAULT_OVERHEAD as i64);
         TokenShaper {
             clock: Default::default(),
             csr_we: Default::default(),
@@ -81,30 +131,56 @@ impl Default for TokenShaper {
             cnt_bad: Default::default(),
             cnt_violation: Default::default(),
             cnt_csr_rejected: Default::default(),
-            fill: DFFWithInit::new(super::DEFAULT_FILL.into()),
-            fill_frac: DFFWithInit::new(super::DEFAULT_FILL_FRAC.into()),
-            scale: DFFWithInit::new(super::DEFAULT_SCALE.into()),
-            frac_gap: DFFWithInit::new((super::DEFAULT_SCALE - super::DEFAULT_FILL_FRAC).into()),
-            depth: DFFWithInit::new(super::DEFAULT_DEPTH.into()),
-            overhead: DFFWithInit::new(super::DEFAULT_OVERHEAD.into()),
-            max_len: DFFWithInit::new(super::DEFAULT_MAX_LEN.into()),
-            bucket: DFFWithInit::new(super::DEFAULT_DEPTH.into()),
+            fill: DFFWithInit::new(DEFAULT_FILL.into()),
+            fill_frac: DFFWithInit::new(DEFAULT_FILL_FRAC.into()),
+            scale: DFFWithInit::new(DEFAULT_SCALE.into()),
+            frac_gap: DFFWithInit::new((DEFAULT_SCALE - DEFAULT_FILL_FRAC).into()),
+            depth: DFFWithInit::new(DEFAULT_DEPTH.into()),
+            overhead: DFFWithInit::new(DEFAULT_OVERHEAD.into()),
+            max_len: DFFWithInit::new(DEFAULT_MAX_LEN.into()),
+            fill_less_depth: c22(fill - depth),
+            fill_less_ovh: c22(fill - ovh),
+            fill_less_depth_ovh: c22(fill - depth - ovh),
+            bucket: DFFWithInit::new(DEFAULT_DEPTH.into()),
             bucket_frac: Default::default(),
+            carry: Default::default(),
             c_sent: Default::default(),
             c_bad: Default::default(),
             c_violation: Default::default(),
             c_rejected: Default::default(),
-            wlen: Default::default(),
-            wsum: Default::default(),
             room: Default::default(),
-            room_fits: Default::default(),
-            unused_room: Default::default(),
-            carry: Default::default(),
-            refill: Default::default(),
+            kept: Default::default(),
+            kept_cap: Default::default(),
+            charged: Default::default(),
+            charged_cap: Default::default(),
+            fdo_fill: Default::default(),
+            fdo_depth: Default::default(),
+            wdata22: Default::default(),
+            wdata8_22: Default::default(),
+            fill22: Default::default(),
+            depth22: Default::default(),
+            ovh22: Default::default(),
+            d_fill: Default::default(),
+            d_depth: Default::default(),
+            d_overhead: Default::default(),
+            new_ff_carry: Default::default(),
+            unused_ff_carry: Default::default(),
+            we_fill: Default::default(),
+            we_scale: Default::default(),
+            we_depth: Default::default(),
+            we_overhead: Default::default(),
+            we_max_len: Default::default(),
+            we_fill_frac: Default::default(),
+            len22: Default::default(),
+            bucket22: Default::default(),
             bad: Default::default(),
             elig: Default::default(),
-            after: Default::default(),
+            dep: Default::default(),
+            cap: Default::default(),
+            frac_after: Default::default(),
+            fills: Default::default(),
             csr_ok: Default::default(),
+            unused_sums: Default::default(),
         }
     }
 }
@@ -112,85 +188,159 @@ impl Default for TokenShaper {
 impl Logic for TokenShaper {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fill, fill_frac, scale, frac_gap, depth, overhead, max_len, bucket, bucket_frac);
+        dff_setup!(self, clock, fill, fill_frac, scale, frac_gap, depth, overhead, max_len, fill_less_depth,
+            fill_less_ovh, fill_less_depth_ovh, bucket, bucket_frac, carry);
         clock!(self, clock, c_sent, c_bad, c_violation, c_rejected);
-        self.wsum.next = bit_cast::<17, 16>(self.head_len.val()) + bit_cast::<17, 8>(self.overhead.q.val());
-        self.wlen.next = self.wsum.val().get_bits::<16>(0);
+        self.len22.next = bit_cast::<22, 16>(self.head_len.val());
+        self.bucket22.next = bit_cast::<22, 20>(self.bucket.q.val());
+        self.wire_len.next = bit_cast::<17, 16>(self.head_len.val()) + bit_cast::<17, 8>(self.overhead.q.val());
         self.bad.next = self.head_valid.val() & (!self.head_len.val().any() | (self.head_len.val() > self.max_len.q.val()));
-        // bucket ≥ wire length (16 bits, wrapped as the model's) in one chain beside the wire
-        // length's: `room` ≥ 0, or, when the wire length wrapped (it is then 65,536 less), `room`
-        // ≥ −65,536, which for a negative `room` is its bits 16 and up all ones
-        self.room.next = bit_cast::<34, 32>(self.bucket.q.val()) - bit_cast::<34, 16>(self.head_len.val())
-            - bit_cast::<34, 8>(self.overhead.q.val());
-        self.room_fits.next = !self.room.val().get_bit(33)
-            | (self.wsum.val().get_bit(16) & (self.room.val().get_bits::<18>(16) == 0x3FFFF));
-        self.unused_room.next = self.room.val().get_bits::<16>(0).any();
-        self.elig.next = self.head_valid.val() & !self.bad.val() & self.room_fits.val();
+        // eligible: bucket − len − OVERHEAD ≥ 0, as bucket + !OVERHEAD + 1 − len
+        self.room.a.next = self.bucket22.val();
+        self.room.b.next = !bit_cast::<22, 8>(self.overhead.q.val());
+        self.room.sub.next = self.len22.val();
+        self.room.cin.next = true;
+        self.elig.next = self.head_valid.val() & !self.bad.val() & !self.room.out.val().get_bit(21);
         self.eligible.next = self.elig.val();
         self.bad_head.next = self.bad.val();
-        self.wire_len.next = self.wlen.val();
-        self.tokens.next = self.bucket.q.val();
+        self.tokens.next = bit_cast::<32, 20>(self.bucket.q.val());
         self.tokens_frac.next = self.bucket_frac.q.val();
 
-        // charge an eligible departure, then refill (the remainders carry a byte) and cap
-        self.after.next = self.bucket.q.val();
-        if self.deq.val() & self.elig.val() {
-            self.after.next = self.bucket.q.val() - bit_cast::<32, 16>(self.wlen.val());
+        // every outcome of the refill (charge, then refill with the carry, then cap), side by side
+        self.kept.a.next = self.bucket22.val();
+        self.kept.b.next = bit_cast::<22, 20>(self.fill.q.val());
+        self.kept.sub.next = 0.into();
+        self.kept.cin.next = self.carry.q.val();
+        self.kept_cap.a.next = self.bucket22.val();
+        self.kept_cap.b.next = self.fill_less_depth.q.val();
+        self.kept_cap.sub.next = 0.into();
+        self.kept_cap.cin.next = self.carry.q.val();
+        self.charged.a.next = self.bucket22.val();
+        self.charged.b.next = self.fill_less_ovh.q.val();
+        self.charged.sub.next = self.len22.val();
+        self.charged.cin.next = self.carry.q.val();
+        self.charged_cap.a.next = self.bucket22.val();
+        self.charged_cap.b.next = self.fill_less_depth_ovh.q.val();
+        self.charged_cap.sub.next = self.len22.val();
+        self.charged_cap.cin.next = self.carry.q.val();
+        self.unused_sums.next = self.kept.out.val().get_bits::<2>(20).any() | self.charged.out.val().get_bits::<2>(20).any()
+            | self.kept_cap.out.val().get_bits::<21>(0).any() | self.charged_cap.out.val().get_bits::<21>(0).any()
+            | self.room.out.val().get_bits::<21>(0).any();
+        // the decision selects: an eligible departure takes the charged outcome; at the cap
+        // (the sum ≥ DEPTH) the bucket is full, DEPTH bytes and no remainder
+        self.dep.next = self.deq.val() & self.elig.val();
+        self.cap.next = !self.kept_cap.out.val().get_bit(21);
+        self.bucket.d.next = self.kept.out.val().get_bits::<20>(0);
+        if self.dep.val() {
+            self.cap.next = !self.charged_cap.out.val().get_bit(21);
+            self.bucket.d.next = self.charged.out.val().get_bits::<20>(0);
         }
         // the remainder carries a byte when frac + FILL_FRAC ≥ SCALE, i.e. frac ≥ SCALE − FILL_FRAC
-        // (`frac_gap`, kept with the two registers): one compare and two subtractions side by side
-        self.carry.next = self.bucket_frac.q.val() >= self.frac_gap.q.val();
-        self.bucket_frac.d.next = self.bucket_frac.q.val() + self.fill_frac.q.val();
-        if self.carry.val() {
-            self.bucket_frac.d.next = self.bucket_frac.q.val() - self.frac_gap.q.val();
+        // (`frac_gap`, kept with the two registers)
+        self.frac_after.next = self.bucket_frac.q.val() + self.fill_frac.q.val();
+        if self.carry.q.val() {
+            self.frac_after.next = self.bucket_frac.q.val() - self.frac_gap.q.val();
         }
-        self.refill.next = bit_cast::<33, 32>(self.after.val())
-            + bit_cast::<33, 32>(self.fill.q.val())
-            + bit_cast::<33, 1>(self.carry.val().into());
-        self.bucket.d.next = self.refill.val().get_bits::<32>(0);
-        // at the cap the bucket is full: DEPTH bytes, no remainder
-        if self.refill.val() >= bit_cast::<33, 32>(self.depth.q.val()) {
+        self.bucket_frac.d.next = self.frac_after.val();
+        if self.cap.val() {
             self.bucket.d.next = self.depth.q.val();
             self.bucket_frac.d.next = 0.into();
         }
-        self.c_sent.inc.next = self.deq.val() & self.elig.val();
+        self.c_sent.inc.next = self.dep.val();
         self.c_bad.inc.next = self.deq.val() & self.bad.val();
         self.c_violation.inc.next = self.deq.val() & !self.elig.val() & !self.bad.val();
 
-        // register writes (csr module)
-        // range checks test the high bits (a 32-bit compare with a constant is a carry chain in yosys)
-        self.csr_ok.next = false;
-        match self.csr_addr.val().index() {
-            0 => self.csr_ok.next = true,
-            1 => self.csr_ok.next = self.csr_wdata.val().get_bits::<16>(0) > self.fill_frac.q.val(),
-            2 => self.csr_ok.next = true,
-            3 => self.csr_ok.next = !self.csr_wdata.val().get_bits::<24>(8).any(),
-            4 => self.csr_ok.next = self.csr_wdata.val().get_bits::<16>(0).any(),
-            5 => self.csr_ok.next = !self.csr_wdata.val().get_bits::<16>(16).any() & (self.csr_wdata.val().get_bits::<16>(0) < self.scale.q.val()),
-            _ => self.csr_ok.next = (self.csr_addr.val() >= 16) & (self.csr_addr.val() < 20),
+        // register writes (csr module): one enable per register, each with its own check, so
+        // that the checks' compares (SCALE and FILL_FRAC against each other) stay off the other
+        // registers' paths; range checks test the high bits (a 32-bit compare with a constant is a
+        // carry chain in yosys)
+        self.we_fill.next = self.csr_we.val() & (self.csr_addr.val() == 0) & !self.csr_wdata.val().get_bits::<12>(20).any();
+        self.we_scale.next = self.csr_we.val() & (self.csr_addr.val() == 1)
+            & (self.csr_wdata.val().get_bits::<16>(0) > self.fill_frac.q.val());
+        self.we_depth.next = self.csr_we.val() & (self.csr_addr.val() == 2) & !self.csr_wdata.val().get_bits::<12>(20).any();
+        self.we_overhead.next = self.csr_we.val() & (self.csr_addr.val() == 3) & !self.csr_wdata.val().get_bits::<24>(8).any();
+        self.we_max_len.next = self.csr_we.val() & (self.csr_addr.val() == 4) & self.csr_wdata.val().get_bits::<16>(0).any();
+        self.we_fill_frac.next = self.csr_we.val() & (self.csr_addr.val() == 5) & !self.csr_wdata.val().get_bits::<16>(16).any()
+            & (self.csr_wdata.val().get_bits::<16>(0) < self.scale.q.val());
+        self.csr_ok.next = self.we_fill.val() | self.we_scale.val() | self.we_depth.val() | self.we_overhead.val()
+            | self.we_max_len.val() | self.we_fill_frac.val() | ((self.csr_addr.val() >= 16) & (self.csr_addr.val() < 20));
+        self.d_fill.next = self.fill.q.val();
+        if self.we_fill.val() {
+            self.d_fill.next = self.csr_wdata.val().get_bits::<20>(0);
         }
-        if self.csr_we.val() & self.csr_ok.val() {
-            match self.csr_addr.val().index() {
-                0 => self.fill.d.next = self.csr_wdata.val(),
-                1 => {
-                    self.scale.d.next = self.csr_wdata.val().get_bits::<16>(0);
-                    self.frac_gap.d.next = self.csr_wdata.val().get_bits::<16>(0) - self.fill_frac.q.val();
-                    self.bucket.d.next = self.depth.q.val();
-                    self.bucket_frac.d.next = 0.into();
-                }
-                2 => {
-                    self.depth.d.next = self.csr_wdata.val();
-                    self.bucket.d.next = self.csr_wdata.val();
-                    self.bucket_frac.d.next = 0.into();
-                }
-                3 => self.overhead.d.next = self.csr_wdata.val().get_bits::<8>(0),
-                4 => self.max_len.d.next = self.csr_wdata.val().get_bits::<16>(0),
-                5 => {
-                    self.fill_frac.d.next = self.csr_wdata.val().get_bits::<16>(0);
-                    self.frac_gap.d.next = self.scale.q.val() - self.csr_wdata.val().get_bits::<16>(0);
-                }
-                _ => {}
-            }
+        self.d_depth.next = self.depth.q.val();
+        if self.we_depth.val() {
+            self.d_depth.next = self.csr_wdata.val().get_bits::<20>(0);
+        }
+        self.d_overhead.next = self.overhead.q.val();
+        if self.we_overhead.val() {
+            self.d_overhead.next = self.csr_wdata.val().get_bits::<8>(0);
+        }
+        self.frac_gap.d.next = self.frac_gap.q.val();
+        if self.we_scale.val() {
+            self.scale.d.next = self.csr_wdata.val().get_bits::<16>(0);
+            self.frac_gap.d.next = self.csr_wdata.val().get_bits::<16>(0) - self.fill_frac.q.val();
+        }
+        if self.we_max_len.val() {
+            self.max_len.d.next = self.csr_wdata.val().get_bits::<16>(0);
+        }
+        if self.we_fill_frac.val() {
+            self.fill_frac.d.next = self.csr_wdata.val().get_bits::<16>(0);
+            self.frac_gap.d.next = self.scale.q.val() - self.csr_wdata.val().get_bits::<16>(0);
+        }
+        self.fill.d.next = self.d_fill.val();
+        self.depth.d.next = self.d_depth.val();
+        self.overhead.d.next = self.d_overhead.val();
+        // the differences' new values: each write's outcome is its own carry chain from the write
+        // data and the registers, and the write's decode only selects (it is as deep as a chain)
+        self.wdata22.next = bit_cast::<22, 20>(self.csr_wdata.val().get_bits::<20>(0));
+        self.wdata8_22.next = bit_cast::<22, 8>(self.csr_wdata.val().get_bits::<8>(0));
+        self.fill22.next = bit_cast::<22, 20>(self.fill.q.val());
+        self.depth22.next = bit_cast::<22, 20>(self.depth.q.val());
+        self.ovh22.next = bit_cast::<22, 8>(self.overhead.q.val());
+        self.fdo_fill.a.next = self.wdata22.val();
+        self.fdo_fill.b.next = !self.depth22.val();
+        self.fdo_fill.sub.next = self.ovh22.val();
+        self.fdo_fill.cin.next = true;
+        self.fdo_depth.a.next = self.fill22.val();
+        self.fdo_depth.b.next = !self.wdata22.val();
+        self.fdo_depth.sub.next = self.ovh22.val();
+        self.fdo_depth.cin.next = true;
+        self.fill_less_depth.d.next = self.fill_less_depth.q.val();
+        self.fill_less_ovh.d.next = self.fill_less_ovh.q.val();
+        self.fill_less_depth_ovh.d.next = self.fill_less_depth_ovh.q.val();
+        if self.we_fill.val() {
+            self.fill_less_depth.d.next = self.wdata22.val() - self.depth22.val();
+            self.fill_less_ovh.d.next = self.wdata22.val() - self.ovh22.val();
+            self.fill_less_depth_ovh.d.next = self.fdo_fill.out.val();
+        }
+        if self.we_depth.val() {
+            self.fill_less_depth.d.next = self.fill22.val() - self.wdata22.val();
+            self.fill_less_depth_ovh.d.next = self.fdo_depth.out.val();
+        }
+        if self.we_overhead.val() {
+            self.fill_less_ovh.d.next = self.fill22.val() - self.wdata8_22.val();
+            self.fill_less_depth_ovh.d.next = self.fill_less_depth.q.val() - self.wdata8_22.val();
+        }
+        // the next clock's carry: the remainder after this refill against the next gap,
+        // `SCALE − FILL_FRAC`, which a FILL_FRAC write changes (then: remainder + FILL_FRAC ≥
+        // SCALE, one chain); 0 after a cap or a fill, which leave no remainder (the gap is never 0)
+        self.fills.next = self.we_scale.val() | self.we_depth.val();
+        self.new_ff_carry.a.next = bit_cast::<18, 16>(self.frac_after.val());
+        self.new_ff_carry.b.next = bit_cast::<18, 16>(self.csr_wdata.val().get_bits::<16>(0));
+        self.new_ff_carry.sub.next = bit_cast::<18, 16>(self.scale.q.val());
+        self.new_ff_carry.cin.next = false;
+        self.unused_ff_carry.next = self.new_ff_carry.out.val().get_bits::<17>(0).any();
+        self.carry.d.next = self.frac_after.val() >= self.frac_gap.q.val();
+        if self.we_fill_frac.val() {
+            self.carry.d.next = !self.new_ff_carry.out.val().get_bit(17);
+        }
+        if self.cap.val() | self.fills.val() {
+            self.carry.d.next = false;
+        }
+        if self.fills.val() {
+            self.bucket.d.next = self.d_depth.val();
+            self.bucket_frac.d.next = 0.into();
         }
         self.c_rejected.inc.next = self.csr_we.val() & !self.csr_ok.val();
         self.c_sent.load.next = self.csr_we.val() & (self.csr_addr.val() == 16);

@@ -3,7 +3,7 @@
 //! random stimulus of the differential fuzz.
 
 use super::model::Shaper;
-use super::{csr, ShaperIn};
+use super::{csr, ShaperIn, BUCKET_LIMIT};
 use crate::cycle::{CycleModel, Op, Rng, Script};
 
 pub type ShaperScript = Script<Shaper>;
@@ -86,7 +86,7 @@ fn robustness_file() -> Vec<Op> {
     serve(&mut s, &[1518, 1518], 3);
     s.cycle(ShaperIn { head_valid: 1, head_len: 1518, deq: 1, ..Default::default() }.to_vec(), 3);
     s.cycle(ShaperIn { deq: 1, ..Default::default() }.to_vec(), 2);
-    s.note("OVERHEAD changes the wire length; a SCALE write refills the bucket; invalid writes (SCALE 0 or not above FILL_FRAC, FILL_FRAC not below SCALE, OVERHEAD 256, MAX_LEN 0, unknown) are rejected");
+    s.note("OVERHEAD changes the wire length; a SCALE write refills the bucket; invalid writes (SCALE 0 or not above FILL_FRAC, FILL_FRAC not below SCALE, OVERHEAD 256, MAX_LEN 0, FILL or DEPTH 2^20, unknown) are rejected");
     s.csr(csr::OVERHEAD, 0);
     s.csr(csr::SCALE, 1000);
     s.cycle(ShaperIn { head_valid: 1, head_len: 84, ..Default::default() }.to_vec(), 1);
@@ -97,6 +97,8 @@ fn robustness_file() -> Vec<Op> {
         (csr::FILL_FRAC, 0x1_0000),
         (csr::OVERHEAD, 256),
         (csr::MAX_LEN, 0),
+        (csr::FILL, BUCKET_LIMIT),
+        (csr::DEPTH, BUCKET_LIMIT),
         (6, 0),
         (20, 1),
         (200, 3),
@@ -112,9 +114,9 @@ fn robustness_file() -> Vec<Op> {
     s.csr(csr::FILL_FRAC, 0);
     s.csr(csr::DEPTH, 200);
     serve(&mut s, &[84, 84, 84], 20);
-    s.note("FILL larger than the bucket: full after every clock");
-    s.csr(csr::FILL, 0xFFFF_FFFF);
-    s.csr(csr::DEPTH, 0xFFFF_FFFF);
+    s.note("FILL and DEPTH at their largest (2^20 - 1): full after every clock");
+    s.csr(csr::FILL, BUCKET_LIMIT - 1);
+    s.csr(csr::DEPTH, BUCKET_LIMIT - 1);
     serve(&mut s, &[9216; 6], 8);
     s.note("counters saturate at 2^32 - 1 (presets through CNT_* writes)");
     for k in 0..4u8 {
@@ -124,6 +126,31 @@ fn robustness_file() -> Vec<Op> {
     s.cycle(ShaperIn { head_valid: 1, head_len: 0, deq: 1, ..Default::default() }.to_vec(), 3);
     s.csr(21, 0);
     s.csr(21, 0);
+    s.note("a FILL_FRAC write takes the next clock's carry against the new SCALE - FILL_FRAC: the remainder plus FILL_FRAC one below SCALE (no carry), then exactly SCALE (a carry)");
+    for ff in [399, 400] {
+        for (a, v) in [(csr::FILL_FRAC, 0), (csr::SCALE, 1000), (csr::FILL, 0), (csr::FILL_FRAC, 300), (csr::DEPTH, 1000)] {
+            s.csr(a, v);
+        }
+        s.cycle(ShaperIn { head_valid: 1, head_len: 500, deq: 1, ..Default::default() }.to_vec(), 1);
+        while s.model().frac != 300 {
+            s.cycle(ShaperIn::default().to_vec(), 1);
+        }
+        s.csr(csr::FILL_FRAC, ff);
+        s.cycle(ShaperIn::default().to_vec(), 3);
+    }
+    s.note("a refill lands exactly on DEPTH only through the remainder's carry, after a departure and without one: the bucket is full, remainder 0");
+    for a_departure in [true, false] {
+        for (a, v) in [(csr::FILL_FRAC, 0), (csr::SCALE, 1000), (csr::OVERHEAD, 0), (csr::FILL, 100), (csr::FILL_FRAC, 600), (csr::DEPTH, 1000)] {
+            s.csr(a, v);
+        }
+        // 1000 - 150 + 100 = 950 tokens, remainder 600: the next clock carries; then a departure
+        // of 51 (950 - 51 + 100 + 1), or FILL 49 from the next clock and no departure (950 + 49 + 1)
+        let w = ShaperIn { csr_we: !a_departure as u64, csr_addr: csr::FILL as u64, csr_wdata: 49, head_valid: 1, head_len: 150, deq: 1 };
+        s.cycle(w.to_vec(), 1);
+        s.cycle(ShaperIn { head_valid: a_departure as u64, head_len: 51, deq: a_departure as u64, ..Default::default() }.to_vec(), 1);
+        s.cycle(ShaperIn::default().to_vec(), 1);
+        s.cycle(ShaperIn::default().to_vec(), 1);
+    }
     s.ops
 }
 
@@ -137,17 +164,33 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
     let mut i = ShaperIn::default();
     if r.chance(85) {
         i.head_valid = 1;
-        // now and then a length whose wire length wraps past 16 bits (MAX_LEN 65,535 below)
-        i.head_len = if r.chance(3) { [0, 9217, 65535, 65535 - r.below(300)][r.below(4) as usize] } else { 1 + r.below(1600) };
+        // now and then a length whose wire length passes 16 bits (MAX_LEN 65,535 below)
+        i.head_len = match r.below(100) {
+            0..=2 => [0, 9217, 65535, 65535 - r.below(300)][r.below(4) as usize],
+            3..=32 => 1 + r.below(64),
+            _ => 1 + r.below(1600),
+        };
     }
     i.deq = r.chance(60) as u64;
     (i.csr_we, i.csr_addr, i.csr_wdata) = r.csr_write(8, |r, choice| {
         Some(match choice {
-            0 => (csr::FILL, r.below(3)),
+            // now and then FILL or DEPTH at the bucket's limit (the bucket's widest sums), or just
+            // above it (rejected); FILL, DEPTH and lengths of the same small size make a refill
+            // land exactly on the cap, with or without the remainder's carry
+            0 => (csr::FILL, match r.below(20) {
+                0 => BUCKET_LIMIT - 2 + r.below(4),
+                1..=3 => r.below(64),
+                4..=6 => r.below(2000),
+                _ => r.below(3),
+            }),
             1 => (csr::SCALE, r.below(3000)),
-            2 => (csr::DEPTH, r.below(2500)),
+            2 => (csr::DEPTH, match r.below(10) {
+                0 => BUCKET_LIMIT - 2 + r.below(4),
+                1..=3 => r.below(300),
+                _ => r.below(2500),
+            }),
             7 => (csr::FILL_FRAC, r.below(3000)),
-            3 => (csr::OVERHEAD, r.below(300)),
+            3 => (csr::OVERHEAD, if r.chance(40) { r.below(8) } else { r.below(300) }),
             4 => (csr::MAX_LEN, if r.chance(30) { 65_535 } else { r.below(10_000) }),
             5 => r.counter_near_wrap(csr::CNT_BASE, 4),
             _ => return None,
