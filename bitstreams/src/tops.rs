@@ -261,15 +261,18 @@ fn system_port_note(name: &str) -> &'static str {
             the departing descriptor's sojourn (`now` less its stamp) and its queue's state through the marker, \
             whose drop then enables the port's `out` counter. The AQM's pipeline is its fix, with the port's \
             counters counting a clock late (`LateCounter`) so that no decision reaches a counter's enable.",
-        "port-ren" => "REN with the port's FIFOs, DWRR and pacer. The port's scheduling path is short enough now \
-            (see `port-hpcc`) that REN's own path limits it, as in `ren`: the departing descriptor's length \
-            against `MAX_LEN` (the malformed check, one carry chain) into the marking decision, and on into the \
-            issued marks, the budgets and their rests. REN's next step is this port's.",
+        "port-ren" => "REN with the port's FIFOs, DWRR and pacer. Its slowest path is now the port's scheduling \
+            path (see `port-hpcc`): the next queue's refill test in DWRR through the grant into the FIFO counts' \
+            enables. Beside it, within a few hundred picoseconds, is REN's own path, as in `ren`: the departing \
+            descriptor's length against `MAX_LEN` (the malformed check, one carry chain) into the marking decision, \
+            and on into the issued marks, the budgets and their rests.",
         "port-flashpass" => "Selective drop and the shaper with the port's FIFOs, DWRR and pacer. Selective drop's \
-            dequeue reads the head of its own queue (chosen by `SEL_Q`, not by the grant), so its arithmetic no \
-            longer follows the grant. Its slowest path starts at the emulation queue's head in block RAM and \
-            runs through the shaper's eligibility into the DWRR grant, which charges the shaper's bucket: the \
-            refill and cap chains (see `shaper`). The shaper's bucket taken out of the decision is its fix.",
+            dequeue reads the head of its own queue (chosen by `SEL_Q`, not by the grant), and the shaper's bucket \
+            update only selects among outcomes made side by side (see `shaper`), so neither follows the grant \
+            with a carry chain. Its slowest path starts at a queue's head in block RAM and runs through DWRR's \
+            lane (the head's length into the next deficit's chain) and the grant into selective drop's \
+            occupancy register, whose enable nextpnr-ice40 0.4 puts on a global buffer. The per-queue outcomes \
+            of selective drop's occupancy made before the grant (as the resident bytes are) are its next step.",
         "port-hpcc" => "INT stamping with the port's FIFOs, DWRR and pacer. The stamper alone meets 100 MHz, so this \
             port measures the port's own paths. The grant only selects: the link pacer's credit after a departure \
             (`CreditAfter`) and the resident bytes (`ResidentLane`, with and without the arrival) are made for every \
