@@ -102,11 +102,15 @@ crate::switch_block!(
                 (`rtl_util::AddSub`: a carry-save layer and one chain); the decision only selects. What that takes: \
                 the remainder's carry a register (made a clock ahead), and `FILL − DEPTH`, `FILL − OVERHEAD` and \
                 `FILL − DEPTH − OVERHEAD` kept with the registers, each write's outcome its own chain from the write \
-                data, selected by the write's decode. Counters count a clock late. What is left on the HX8K: a \
-                register write's check (`SCALE` above `FILL_FRAC`, a 16-bit compare on the write data) into the \
-                bucket's refill-to-full, and the decision's select of 20 + 16 flip-flops. The classic cut is the \
-                write checked a clock before it is applied (`rtl_util::CsrStage`), which moves every write a clock \
-                later in the model.",
+                data, selected by the write's decode. Register writes are checked a clock before they are applied \
+                (`rtl_util::CsrStage`; a check against the other of `SCALE` and `FILL_FRAC` reads a write held in \
+                the stage), so no check shares a clock with the bucket. Counters count a clock late. What is left \
+                is the bucket's loop itself: the head length into the eligibility chain (`bucket − len − \
+                OVERHEAD`), then the departure and the cap selecting among the outcomes into 20 + 16 flip-flops, \
+                about half of it routing. Tried and not kept (each within the seeds' spread): the remainder zeroed \
+                where it is read (a flag instead of a reset of 16 flip-flops), and each outcome's capped next \
+                value made before the departure's select. The next cut is a narrower eligibility chain (`bucket − \
+                OVERHEAD` kept as a register, so the test is `− len` alone).",
         min_cells: 100,
         min_ram: 0,
         fits_hx8k: true,

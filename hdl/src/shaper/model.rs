@@ -1,7 +1,7 @@
 //! Golden model of the token-bucket shaper (semantics and choices in `mod.rs`).
 
 use super::*;
-use crate::cycle::{CycleModel, LateCounters, Pin};
+use crate::cycle::{CsrStage, CycleModel, LateCounters, Pin};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shaper {
@@ -14,9 +14,10 @@ pub struct Shaper {
     /// The bucket: `tokens × scale + frac` scaled tokens, `frac < scale`.
     pub tokens: u64,
     pub frac: u64,
-    /// sent, bad, violation, csr_rejected.
     /// sent, bad, violation, csr_rejected (each counts its event a clock later).
     pub counters: LateCounters<4>,
+    /// The write port's register (a write applies at the edge after its clock's).
+    pub csr: CsrStage,
 }
 
 impl Default for Shaper {
@@ -31,6 +32,7 @@ impl Default for Shaper {
             tokens: DEFAULT_DEPTH,
             frac: 0,
             counters: LateCounters::default(),
+            csr: CsrStage::default(),
         }
     }
 }
@@ -100,6 +102,7 @@ impl Shaper {
 impl CycleModel for Shaper {
     const INPUTS: &'static [Pin] = ShaperIn::PINS;
     const OUTPUTS: &'static [Pin] = ShaperOut::PINS;
+    const WRITE_DELAY: usize = 1;
 
     fn step(&mut self, inputs: &[u64]) -> Vec<u64> {
         let i = ShaperIn::from_slice(inputs);
@@ -138,7 +141,10 @@ impl CycleModel for Shaper {
             self.tokens = sum;
             self.frac = if carry { frac - self.scale } else { frac };
         }
-        let write = if i.csr_we == 1 { self.csr_write(i.csr_addr, i.csr_wdata) } else { Ok(None) };
+        let write = match self.csr.edge(i.csr_we, i.csr_addr, i.csr_wdata) {
+            Some((addr, data)) => self.csr_write(addr, data),
+            None => Ok(None),
+        };
         ev[3] = write.is_err();
         self.counters.edge(ev, write.unwrap_or(None));
         o.to_vec()

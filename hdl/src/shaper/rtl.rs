@@ -1,7 +1,7 @@
 //! RTL of the token-bucket shaper; the golden model is `model.rs`, semantics in `mod.rs`.
 //! Register addresses are the literals of [`super::csr`].
 
-use crate::rtl_util::{AddSub, LateCounter};
+use crate::rtl_util::{AddSub, CsrStage, LateCounter};
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
@@ -104,7 +104,15 @@ pub struct TokenShaper {
     frac_after: Signal<Local, Bits<16>>,
     /// A SCALE or DEPTH write fills the bucket (remainder 0).
     fills: Signal<Local, Bit>,
-    csr_ok: Signal<Local, Bit>,
+    /// The register-write port's pipeline register.
+    csr: CsrStage<8>,
+    /// The held write passed its check (it is applied this clock); its data.
+    held_ok: Signal<Local, Bit>,
+    wdata: Signal<Local, Bits<32>>,
+    /// FILL_FRAC and SCALE as a write presented this clock is checked against (the held
+    /// write's value where it sets them).
+    fill_frac_fwd: Signal<Local, Bits<16>>,
+    scale_fwd: Signal<Local, Bits<16>>,
     /// The sums' bits that nothing reads (the lint's `unused` convention).
     unused_sums: Signal<Local, Bit>,
 }
@@ -179,7 +187,11 @@ impl Default for TokenShaper {
             cap: Default::default(),
             frac_after: Default::default(),
             fills: Default::default(),
-            csr_ok: Default::default(),
+            csr: Default::default(),
+            held_ok: Default::default(),
+            wdata: Default::default(),
+            fill_frac_fwd: Default::default(),
+            scale_fwd: Default::default(),
             unused_sums: Default::default(),
         }
     }
@@ -190,7 +202,7 @@ impl Logic for TokenShaper {
     fn update(&mut self) {
         dff_setup!(self, clock, fill, fill_frac, scale, frac_gap, depth, overhead, max_len, fill_less_depth,
             fill_less_ovh, fill_less_depth_ovh, bucket, bucket_frac, carry);
-        clock!(self, clock, c_sent, c_bad, c_violation, c_rejected);
+        clock!(self, clock, csr, c_sent, c_bad, c_violation, c_rejected);
         self.len22.next = bit_cast::<22, 16>(self.head_len.val());
         self.bucket22.next = bit_cast::<22, 20>(self.bucket.q.val());
         self.wire_len.next = bit_cast::<17, 16>(self.head_len.val()) + bit_cast::<17, 8>(self.overhead.q.val());
@@ -250,51 +262,71 @@ impl Logic for TokenShaper {
         self.c_bad.inc.next = self.deq.val() & self.bad.val();
         self.c_violation.inc.next = self.deq.val() & !self.elig.val() & !self.bad.val();
 
-        // register writes (csr module): one enable per register, each with its own check, so
-        // that the checks' compares (SCALE and FILL_FRAC against each other) stay off the other
-        // registers' paths; range checks test the high bits (a 32-bit compare with a constant is a
-        // carry chain in yosys)
-        self.we_fill.next = self.csr_we.val() & (self.csr_addr.val() == 0) & !self.csr_wdata.val().get_bits::<12>(20).any();
-        self.we_scale.next = self.csr_we.val() & (self.csr_addr.val() == 1)
-            & (self.csr_wdata.val().get_bits::<16>(0) > self.fill_frac.q.val());
-        self.we_depth.next = self.csr_we.val() & (self.csr_addr.val() == 2) & !self.csr_wdata.val().get_bits::<12>(20).any();
-        self.we_overhead.next = self.csr_we.val() & (self.csr_addr.val() == 3) & !self.csr_wdata.val().get_bits::<24>(8).any();
-        self.we_max_len.next = self.csr_we.val() & (self.csr_addr.val() == 4) & self.csr_wdata.val().get_bits::<16>(0).any();
-        self.we_fill_frac.next = self.csr_we.val() & (self.csr_addr.val() == 5) & !self.csr_wdata.val().get_bits::<16>(16).any()
-            & (self.csr_wdata.val().get_bits::<16>(0) < self.scale.q.val());
-        self.csr_ok.next = self.we_fill.val() | self.we_scale.val() | self.we_depth.val() | self.we_overhead.val()
-            | self.we_max_len.val() | self.we_fill_frac.val() | ((self.csr_addr.val() >= 16) & (self.csr_addr.val() < 20));
+        // register writes (csr module) in two clocks (`CsrStage`): a write is checked in the clock
+        // it is presented and applied in the next, so the checks' compares (SCALE and FILL_FRAC
+        // against each other) stay off the bucket's path. A check reads the write held in the
+        // stage where it sets the register compared against, so a write is judged as it is
+        // applied. Range checks test the high bits (a 32-bit compare with a constant is a carry
+        // chain in yosys).
+        self.csr.we.next = self.csr_we.val();
+        self.csr.addr.next = self.csr_addr.val();
+        self.csr.wdata.next = self.csr_wdata.val();
+        self.held_ok.next = self.csr.q_we.val() & self.csr.q_ok.val();
+        self.fill_frac_fwd.next = self.fill_frac.q.val();
+        if self.held_ok.val() & (self.csr.q_addr.val() == 5) {
+            self.fill_frac_fwd.next = self.csr.q_wdata.val().get_bits::<16>(0);
+        }
+        self.scale_fwd.next = self.scale.q.val();
+        if self.held_ok.val() & (self.csr.q_addr.val() == 1) {
+            self.scale_fwd.next = self.csr.q_wdata.val().get_bits::<16>(0);
+        }
+        self.csr.ok.next = ((self.csr_addr.val() == 0) & !self.csr_wdata.val().get_bits::<12>(20).any())
+            | ((self.csr_addr.val() == 1) & (self.csr_wdata.val().get_bits::<16>(0) > self.fill_frac_fwd.val()))
+            | ((self.csr_addr.val() == 2) & !self.csr_wdata.val().get_bits::<12>(20).any())
+            | ((self.csr_addr.val() == 3) & !self.csr_wdata.val().get_bits::<24>(8).any())
+            | ((self.csr_addr.val() == 4) & self.csr_wdata.val().get_bits::<16>(0).any())
+            | ((self.csr_addr.val() == 5) & !self.csr_wdata.val().get_bits::<16>(16).any()
+                & (self.csr_wdata.val().get_bits::<16>(0) < self.scale_fwd.val()))
+            | ((self.csr_addr.val() >= 16) & (self.csr_addr.val() < 20));
+        // the held write: one enable per register, decoded from flip-flops
+        self.wdata.next = self.csr.q_wdata.val();
+        self.we_fill.next = self.held_ok.val() & (self.csr.q_addr.val() == 0);
+        self.we_scale.next = self.held_ok.val() & (self.csr.q_addr.val() == 1);
+        self.we_depth.next = self.held_ok.val() & (self.csr.q_addr.val() == 2);
+        self.we_overhead.next = self.held_ok.val() & (self.csr.q_addr.val() == 3);
+        self.we_max_len.next = self.held_ok.val() & (self.csr.q_addr.val() == 4);
+        self.we_fill_frac.next = self.held_ok.val() & (self.csr.q_addr.val() == 5);
         self.d_fill.next = self.fill.q.val();
         if self.we_fill.val() {
-            self.d_fill.next = self.csr_wdata.val().get_bits::<20>(0);
+            self.d_fill.next = self.wdata.val().get_bits::<20>(0);
         }
         self.d_depth.next = self.depth.q.val();
         if self.we_depth.val() {
-            self.d_depth.next = self.csr_wdata.val().get_bits::<20>(0);
+            self.d_depth.next = self.wdata.val().get_bits::<20>(0);
         }
         self.d_overhead.next = self.overhead.q.val();
         if self.we_overhead.val() {
-            self.d_overhead.next = self.csr_wdata.val().get_bits::<8>(0);
+            self.d_overhead.next = self.wdata.val().get_bits::<8>(0);
         }
         self.frac_gap.d.next = self.frac_gap.q.val();
         if self.we_scale.val() {
-            self.scale.d.next = self.csr_wdata.val().get_bits::<16>(0);
-            self.frac_gap.d.next = self.csr_wdata.val().get_bits::<16>(0) - self.fill_frac.q.val();
+            self.scale.d.next = self.wdata.val().get_bits::<16>(0);
+            self.frac_gap.d.next = self.wdata.val().get_bits::<16>(0) - self.fill_frac.q.val();
         }
         if self.we_max_len.val() {
-            self.max_len.d.next = self.csr_wdata.val().get_bits::<16>(0);
+            self.max_len.d.next = self.wdata.val().get_bits::<16>(0);
         }
         if self.we_fill_frac.val() {
-            self.fill_frac.d.next = self.csr_wdata.val().get_bits::<16>(0);
-            self.frac_gap.d.next = self.scale.q.val() - self.csr_wdata.val().get_bits::<16>(0);
+            self.fill_frac.d.next = self.wdata.val().get_bits::<16>(0);
+            self.frac_gap.d.next = self.scale.q.val() - self.wdata.val().get_bits::<16>(0);
         }
         self.fill.d.next = self.d_fill.val();
         self.depth.d.next = self.d_depth.val();
         self.overhead.d.next = self.d_overhead.val();
         // the differences' new values: each write's outcome is its own carry chain from the write
         // data and the registers, and the write's decode only selects (it is as deep as a chain)
-        self.wdata22.next = bit_cast::<22, 20>(self.csr_wdata.val().get_bits::<20>(0));
-        self.wdata8_22.next = bit_cast::<22, 8>(self.csr_wdata.val().get_bits::<8>(0));
+        self.wdata22.next = bit_cast::<22, 20>(self.wdata.val().get_bits::<20>(0));
+        self.wdata8_22.next = bit_cast::<22, 8>(self.wdata.val().get_bits::<8>(0));
         self.fill22.next = bit_cast::<22, 20>(self.fill.q.val());
         self.depth22.next = bit_cast::<22, 20>(self.depth.q.val());
         self.ovh22.next = bit_cast::<22, 8>(self.overhead.q.val());
@@ -327,7 +359,7 @@ impl Logic for TokenShaper {
         // SCALE, one chain); 0 after a cap or a fill, which leave no remainder (the gap is never 0)
         self.fills.next = self.we_scale.val() | self.we_depth.val();
         self.new_ff_carry.a.next = bit_cast::<18, 16>(self.frac_after.val());
-        self.new_ff_carry.b.next = bit_cast::<18, 16>(self.csr_wdata.val().get_bits::<16>(0));
+        self.new_ff_carry.b.next = bit_cast::<18, 16>(self.wdata.val().get_bits::<16>(0));
         self.new_ff_carry.sub.next = bit_cast::<18, 16>(self.scale.q.val());
         self.new_ff_carry.cin.next = false;
         self.unused_ff_carry.next = self.new_ff_carry.out.val().get_bits::<17>(0).any();
@@ -342,15 +374,15 @@ impl Logic for TokenShaper {
             self.bucket.d.next = self.d_depth.val();
             self.bucket_frac.d.next = 0.into();
         }
-        self.c_rejected.inc.next = self.csr_we.val() & !self.csr_ok.val();
-        self.c_sent.load.next = self.csr_we.val() & (self.csr_addr.val() == 16);
-        self.c_bad.load.next = self.csr_we.val() & (self.csr_addr.val() == 17);
-        self.c_violation.load.next = self.csr_we.val() & (self.csr_addr.val() == 18);
-        self.c_rejected.load.next = self.csr_we.val() & (self.csr_addr.val() == 19);
-        self.c_sent.load_val.next = self.csr_wdata.val();
-        self.c_bad.load_val.next = self.csr_wdata.val();
-        self.c_violation.load_val.next = self.csr_wdata.val();
-        self.c_rejected.load_val.next = self.csr_wdata.val();
+        self.c_rejected.inc.next = self.csr.q_we.val() & !self.csr.q_ok.val();
+        self.c_sent.load.next = self.csr.q_we.val() & (self.csr.q_addr.val() == 16);
+        self.c_bad.load.next = self.csr.q_we.val() & (self.csr.q_addr.val() == 17);
+        self.c_violation.load.next = self.csr.q_we.val() & (self.csr.q_addr.val() == 18);
+        self.c_rejected.load.next = self.csr.q_we.val() & (self.csr.q_addr.val() == 19);
+        self.c_sent.load_val.next = self.wdata.val();
+        self.c_bad.load_val.next = self.wdata.val();
+        self.c_violation.load_val.next = self.wdata.val();
+        self.c_rejected.load_val.next = self.wdata.val();
         self.cnt_sent.next = self.c_sent.value.val();
         self.cnt_bad.next = self.c_bad.value.val();
         self.cnt_violation.next = self.c_violation.value.val();

@@ -132,22 +132,47 @@ fn robustness_file() -> Vec<Op> {
             s.csr(a, v);
         }
         s.cycle(ShaperIn { head_valid: 1, head_len: 500, deq: 1, ..Default::default() }.to_vec(), 1);
-        while s.model().frac != 300 {
-            s.cycle(ShaperIn::default().to_vec(), 1);
+        // the write is applied at the end of the clock after it is presented: present it in the
+        // clock before the remainder is 300
+        let idle = ShaperIn::default().to_vec();
+        while {
+            let mut m = s.model().clone();
+            m.step(&idle);
+            m.frac != 300
+        } {
+            s.cycle(idle.clone(), 1);
         }
-        s.csr(csr::FILL_FRAC, ff);
+        s.cycle(ShaperIn { csr_we: 1, csr_addr: csr::FILL_FRAC as u64, csr_wdata: ff, ..Default::default() }.to_vec(), 1);
+        assert_eq!(s.model().frac, 300, "the FILL_FRAC write is applied on remainder 300");
+        s.cycle(idle, 3);
+    }
+    s.note("back-to-back writes of FILL_FRAC and SCALE: each is checked against the other as the one before it leaves it (FILL_FRAC 700 then SCALE 500: rejected; SCALE 800 then FILL_FRAC 900: rejected; FILL_FRAC 100 then SCALE 200: accepted)");
+    s.csr(csr::CNT_BASE + 3, 0);
+    for pair in [[(csr::FILL_FRAC, 700), (csr::SCALE, 500)], [(csr::SCALE, 800), (csr::FILL_FRAC, 900)], [(csr::FILL_FRAC, 100), (csr::SCALE, 200)]] {
+        s.csr(csr::SCALE, 1000);
+        s.csr(csr::FILL_FRAC, 300);
+        for (a, v) in pair {
+            s.cycle(ShaperIn { csr_we: 1, csr_addr: a as u64, csr_wdata: v, ..Default::default() }.to_vec(), 1);
+        }
         s.cycle(ShaperIn::default().to_vec(), 3);
     }
+    assert_eq!((s.model().scale, s.model().fill_frac, s.model().counters[3]), (200, 100, 2));
     s.note("a refill lands exactly on DEPTH only through the remainder's carry, after a departure and without one: the bucket is full, remainder 0");
     for a_departure in [true, false] {
-        for (a, v) in [(csr::FILL_FRAC, 0), (csr::SCALE, 1000), (csr::OVERHEAD, 0), (csr::FILL, 100), (csr::FILL_FRAC, 600), (csr::DEPTH, 1000)] {
+        for (a, v) in [(csr::FILL_FRAC, 0), (csr::SCALE, 1000), (csr::OVERHEAD, 0), (csr::FILL, 100), (csr::FILL_FRAC, 600)] {
             s.csr(a, v);
         }
+        // DEPTH 1000 fills the bucket at the end of the clock after it; that clock presents FILL
+        // 49 in the case without a departure, which is applied a clock later still
+        let write = |addr: u8, data: u64, we: bool| ShaperIn { csr_we: we as u64, csr_addr: addr as u64, csr_wdata: data, ..Default::default() };
+        s.cycle(write(csr::DEPTH, 1000, true).to_vec(), 1);
+        s.cycle(write(csr::FILL, 49, !a_departure).to_vec(), 1);
         // 1000 - 150 + 100 = 950 tokens, remainder 600: the next clock carries; then a departure
-        // of 51 (950 - 51 + 100 + 1), or FILL 49 from the next clock and no departure (950 + 49 + 1)
-        let w = ShaperIn { csr_we: !a_departure as u64, csr_addr: csr::FILL as u64, csr_wdata: 49, head_valid: 1, head_len: 150, deq: 1 };
-        s.cycle(w.to_vec(), 1);
+        // of 51 (950 - 51 + 100 + 1), or FILL 49 and no departure (950 + 49 + 1)
+        s.cycle(ShaperIn { head_valid: 1, head_len: 150, deq: 1, ..Default::default() }.to_vec(), 1);
+        assert_eq!((s.model().tokens, s.model().frac, s.model().fill), (950, 600, if a_departure { 100 } else { 49 }));
         s.cycle(ShaperIn { head_valid: a_departure as u64, head_len: 51, deq: a_departure as u64, ..Default::default() }.to_vec(), 1);
+        assert_eq!((s.model().tokens, s.model().frac), (1000, 0), "the refill lands on DEPTH through the carry");
         s.cycle(ShaperIn::default().to_vec(), 1);
         s.cycle(ShaperIn::default().to_vec(), 1);
     }
