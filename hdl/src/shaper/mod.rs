@@ -31,8 +31,11 @@ pub const BUCKET_LIMIT: u64 = 1 << BUCKET_BITS;
 /// The register writes that set M3's scaled bucket: `fill_tokens` scaled tokens per clock
 /// (e.g. 84 × link bytes per clock), `scale` tokens per wire byte (1..=65535), `depth_bytes` wire
 /// bytes. `FILL_FRAC` is cleared first, so the `SCALE` write is accepted whatever came before.
+/// Panics on a rate or depth the registers cannot hold (the block would reject the write).
 pub fn rate_writes(fill_tokens: u64, scale: u64, depth_bytes: u64) -> [(u8, u64); 5] {
     assert!((1..=0xFFFF).contains(&scale), "SCALE is 1..=65535");
+    assert!(fill_tokens / scale < BUCKET_LIMIT, "FILL (whole bytes per clock) is below 2^20");
+    assert!(depth_bytes < BUCKET_LIMIT, "DEPTH is below 2^20 bytes");
     [
         (csr::FILL_FRAC, 0),
         (csr::SCALE, scale),

@@ -342,6 +342,16 @@ mod spec_tests {
         assert!(departures > 10_000, "{departures}");
     }
 
+    /// `rate_writes` refuses a rate or depth the block would reject, at 2^20 and not below.
+    #[test]
+    fn rate_writes_stay_below_the_bucket_limit() {
+        let limit = BUCKET_LIMIT;
+        assert_eq!(crate::shaper::rate_writes(limit * 1000 - 1, 1000, limit - 1)[2], (csr::FILL, limit - 1));
+        let depth = std::panic::catch_unwind(|| crate::shaper::rate_writes(672, 1622, limit));
+        let fill = std::panic::catch_unwind(|| crate::shaper::rate_writes(limit * 1000, 1000, 168));
+        assert!(depth.is_err() && fill.is_err());
+    }
+
     #[test]
     fn committed_vectors_are_fresh() {
         crate::cycle::assert_fresh("shaper", render());
