@@ -110,10 +110,11 @@ crate::switch_block!(
                 the stage), so no check shares a clock with the bucket. Counters count a clock late. What is left \
                 is the bucket's loop itself: the head length into the eligibility chain (`bucket − len − \
                 OVERHEAD`), then the departure and the cap selecting among the outcomes into 20 + 16 flip-flops, \
-                about half of it routing. Tried and not kept (each within the seeds' spread): the remainder zeroed \
-                where it is read (a flag instead of a reset of 16 flip-flops), and each outcome's capped next \
-                value made before the departure's select. The next cut is a narrower eligibility chain (`bucket − \
-                OVERHEAD` kept as a register, so the test is `− len` alone).",
+                about half of it routing. Tried and not kept (none faster than this on the HX8K, median of 5 \
+                seeds): the remainder zeroed where it is read (a flag instead of a reset of 16 flip-flops), each \
+                outcome's capped next value made before the departure's select, and `bucket − OVERHEAD` kept as a \
+                register so the eligibility is `− len` alone (abc then put four LUT levels after that chain). The \
+                next cut is the eligibility judged a clock ahead, on a head known a clock ahead.",
         min_cells: 100,
         min_ram: 0,
         fits_hx8k: true,
