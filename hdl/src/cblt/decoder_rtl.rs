@@ -13,6 +13,7 @@
 //!    and registered with it, as is `NPKT · S` (a constant table); SCREEN applies NPKT's rule and
 //!    compares the header with the tombstone and the open context; CHECK decides from those
 //!    registers. No table, add or compare is in series with another or with the state machine.
+//!    The checks are a component of their own (`header_rtl::HeaderCheck`).
 //! 2. **Reduce the mask**: `m' = m ⊕ coef_p` over the touched pivots `T = m ∧ valid`, one coef
 //!    read per clock; the read address is a register, so a row is XORed two clocks after it is
 //!    picked. `m' = 0` is REDUNDANT: the payload is drained with no RAM write.
@@ -42,6 +43,7 @@ use rust_hdl::prelude::*;
 
 use super::decoder::Status;
 use super::header::Invalid;
+use super::header_rtl::HeaderCheck;
 use super::{HEADER_LEN, K_MAX};
 
 /// `res_reason` of a symbol whose beats disagree with its length (an RTL-only error).
@@ -125,13 +127,6 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     pub cnt_complete: Signal<Out, Bits<32>>,
     pub cnt_failed: Signal<Out, Bits<32>>,
     // parameters
-    s24: Constant<Bits<24>>,
-    /// `NPKT · S` for each NPKT: a 64-entry constant table (a few LUT levels; the multiply it
-    /// replaces took a DSP block's delay on the ECP5).
-    npkt_s: ROM<Bits<24>, 6>,
-    len_ok: Constant<Bits<16>>,
-    max_size: Constant<Bits<19>>,
-    k_max: Constant<Bits<7>>,
     last_word: Constant<Bits<SA>>,
     /// Rows of one or two words (`⌈S/WB⌉ ≤ 2`): the only geometries where a word can issue
     /// while R or B holds the same word (see `stall`); elsewhere the wait is constant false.
@@ -144,26 +139,10 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     wb: Constant<Bits<19>>,
     /// Bytes in a row's last word: `S − (⌈S/WB⌉ − 1)·WB`.
     s_last: Constant<Bits<19>>,
-    ones64: Constant<Bits<64>>,
     // the symbol in progress
     state: DFF<Bits<4>>,
-    h_hdr: DFF<Bits<32>>,
-    /// The packet is TRUNCATED (checked as it is taken).
-    h_trunc: DFF<Bit>,
-    /// The packet-only §6.3 rules, over two clocks. As the packet is taken: MSG_SIZE − NPKT·S − 1
-    /// with NPKT·S from the table (`h_sml`), the first reason ranked above NPKT's (`h_rhi`: size
-    /// zero or too large) and the first of those ranked below it but bits beyond k (`h_rlo`:
-    /// empty bitset, length, k above the core). In SCREEN: NPKT's own rule from `h_sml`, bits
-    /// beyond k from `h_hdr` and `h_bits`, and the first reason of all (`h_reason`, 0 if none).
-    h_sml: DFF<Bits<24>>,
-    h_rhi: DFF<Bits<4>>,
-    h_rlo: DFF<Bits<4>>,
-    h_reason: DFF<Bits<4>>,
-    /// In SCREEN: the header's MSG_ID is the tombstone's (`h_tomb`); another message than the
-    /// open context's (`h_other`).
-    h_tomb: DFF<Bit>,
-    h_other: DFF<Bit>,
-    h_bits: DFF<Bits<64>>,
+    /// §6.3's checks on the taken header, over SCREEN and CHECK; it holds the header.
+    hc: HeaderCheck,
     st_code: DFF<Bits<3>>,
     st_reason: DFF<Bits<4>>,
     dr_check: DFF<Bit>,
@@ -299,21 +278,6 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     lo_e: LowestOne<KM>,
     cnt: [SatCounter; 8],
     // combinational
-    npkt: Signal<Local, Bits<6>>,
-    size: Signal<Local, Bits<18>>,
-    kk: Signal<Local, Bits<7>>,
-    /// The taken header's k bits as a mask, and whether its bitset has a bit at k or above
-    /// (made in SCREEN from `h_hdr` and `h_bits`: off the path from the input).
-    full: Signal<Local, Bits<64>>,
-    hk: Signal<Local, Bits<6>>,
-    c_beyond: Signal<Local, Bit>,
-    c_trunc: Signal<Local, Bit>,
-    c_tomb: Signal<Local, Bit>,
-    c_npkt: Signal<Local, Bit>,
-    size_m_lo: Signal<Local, Bits<24>>,
-    ck_rhi: Signal<Local, Bits<4>>,
-    ck_rlo: Signal<Local, Bits<4>>,
-    c_reason: Signal<Local, Bits<4>>,
     ctx_k: Signal<Local, Bits<7>>,
     live_rank: Signal<Local, Bits<7>>,
     live_known: Signal<Local, Bits<KM>>,
@@ -412,11 +376,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             cnt_after_complete: Default::default(),
             cnt_complete: Default::default(),
             cnt_failed: Default::default(),
-            s24: c(s as u64),
-            npkt_s: (0..64u64).map(|n| Bits::<24>::from(n * s as u64)).into(),
-            len_ok: c((HEADER_LEN + s) as u64),
-            max_size: c((K_MAX * s) as u64),
-            k_max: c(k_max as u64),
             last_word: c(wps as u64 - 1),
             short_rows: Constant::new(wps <= 2),
             one_word: Constant::new(wps == 1),
@@ -424,17 +383,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             sa: c(SA as u64),
             wb: c(wb as u64),
             s_last: c((s - (wps - 1) * wb) as u64),
-            ones64: c(u64::MAX),
             state: Default::default(),
-            h_hdr: Default::default(),
-            h_trunc: Default::default(),
-            h_sml: Default::default(),
-            h_rhi: Default::default(),
-            h_rlo: Default::default(),
-            h_reason: Default::default(),
-            h_tomb: Default::default(),
-            h_other: Default::default(),
-            h_bits: Default::default(),
+            hc: HeaderCheck::new(s, k_max),
             st_code: Default::default(),
             st_reason: Default::default(),
             dr_check: Default::default(),
@@ -529,19 +479,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             lo_p: Default::default(),
             lo_e: Default::default(),
             cnt: Default::default(),
-            npkt: Default::default(),
-            size: Default::default(),
-            kk: Default::default(),
-            full: Default::default(),
-            hk: Default::default(),
-            c_beyond: Default::default(),
-            c_trunc: Default::default(),
-            c_tomb: Default::default(),
-            c_npkt: Default::default(),
-            size_m_lo: Default::default(),
-            ck_rhi: Default::default(),
-            ck_rlo: Default::default(),
-            c_reason: Default::default(),
             ctx_k: Default::default(),
             live_rank: Default::default(),
             live_known: Default::default(),
@@ -600,7 +537,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, h_hdr, h_trunc, h_sml, h_rhi, h_rlo, h_reason, h_tomb, h_other, h_bits, st_code, st_reason, dr_check, dr_w, dr_over, ctx_open_r, bound, ctx_hdr, rank,
+            self, clock, state, st_code, st_reason, dr_check, dr_w, dr_over, ctx_open_r, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w, pe_last,
             p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_low_oh, s_low_idx, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_cnew, s_cpoh, s_cpidx, elim, e_i, e_any, e_new, st_read, ra_on, ra_slot, ra_w, rd_a,
@@ -630,52 +567,17 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.tick_pend.d.next = true;
         }
 
-        // ---- §6.3 checks in the model's order, over three clocks: those of the packet alone on
-        // the incoming header (registered with it: `h_trunc`, `h_sml`, `h_rhi`, `h_rlo`), then in
-        // SCREEN NPKT's (`h_reason`) and the compares with the decoder's state (the tombstone,
-        // the open context: `h_tomb`, `h_other`), then CHECK's decision from those ----
-        self.npkt.next = self.in_hdr.val().get_bits::<6>(26);
-        self.size.next = self.in_hdr.val().get_bits::<18>(8);
-        self.kk.next = bit_cast::<7, 6>(self.npkt.val()) + 1;
-        self.npkt_s.address.next = self.npkt.val();
-        self.c_trunc.next = self.in_len.val() < 12;
-        self.ck_rlo.next = 0.into();
-        if self.kk.val() > self.k_max.val() {
-            self.ck_rlo.next = 9.into();
-        }
-        if self.in_len.val() != self.len_ok.val() {
-            self.ck_rlo.next = 7.into();
-        }
-        if !self.in_bitset.val().any() {
-            self.ck_rlo.next = 5.into();
-        }
-        self.ck_rhi.next = 0.into();
-        if bit_cast::<19, 18>(self.size.val()) > self.max_size.val() {
-            self.ck_rhi.next = 3.into();
-        }
-        if !self.size.val().any() {
-            self.ck_rhi.next = 2.into();
-        }
-        // NPKT·S < MSG_SIZE ≤ NPKT·S + S, as one add and one compare with the constant S:
-        // MSG_SIZE − NPKT·S − 1 < S in 24 bits (NPKT·S < 2^22 and MSG_SIZE < 2^18, so a
-        // MSG_SIZE ≤ NPKT·S wraps to at least 2^24 − 2^22, above any S < 2^16); the add on
-        // the incoming header, registered with it, the compare in SCREEN
-        self.size_m_lo.next = bit_cast::<24, 18>(self.size.val()) + !self.npkt_s.data.val();
-        self.c_npkt.next = !(self.h_sml.q.val() < self.s24.val());
-        // bits at k or above (reason 6, ranked below an empty bitset's 5 and above the rest)
-        self.hk.next = self.h_hdr.q.val().get_bits::<6>(26) + 1;
-        self.full.next = self.ones64.val();
-        if self.h_hdr.q.val().get_bits::<6>(26) != 63 {
-            self.full.next = !(self.ones64.val() << self.hk.val());
-        }
-        self.c_beyond.next = (self.h_bits.q.val() & !self.full.val()).any();
-        // the header against the tombstone and the open context, compared in SCREEN and
-        // registered for CHECK (neither changes between the two)
-        self.c_tomb.next = self.tomb_v.q.val() & (self.h_hdr.q.val().get_bits::<8>(0) == self.tomb_hdr.q.val().get_bits::<8>(0));
-        self.c_reason.next = self.h_reason.q.val();
-        if !self.h_reason.q.val().any() & self.h_other.q.val() {
-            self.c_reason.next = 8.into();
-        }
+        // ---- §6.3 checks (`HeaderCheck`): the packet's first beat is taken in IDLE, judged
+        // against the tombstone and the open context in SCREEN, decided in CHECK ----
+        self.hc.clock.next = self.clock.val();
+        self.hc.take.next = (self.state.q.val() == 0) & !self.tick_pend.q.val() & self.in_valid.val();
+        self.hc.in_hdr.next = self.in_hdr.val();
+        self.hc.in_len.next = self.in_len.val();
+        self.hc.in_bitset.next = self.in_bitset.val();
+        self.hc.tomb_v.next = self.tomb_v.q.val();
+        self.hc.tomb_id.next = self.tomb_hdr.q.val().get_bits::<8>(0);
+        self.hc.bound.next = self.bound.q.val();
+        self.hc.ctx_hdr.next = self.ctx_hdr.q.val();
 
         // ---- live view: the context, else the tombstone ----
         self.ctx_k.next = bit_cast::<7, 6>(self.ctx_hdr.q.val().get_bits::<6>(26)) + 1;
@@ -700,7 +602,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.res_reason.next = self.st_reason.q.val();
         self.res_rank.next = self.live_rank.val();
         self.res_known.next = bit_cast::<64, KM>(self.live_known.val());
-        self.res_hdr.next = self.h_hdr.q.val();
+        self.res_hdr.next = self.hc.hdr.val();
         if self.st_code.q.val() == 4 {
             self.res_rank.next = self.tomb_rank.q.val();
             self.res_known.next = bit_cast::<64, KM>(self.tomb_known.q.val());
@@ -874,7 +776,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.ctx_open_r.d.next = false;
         if self.ctx_open_r.q.val() {
             self.bound.d.next = true;
-            self.ctx_hdr.d.next = self.h_hdr.q.val();
+            self.ctx_hdr.d.next = self.hc.hdr.val();
             self.ctx_seen.d.next = 0.into();
             self.ctx_red.d.next = 0.into();
             self.ctx_inv.d.next = 0.into();
@@ -887,12 +789,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             if self.tick_pend.q.val() {
                 self.state.d.next = 11.into();
             } else if self.in_valid.val() {
-                self.h_hdr.d.next = self.in_hdr.val();
-                self.h_bits.d.next = self.in_bitset.val();
-                self.h_trunc.d.next = self.c_trunc.val();
-                self.h_sml.d.next = self.size_m_lo.val();
-                self.h_rhi.d.next = self.ck_rhi.val();
-                self.h_rlo.d.next = self.ck_rlo.val();
+                // (`hc` takes the header)
                 self.dr_check.d.next = false;
                 self.dr_w.d.next = 0.into();
                 self.dr_over.d.next = false;
@@ -901,39 +798,25 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             }
         }
         if self.state.q.val() == 1 {
-            // SCREEN: NPKT's rule, ranked between the size's and the bitset's; the compares with
-            // the decoder's state for CHECK
-            self.h_tomb.d.next = self.c_tomb.val();
-            self.h_other.d.next = self.bound.q.val() & (self.h_hdr.q.val() != self.ctx_hdr.q.val());
-            self.h_reason.d.next = self.h_rlo.q.val();
-            // (an empty bitset, reason 5, has no bit beyond k)
-            if self.c_beyond.val() {
-                self.h_reason.d.next = 6.into();
-            }
-            if self.c_npkt.val() {
-                self.h_reason.d.next = 4.into();
-            }
-            if self.h_rhi.q.val().any() {
-                self.h_reason.d.next = self.h_rhi.q.val();
-            }
+            // SCREEN: `hc` judges the header
             self.state.d.next = 12.into();
         }
         if self.state.q.val() == 12 {
             // CHECK
             self.state.d.next = 7.into();
-            if self.h_trunc.q.val() {
+            if self.hc.trunc.val() {
                 self.st_code.d.next = 0.into();
                 self.st_reason.d.next = 1.into();
-            } else if self.h_tomb.q.val() {
+            } else if self.hc.tomb.val() {
                 self.st_code.d.next = 4.into();
-            } else if self.c_reason.val().any() {
+            } else if self.hc.reason.val().any() {
                 self.st_code.d.next = 0.into();
-                self.st_reason.d.next = self.c_reason.val();
+                self.st_reason.d.next = self.hc.reason.val();
             } else {
                 // the header check has passed: no bit at or above k ≤ k_max ≤ KM is set
-                self.s_rem.d.next = bit_cast::<KM, 64>(self.h_bits.q.val()) & self.valid.q.val();
-                self.red_rem.d.next = bit_cast::<KM, 64>(self.h_bits.q.val()) & self.valid.q.val();
-                self.m.d.next = bit_cast::<KM, 64>(self.h_bits.q.val());
+                self.s_rem.d.next = bit_cast::<KM, 64>(self.hc.bits.val()) & self.valid.q.val();
+                self.red_rem.d.next = bit_cast::<KM, 64>(self.hc.bits.val()) & self.valid.q.val();
+                self.m.d.next = bit_cast::<KM, 64>(self.hc.bits.val());
                 self.red_iss.d.next = false;
                 self.red_pend.d.next = false;
                 self.state.d.next = 2.into();

@@ -8,7 +8,8 @@
 //! * [`table`]: 64-entry × 17-bit degree tables: robust soliton (c = 0.1, δ = 0.5 by default),
 //!   the spec's experiment profiles, and validation that rejects a table that can never decode
 //!   (§1.3's exact condition).
-//! * [`header`]: the 12-byte big-endian header and every receive-side validity rule (§6.3).
+//! * [`header`]: the 12-byte big-endian header and every receive-side validity rule (§6.3);
+//!   `header_rtl` (feature `rtl`): the decoder's header checker, the same rules in RTL.
 //! * [`encoder`]: message → k zero-padded source symbols → the coded stream (§6.2, §6.4, §6.5).
 //! * [`encoder_csr`] and `encoder_rtl` (feature `rtl`): the RTL encoder and how a host drives it.
 //! * [`pcap`]: a coded UDP exchange as a capture Wireshark opens.
@@ -30,6 +31,8 @@ pub mod encoder_csr;
 #[cfg(feature = "rtl")]
 pub mod encoder_rtl;
 pub mod header;
+#[cfg(feature = "rtl")]
+pub mod header_rtl;
 pub mod pcap;
 pub mod prng;
 pub mod receiver;

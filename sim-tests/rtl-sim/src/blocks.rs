@@ -25,7 +25,13 @@ pub struct RustHdlDut<T: PinIo> {
 
 impl<T: PinIo + Default> RustHdlDut<T> {
     pub fn new() -> Result<Self> {
-        let mut uut = T::default();
+        Self::of(T::default())
+    }
+}
+
+impl<T: PinIo> RustHdlDut<T> {
+    /// The simulator on a block made with parameters (a component whose `new` takes them).
+    pub fn of(mut uut: T) -> Result<Self> {
         uut.connect_all();
         let vcd = match crate::verilator::waves_dir() {
             Some(dir) => {
@@ -42,9 +48,7 @@ impl<T: PinIo + Default> RustHdlDut<T> {
         me.settle()?;
         Ok(me)
     }
-}
 
-impl<T: PinIo> RustHdlDut<T> {
     fn settle(&mut self) -> Result<()> {
         if !simulate(&mut self.uut, 1000) {
             bail!("rust-hdl simulation did not converge");

@@ -1,0 +1,133 @@
+//! The CB-LT decoder's sub-blocks on their own, on rust-hdl and Verilator, against the golden
+//! model: `hdl::cblt::header_rtl::HeaderCheck` (§6.3's receive checks) against
+//! `Header::check_data` and the decoder's own rules after it, as `decoder::Decoder::push` ranks
+//! them.
+
+use hdl::cblt::header::Header;
+use hdl::cblt::header_rtl::{test_header_check, HeaderCheck};
+use hdl::cblt::{full_mask, HEADER_LEN, K_MAX};
+use hdl::cycle::{Dut, Pin, Rng};
+use hdl::rtl_util::PinIo;
+use rust_hdl::prelude::*;
+use sim_tests::blocks::{RustHdlDut, VerilatorDut};
+
+const HC_IN: &[Pin] = &[
+    Pin { name: "take", width: 1 },
+    Pin { name: "in_hdr", width: 32 },
+    Pin { name: "in_len", width: 16 },
+    Pin { name: "in_bitset", width: 64 },
+    Pin { name: "tomb_v", width: 1 },
+    Pin { name: "tomb_id", width: 8 },
+    Pin { name: "bound", width: 1 },
+    Pin { name: "ctx_hdr", width: 32 },
+];
+const HC_OUT: &[Pin] = &[
+    Pin { name: "hdr", width: 32 },
+    Pin { name: "bits", width: 64 },
+    Pin { name: "trunc", width: 1 },
+    Pin { name: "tomb", width: 1 },
+    Pin { name: "reason", width: 4 },
+];
+/// `test_header_check`'s geometry.
+const S: usize = 64;
+const K_CORE: usize = 16;
+
+fn engines() -> Vec<Box<dyn Dut>> {
+    let mut uut = test_header_check();
+    uut.connect_all();
+    let verilog = generate_verilog(&uut);
+    assert_eq!(<HeaderCheck as PinIo>::INPUT_NAMES.len(), HC_IN.len());
+    vec![Box::new(RustHdlDut::of(test_header_check()).unwrap()), Box::new(VerilatorDut::new("header_check", &verilog, HC_IN, HC_OUT).unwrap())]
+}
+
+/// A taken header: W0, the bitset and the UDP payload length.
+#[derive(Clone, Copy, Default)]
+struct Taken {
+    w0: u32,
+    bitset: u64,
+    len: u64,
+}
+
+/// The model's first reason for `t` (`Invalid::code`, 0 if none), with the decoder's state: the
+/// packet's rules (`check_data`), then k above the core, then another message than the open one.
+fn model_reason(t: &Taken, ctx: Option<u32>) -> u64 {
+    let h = Header { npkt: (t.w0 >> 26) as u8, msg_size: (t.w0 >> 8) & 0x3_FFFF, msg_id: t.w0 as u8, bitset: t.bitset };
+    match h.check_data(S, t.len as usize) {
+        Err(why) => why.code() as u64,
+        Ok(()) if h.k() > K_CORE => 9,
+        Ok(()) if ctx.is_some_and(|c| c != t.w0) => 8,
+        Ok(()) => 0,
+    }
+}
+
+/// A header near the rules' edges: a valid one for k in 1..=20 (some above the core's 16),
+/// then at random one field broken (size zero, too large, off its NPKT by one, an empty bitset,
+/// a bit at k, the length off by one or truncated).
+fn stimulus(r: &mut Rng) -> Taken {
+    let k = 1 + r.below(20) as usize;
+    let mut size = ((k - 1) * S + 1 + r.below(S as u64) as usize) as u64;
+    let mut bitset = (r.next() & full_mask(k)).max(1);
+    let mut len = (HEADER_LEN + S) as u64;
+    match r.below(12) {
+        0 => size = 0,
+        1 => size = (K_MAX * S) as u64 + 1 + r.below(1000),
+        2 => size = ((k - 1) * S) as u64,
+        3 => size = (k * S + 1) as u64,
+        4 => bitset = 0,
+        5 if k < 64 => bitset |= 1 << (k + r.below((64 - k) as u64) as usize),
+        6 => len = len.wrapping_add(if r.chance(50) { 1 } else { u64::MAX }),
+        7 => len = r.below(HEADER_LEN as u64 + 1),
+        _ => {}
+    }
+    let w0 = ((k as u32 - 1) << 26) | ((size as u32 & 0x3_FFFF) << 8) | r.below(256) as u32;
+    Taken { w0, bitset, len }
+}
+
+/// Headers taken at random (back to back or a few clocks apart) while the tombstone and the open
+/// context change every clock: `hdr`, `bits` and `trunc` are the last header taken, and from the
+/// clock after that, `tomb` and `reason` are the model's verdict on the header taken two clocks
+/// or more ago, against the state of the clock before.
+#[test]
+fn header_check_is_the_models_rules_in_its_order() {
+    for mut dut in engines() {
+        let mut r = Rng::new(23);
+        // the header taken at the last edge (h1) and at the one before (h2)
+        let (mut h1, mut h2) = (Taken::default(), Taken::default());
+        let mut last_state: (Option<u8>, Option<u32>) = (None, None);
+        let mut seen = [0u32; 10];
+        for t in 0..30_000u64 {
+            let take = t == 0 || r.chance(40);
+            let x = stimulus(&mut r);
+            // the tombstone and the context: none, the header's own, or another
+            let tomb = match r.below(3) {
+                0 => None,
+                1 => Some(h1.w0 as u8),
+                _ => Some(r.below(256) as u8),
+            };
+            let ctx = match r.below(3) {
+                0 => None,
+                1 => Some(h1.w0),
+                _ => Some(stimulus(&mut r).w0),
+            };
+            let pins = [take as u64, x.w0 as u64, x.len, x.bitset, tomb.is_some() as u64, tomb.unwrap_or(0) as u64, ctx.is_some() as u64, ctx.unwrap_or(0) as u64];
+            let o = dut.eval(&pins).to_vec();
+            dut.edge();
+            if t >= 2 {
+                assert_eq!((o[0], o[1], o[2]), (h1.w0 as u64, h1.bitset, (h1.len < 12) as u64), "the held header at clock {t}");
+                let want_tomb = last_state.0.is_some_and(|id| id == h2.w0 as u8);
+                let want = model_reason(&h2, last_state.1);
+                assert_eq!((o[3], o[4]), (want_tomb as u64, want), "the verdict at clock {t} (W0 {:#010x}, bitset {:#x}, length {})", h2.w0, h2.bitset, h2.len);
+                seen[want as usize] += 1;
+            }
+            h2 = h1;
+            if take {
+                h1 = x;
+            }
+            last_state = (tomb, ctx);
+        }
+        // every reason the checker gives (1, truncation, is `trunc`'s) is reached
+        for code in [0, 2, 3, 4, 5, 6, 7, 8, 9] {
+            assert!(seen[code] > 200, "reason {code} reached {} times: {seen:?}", seen[code]);
+        }
+    }
+}
