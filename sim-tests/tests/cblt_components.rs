@@ -1,7 +1,7 @@
-//! The CB-LT decoder's sub-blocks on their own, on rust-hdl and Verilator, against the golden
-//! model: `hdl::cblt::header_rtl::HeaderCheck` (§6.3's receive checks) against
+//! The CB-LT decoder's sub-blocks on their own, on rust-hdl and Verilator:
+//! `hdl::cblt::header_rtl::HeaderCheck` (§6.3's receive checks) against the golden model's
 //! `Header::check_data` and the decoder's own rules after it, as `decoder::Decoder::push` ranks
-//! them.
+//! them; `hdl::cblt::readout_rtl::RowReadout` (the message readout) against the row layout.
 
 use hdl::cblt::header::Header;
 use hdl::cblt::header_rtl::{test_header_check, HeaderCheck};
@@ -129,5 +129,105 @@ fn header_check_is_the_models_rules_in_its_order() {
         for code in [0, 2, 3, 4, 5, 6, 7, 8, 9] {
             assert!(seen[code] > 200, "reason {code} reached {} times: {seen:?}", seen[code]);
         }
+    }
+}
+
+const RO_IN: &[Pin] = &[
+    Pin { name: "start", width: 1 },
+    Pin { name: "size", width: 19 },
+    Pin { name: "msg_ready", width: 1 },
+    Pin { name: "clear", width: 1 },
+    Pin { name: "other_addr", width: 8 },
+];
+const RO_OUT: &[Pin] = &[
+    Pin { name: "active", width: 1 },
+    Pin { name: "done", width: 1 },
+    Pin { name: "msg_valid", width: 1 },
+    Pin { name: "msg_data", width: 8 },
+    Pin { name: "msg_bytes", width: 8 },
+    Pin { name: "msg_last", width: 1 },
+];
+
+/// The beats of a message of `size` bytes from rows of `s` bytes in `wb`-byte words, row q at
+/// word `q·2^sa`: (the word's address, its valid bytes, whether it is the last).
+fn readout_beats(size: usize, s: usize, wb: usize, sa: u32) -> Vec<(u64, u64, bool)> {
+    let wps = s.div_ceil(wb);
+    let mut beats = Vec::new();
+    let mut left = size;
+    for i in 0.. {
+        let (row, w) = (i / wps, i % wps);
+        let n = if w == wps - 1 { s - (wps - 1) * wb } else { wb };
+        let last = left <= n;
+        beats.push((((row as u64) << sa) | w as u64, n.min(left) as u64, last));
+        if last {
+            return beats;
+        }
+        left -= n;
+    }
+    unreachable!()
+}
+
+/// Messages of random sizes (one byte to 64 rows) read out under a sink that is ready at
+/// random, some cleared midway: every beat taken is the next word in row order with its byte
+/// count, the last carries `msg_last` and raises `done` as it is taken, a held beat keeps its
+/// word, and a cleared readout gives no beat until the next start.
+#[test]
+fn row_readout_walks_the_rows_in_order_under_back_pressure() {
+    use hdl::cblt::readout_rtl::TestReadout;
+    let mut uut = TestReadout::default();
+    uut.connect_all();
+    let verilog = generate_verilog(&uut);
+    let duts: Vec<Box<dyn Dut>> = vec![Box::new(RustHdlDut::<TestReadout>::new().unwrap()), Box::new(VerilatorDut::new("row_readout", &verilog, RO_IN, RO_OUT).unwrap())];
+    for mut dut in duts {
+        let mut r = Rng::new(31);
+        let (mut messages, mut cleared, mut held) = (0, 0, 0);
+        for _ in 0..300 {
+            let size = 1 + r.below(64 * 10) as usize;
+            let beats = readout_beats(size, 10, 4, 2);
+            let clear_at = if r.chance(15) { Some(r.below(beats.len() as u64 + 3)) } else { None };
+            let ready_pct = [100, 70, 30][r.below(3) as usize];
+            // start, then read until done (or the clear)
+            let o = dut.eval(&[1, size as u64, r.chance(50) as u64, 0, r.below(256)]).to_vec();
+            assert_eq!((o[0], o[2]), (0, 0), "idle before the start");
+            dut.edge();
+            let (mut next, mut t, mut last_beat) = (0usize, 0u64, None);
+            loop {
+                let ready = r.chance(ready_pct);
+                let clear = clear_at == Some(t);
+                let o = dut.eval(&[0, 0, ready as u64, clear as u64, r.below(256)]).to_vec();
+                dut.edge();
+                assert_eq!(o[0], 1, "active until done, at clock {t} of a {size}-byte message");
+                if o[2] == 1 {
+                    let beat = (o[3], o[4], o[5] == 1);
+                    assert_eq!(beat, beats[next], "beat {next} of a {size}-byte message");
+                    if last_beat == Some(next) {
+                        held += 1;
+                    }
+                    last_beat = Some(next);
+                    if ready {
+                        next += 1;
+                    }
+                }
+                assert_eq!(o[1] == 1, o[2] == 1 && o[5] == 1 && ready, "done is the last beat taken");
+                if clear {
+                    cleared += 1;
+                    break;
+                }
+                if o[1] == 1 {
+                    assert_eq!(next, beats.len());
+                    messages += 1;
+                    break;
+                }
+                t += 1;
+                assert!(t < 10_000, "the readout of a {size}-byte message did not end");
+            }
+            // off until the next start, whatever the sink does
+            for _ in 0..r.below(3) + 1 {
+                let o = dut.eval(&[0, 0, r.chance(50) as u64, r.chance(10) as u64, r.below(256)]).to_vec();
+                dut.edge();
+                assert_eq!((o[0], o[2]), (0, 0), "no beat after the end or a clear");
+            }
+        }
+        assert!(messages > 200 && cleared > 20 && held > 1000, "messages {messages}, cleared {cleared}, held beats {held}");
     }
 }

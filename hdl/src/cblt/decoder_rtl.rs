@@ -44,6 +44,7 @@ use rust_hdl::prelude::*;
 use super::decoder::Status;
 use super::header::Invalid;
 use super::header_rtl::HeaderCheck;
+use super::readout_rtl::RowReadout;
 use super::{HEADER_LEN, K_MAX};
 
 /// `res_reason` of a symbol whose beats disagree with its length (an RTL-only error).
@@ -136,9 +137,6 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     one_word: Constant<Bit>,
     last_word_m1: Constant<Bits<SA>>,
     sa: Constant<Bits<RA>>,
-    wb: Constant<Bits<19>>,
-    /// Bytes in a row's last word: `S − (⌈S/WB⌉ − 1)·WB`.
-    s_last: Constant<Bits<19>>,
     // the symbol in progress
     state: DFF<Bits<4>>,
     /// §6.3's checks on the taken header, over SCREEN and CHECK; it holds the header.
@@ -250,20 +248,10 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     e_i: DFF<Bits<6>>,
     e_any: DFF<Bit>,
     e_new: DFF<Bit>,
-    // readout: issue stage (ra_*) and output stage (ob_*, its word on the RAM's output, which
-    // holds it while the output waits)
-    /// The state is READ (9), as a flip-flop of its own: the readout's stages are enabled by one
-    /// register, not by a decode of `state`.
-    st_read: DFF<Bit>,
-    ra_on: DFF<Bit>,
-    ra_slot: DFF<Bits<6>>,
-    ra_w: DFF<Bits<SA>>,
-    ra_left: DFF<Bits<19>>,
-    ob_on: DFF<Bit>,
-    ob_bytes: DFF<Bits<8>>,
-    ob_last: DFF<Bit>,
+    /// The message readout (READ): its address walk and beats.
+    ro: RowReadout<RA, SA>,
     /// The row RAM's read address, a register: `{pe_src, pe_w}` as a word issues (read stage
-    /// R), `{ra_slot, ra_w}` in READ (loaded with their next values). The RAM's address pins
+    /// R), the readout's `addr_next` in READ. The RAM's address pins
     /// (S = 1460 is 64 block RAMs on the ECP5) are driven by flip-flops, no multiplexer before.
     rd_a: DFF<Bits<RA>>,
     /// Read at `rd_a`; the read enable holds the readout's word while it waits.
@@ -303,21 +291,6 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     /// The row with m' XORed in is its pivot alone: compared in the check stage, from the
     /// registered row (the RAM's output reaches only `s_cnew`).
     s_same: Signal<Local, Bit>,
-    hold: Signal<Local, Bit>,
-    /// The readout's word is its row's last; the bytes it carries if the message goes on
-    /// (`nbr`); what is left fits it (`ra_fits`); the bytes it carries (`nb`).
-    ra_lastw: Signal<Local, Bit>,
-    na_slot: Signal<Local, Bits<6>>,
-    ra_go_on: Signal<Local, Bit>,
-    ra_go_left: Signal<Local, Bits<19>>,
-    ra_go_w: Signal<Local, Bits<SA>>,
-    ra_go_slot: Signal<Local, Bits<6>>,
-    na_w: Signal<Local, Bits<SA>>,
-    ra_addr: Signal<Local, Bits<RA>>,
-    na_addr: Signal<Local, Bits<RA>>,
-    nbr: Signal<Local, Bits<19>>,
-    ra_fits: Signal<Local, Bit>,
-    nb: Signal<Local, Bits<8>>,
 }
 
 impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecoder<W, RA, SA, KM> {
@@ -381,8 +354,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             one_word: Constant::new(wps == 1),
             last_word_m1: before_last_word(wps),
             sa: c(SA as u64),
-            wb: c(wb as u64),
-            s_last: c((s - (wps - 1) * wb) as u64),
             state: Default::default(),
             hc: HeaderCheck::new(s, k_max),
             st_code: Default::default(),
@@ -462,15 +433,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             e_i: Default::default(),
             e_any: Default::default(),
             e_new: Default::default(),
-            st_read: Default::default(),
-            ra_slot: Default::default(),
-            ra_w: Default::default(),
             rd_a: Default::default(),
-            ra_on: Default::default(),
-            ra_left: Default::default(),
-            ob_on: Default::default(),
-            ob_bytes: Default::default(),
-            ob_last: Default::default(),
+            ro: RowReadout::new(s, wb),
             row_ram: Default::default(),
             acc_ram: Default::default(),
             coef_ram: Default::default(),
@@ -498,19 +462,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             bv: Default::default(),
             x: Default::default(),
             sc_new: Default::default(),
-            hold: Default::default(),
-            ra_lastw: Default::default(),
-            na_slot: Default::default(),
-            ra_go_on: Default::default(),
-            ra_go_left: Default::default(),
-            ra_go_w: Default::default(),
-            ra_go_slot: Default::default(),
-            na_w: Default::default(),
-            ra_addr: Default::default(),
-            na_addr: Default::default(),
-            nbr: Default::default(),
-            ra_fits: Default::default(),
-            nb: Default::default(),
         }
     }
 
@@ -530,8 +481,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
 }
 
 // States.
-// 0 IDLE, 1 CHECK, 2 REDUCE, 3 DECIDE, 4 PASS, 5 ELIM, 6 INSTALL, 7 DRAIN, 8 RESULT, 9 READ,
-// 10 RECORD, 11 TICK.
+// 0 IDLE, 1 SCREEN, 12 CHECK, 2 REDUCE, 3 DECIDE, 4 PASS, 5 ELIM, 6 INSTALL, 7 DRAIN, 8 RESULT,
+// 9 READ, 10 RECORD, 11 TICK.
 
 impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic for LtDecoder<W, RA, SA, KM> {
     #[hdl_gen]
@@ -540,8 +491,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self, clock, state, st_code, st_reason, dr_check, dr_w, dr_over, ctx_open_r, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w, pe_last,
-            p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_low_oh, s_low_idx, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_cnew, s_cpoh, s_cpidx, elim, e_i, e_any, e_new, st_read, ra_on, ra_slot, ra_w, rd_a,
-            ra_left, ob_on, ob_bytes, ob_last
+            p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_low_oh, s_low_idx, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_cnew, s_cpoh, s_cpidx, elim, e_i, e_any, e_new, rd_a
         );
         self.row_ram.read_clock.next = self.clock.val();
         self.row_ram.write_clock.next = self.clock.val();
@@ -608,10 +558,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.res_known.next = bit_cast::<64, KM>(self.tomb_known.q.val());
             self.res_hdr.next = self.tomb_hdr.q.val();
         }
-        self.msg_valid.next = self.ob_on.q.val();
+        self.msg_valid.next = self.ro.msg_valid.val();
         self.msg_data.next = self.row_ram.read_data.val();
-        self.msg_bytes.next = self.ob_bytes.q.val();
-        self.msg_last.next = self.ob_last.q.val();
+        self.msg_bytes.next = self.ro.msg_bytes.val();
+        self.msg_last.next = self.ro.msg_last.val();
         self.rec_valid.next = self.state.q.val() == 10;
         self.rec_failed.next = self.rec_fail.q.val();
         self.rec_hdr.next = self.ctx_hdr.q.val();
@@ -739,37 +689,16 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             }
         }
 
-        // ---- readout: issue (ra) and output (ob) stages; a held beat stays on the RAM output ----
-        // the readout holds while the sink is not ready, whether or not a beat is out (a sink
-        // must not wait for `msg_valid` to raise `msg_ready`): the hold is the ready pin itself,
-        // with no logic before the row RAM's read enable and the stages' clock enables
-        self.hold.next = !self.msg_ready.val();
-        // a row's words carry WB bytes but its last, which carries the constant `s_last`; the
-        // message ends in this beat when what is left fits it (two compares with constants side
-        // by side, not a subtract, two compares and two multiplexers in series)
-        self.ra_lastw.next = self.ra_w.q.val() == self.last_word.val();
-        // the readout's next row and word if it advances, and its address now and then
-        self.na_slot.next = self.ra_slot.q.val();
-        self.na_w.next = self.ra_w.q.val() + 1;
-        if self.ra_lastw.val() {
-            self.na_slot.next = self.ra_slot.q.val() + 1;
-            self.na_w.next = 0.into();
-        }
-        self.ra_addr.next = (bit_cast::<RA, 6>(self.ra_slot.q.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.ra_w.q.val());
-        self.na_addr.next = (bit_cast::<RA, 6>(self.na_slot.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.na_w.val());
-        self.nbr.next = self.wb.val();
-        self.ra_fits.next = self.ra_left.q.val() <= self.wb.val();
-        if self.ra_lastw.val() {
-            self.nbr.next = self.s_last.val();
-            self.ra_fits.next = self.ra_left.q.val() <= self.s_last.val();
-        }
-        self.nb.next = self.nbr.val().get_bits::<8>(0);
-        if self.ra_fits.val() {
-            self.nb.next = self.ra_left.q.val().get_bits::<8>(0);
-        }
+        // ---- readout (`RowReadout`): its stages advance while the sink is ready; the row RAM
+        // holds its word (read enable low) while it waits ----
+        self.ro.clock.next = self.clock.val();
+        self.ro.start.next = false;
+        self.ro.size.next = bit_cast::<19, 18>(self.ctx_hdr.q.val().get_bits::<18>(8));
+        self.ro.msg_ready.next = self.msg_ready.val();
+        self.ro.clear.next = self.clear.val();
         self.row_ram.read_address.next = self.rd_a.q.val();
         // (the passes read every clock)
-        self.row_ram.read_enable.next = self.msg_ready.val() | !self.st_read.q.val();
+        self.row_ram.read_enable.next = self.msg_ready.val() | !self.ro.active.val();
 
         // ---- the context a commit opens, a clock after it (the commit decision is off the
         // context's registers; nothing reads them before the symbol's RESULT) ----
@@ -980,47 +909,18 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             }
             if self.st_code.q.val() == 3 {
                 self.cnt[6].inc.next = true;
-                self.ra_on.d.next = true;
-                self.ra_slot.d.next = 0.into();
-                self.ra_w.d.next = 0.into();
-                self.ra_left.d.next = bit_cast::<19, 18>(self.ctx_hdr.q.val().get_bits::<18>(8));
-                self.ob_on.d.next = false;
+                self.ro.start.next = true;
                 self.rec_fail.d.next = false;
                 self.state.d.next = 9.into();
-                self.st_read.d.next = true;
             }
             if self.st_code.q.val() == 4 {
                 self.cnt[5].inc.next = true;
                 self.tomb_idle.d.next = 0.into();
             }
         }
-        // the readout's next state when it advances, from registers alone; the output's hold
-        // then only enables the registers (their clock enable), in series with nothing else
-        self.ra_go_on.next = false;
-        self.ra_go_left.next = self.ra_left.q.val();
-        self.ra_go_w.next = self.ra_w.q.val();
-        self.ra_go_slot.next = self.ra_slot.q.val();
-        if self.ra_on.q.val() {
-            self.ra_go_left.next = self.ra_left.q.val() - self.nbr.val();
-            self.ra_go_on.next = !self.ra_fits.val();
-            self.ra_go_w.next = self.na_w.val();
-            self.ra_go_slot.next = self.na_slot.val();
-        }
-        if self.st_read.q.val() {
-            // READ: rows 0..k−1 in order, MSG_SIZE bytes in all
-            if !self.hold.val() {
-                self.ob_on.d.next = self.ra_on.q.val();
-                self.ob_bytes.d.next = self.nb.val();
-                self.ob_last.d.next = self.ra_fits.val();
-                self.ra_on.d.next = self.ra_go_on.val();
-                self.ra_left.d.next = self.ra_go_left.val();
-                self.ra_w.d.next = self.ra_go_w.val();
-                self.ra_slot.d.next = self.ra_go_slot.val();
-            }
-            if self.ob_on.q.val() & self.ob_last.q.val() & self.msg_ready.val() {
-                self.state.d.next = 10.into();
-                self.st_read.d.next = false;
-            }
+        if self.ro.done.val() {
+            // READ: rows 0..k−1 in order, MSG_SIZE bytes in all, until the last beat is taken
+            self.state.d.next = 10.into();
         }
         if self.state.q.val() == 10 {
             // RECORD (rec_valid) until taken; then free the context (tombstone if delivered)
@@ -1091,22 +991,12 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.c_acc.d.next = false;
             self.c_row.d.next = false;
             self.s_on.d.next = false;
-            self.ra_on.d.next = false;
-            self.ob_on.d.next = false;
-            self.st_read.d.next = false;
         }
         // the row RAM's address for the next clock: the word the passes issue now (read in R),
-        // or in READ the readout's, made from its registers with the output's hold as the last
-        // select (row 0 word 0 as READ begins)
+        // or the readout's
         self.rd_a.d.next = (bit_cast::<RA, 6>(self.pe_src.q.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.pe_w.q.val());
-        if self.st_read.d.val() {
-            self.rd_a.d.next = 0.into();
-            if self.st_read.q.val() {
-                self.rd_a.d.next = self.ra_addr.val();
-                if !self.hold.val() & self.ra_on.q.val() {
-                    self.rd_a.d.next = self.na_addr.val();
-                }
-            }
+        if self.ro.active_next.val() {
+            self.rd_a.d.next = self.ro.addr_next.val();
         }
     }
 }
