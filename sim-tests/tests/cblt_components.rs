@@ -1,7 +1,9 @@
 //! The CB-LT decoder's sub-blocks on their own, on rust-hdl and Verilator:
 //! `hdl::cblt::header_rtl::HeaderCheck` (§6.3's receive checks) against the golden model's
 //! `Header::check_data` and the decoder's own rules after it, as `decoder::Decoder::push` ranks
-//! them; `hdl::cblt::readout_rtl::RowReadout` (the message readout) against the row layout.
+//! them; `hdl::cblt::scanner_rtl::ElimScanner` (back-elimination) against a coefficient RAM
+//! modelled in the test; `hdl::cblt::readout_rtl::RowReadout` (the message readout) against
+//! the row layout.
 
 use hdl::cblt::header::Header;
 use hdl::cblt::header_rtl::{test_header_check, HeaderCheck};
@@ -229,5 +231,123 @@ fn row_readout_walks_the_rows_in_order_under_back_pressure() {
             }
         }
         assert!(messages > 200 && cleared > 20 && held > 1000, "messages {messages}, cleared {cleared}, held beats {held}");
+    }
+}
+
+const SC_IN: &[Pin] = &[
+    Pin { name: "load", width: 1 },
+    Pin { name: "touched", width: 16 },
+    Pin { name: "start", width: 1 },
+    Pin { name: "valid", width: 16 },
+    Pin { name: "coef", width: 16 },
+    Pin { name: "m", width: 16 },
+    Pin { name: "q_oh", width: 16 },
+    Pin { name: "clear", width: 1 },
+];
+const SC_OUT: &[Pin] = &[
+    Pin { name: "on", width: 1 },
+    Pin { name: "rem", width: 16 },
+    Pin { name: "low_oh", width: 16 },
+    Pin { name: "low_idx", width: 6 },
+    Pin { name: "read_idx", width: 6 },
+    Pin { name: "wr", width: 1 },
+    Pin { name: "wr_idx", width: 6 },
+    Pin { name: "wr_row", width: 16 },
+    Pin { name: "wr_oh", width: 16 },
+    Pin { name: "wr_same", width: 1 },
+];
+
+/// Scans of random row sets against a coefficient RAM modelled in the test as the decoder's is
+/// (the read address registered, the word a clock after it, no read-during-write bypass),
+/// some cleared midway: every valid row with bit q, and no other, is written once, lowest first,
+/// with m XORed in, `wr_same` exactly when the new row is its pivot alone; the scan ends; and
+/// `load` keeps the touched rows, with their lowest two clocks later.
+#[test]
+fn elim_scanner_xors_m_into_every_row_with_bit_q() {
+    use hdl::cblt::scanner_rtl::TestScanner;
+    let mut uut = TestScanner::default();
+    uut.connect_all();
+    let verilog = generate_verilog(&uut);
+    let duts: Vec<Box<dyn Dut>> = vec![Box::new(RustHdlDut::<TestScanner>::new().unwrap()), Box::new(VerilatorDut::new("elim_scanner", &verilog, SC_IN, SC_OUT).unwrap())];
+    for mut dut in duts {
+        let mut r = Rng::new(41);
+        let mut mem = [0u64; 64];
+        let (mut scans, mut writes, mut same, mut cleared) = (0, 0, 0, 0);
+        for _ in 0..400 {
+            // the touched rows, kept by `load`
+            let touched = r.next() & 0xFFFF;
+            dut.eval(&[1, touched, 0, 0, 0, 0, 0, 0]);
+            dut.edge();
+            let o = dut.eval(&[0; 8]).to_vec();
+            dut.edge();
+            assert_eq!(o[1], touched, "load keeps {touched:#x}");
+            let o = dut.eval(&[0; 8]).to_vec();
+            dut.edge();
+            let low = if touched == 0 { 0 } else { touched.trailing_zeros() as u64 };
+            assert_eq!((o[1], o[2], o[3]), (touched, touched & touched.wrapping_neg(), low), "load keeps {touched:#x}");
+            // a scan: pivot q outside the valid rows, m with bit q
+            let q = r.below(16) as u32;
+            let valid = r.next() & 0xFFFF & !(1 << q);
+            let m = (r.next() & 0xFFFF) | (1 << q);
+            for (i, row) in mem.iter_mut().enumerate().take(16) {
+                *row = r.next() & 0xFFFF;
+                if r.chance(10) {
+                    *row = (1 << i) ^ m; // becomes its pivot alone
+                }
+            }
+            let before = mem;
+            let clear_at = if r.chance(10) { Some(r.below(20)) } else { None };
+            let (mut addr_q, mut ram_out) = (0usize, 0u64);
+            let mut written = Vec::new();
+            let mut t = 0u64;
+            loop {
+                let start = t == 0;
+                let clear = clear_at == Some(t);
+                let o = dut.eval(&[0, 0, start as u64, valid, ram_out, m, 1 << q, clear as u64]).to_vec();
+                dut.edge();
+                if o[5] == 1 {
+                    let p = o[6] as usize;
+                    assert_eq!(o[8], 1 << p, "wr_oh names row {p}");
+                    assert_eq!(o[7], before[p] ^ m, "row {p} gets m");
+                    assert_eq!(o[9] == 1, before[p] ^ m == 1 << p, "wr_same for row {p}");
+                    same += (o[9] == 1) as u32;
+                    written.push(p);
+                    mem[p] = o[7];
+                }
+                // the RAM: at this edge its output takes the word at the registered address (as
+                // it was before this edge's write), and the address register takes `read_idx`
+                ram_out = before_write(&mem, &written, o[5] == 1, addr_q, &before);
+                addr_q = o[4] as usize;
+                if clear {
+                    cleared += 1;
+                    break;
+                }
+                if t > 0 && o[0] == 0 {
+                    let want: Vec<usize> = (0..16).filter(|&p| valid >> p & 1 == 1 && before[p] >> q & 1 == 1).collect();
+                    assert_eq!(written, want, "the rows written, valid {valid:#x}, q {q}");
+                    scans += 1;
+                    writes += written.len();
+                    break;
+                }
+                t += 1;
+                assert!(t < 100, "the scan did not end");
+            }
+            if clear_at.is_some() {
+                // a clear leaves no scan on
+                let o = dut.eval(&[0; 8]).to_vec();
+                dut.edge();
+                assert_eq!(o[0], 0, "off after a clear");
+            }
+        }
+        assert!(scans > 300 && writes > 1000 && same > 50 && cleared > 20, "scans {scans}, writes {writes}, same {same}, cleared {cleared}");
+    }
+}
+
+/// The word at `addr` before this edge's write (the last of `written`, if `wrote`).
+fn before_write(mem: &[u64; 64], written: &[usize], wrote: bool, addr: usize, before: &[u64; 64]) -> u64 {
+    if wrote && written.last() == Some(&addr) {
+        before[addr]
+    } else {
+        mem[addr]
     }
 }

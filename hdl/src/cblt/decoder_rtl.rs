@@ -45,6 +45,7 @@ use super::decoder::Status;
 use super::header::Invalid;
 use super::header_rtl::HeaderCheck;
 use super::readout_rtl::RowReadout;
+use super::scanner_rtl::ElimScanner;
 use super::{HEADER_LEN, K_MAX};
 
 /// `res_reason` of a symbol whose beats disagree with its length (an RTL-only error).
@@ -215,30 +216,9 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     c_w: DFF<Bits<SA>>,
     c_ra: DFF<Bits<RA>>,
     c_x: DFF<Bits<W>>,
-    // back-elimination scanner
-    s_on: DFF<Bit>,
-    /// The touched rows from CHECK to DECIDE (pass 0's source), then the rows left to scan.
-    s_rem: DFF<Bits<KM>>,
-    /// `lo_s` on `s_rem`, registered every clock: DECIDE takes pass 0's source from these (s_rem
-    /// is set at CHECK and holds through REDUCE, a clock or more), not through the carry chain.
-    s_low_oh: DFF<Bits<KM>>,
-    s_low_idx: DFF<Bits<6>>,
-    /// The scanner's read issued (row `s_ipidx`, one-hot `s_ipoh`), then on the RAM's output
-    /// (`s_pend`, row `s_pidx`, one-hot `s_poh`).
-    s_iss: DFF<Bit>,
-    s_ipoh: DFF<Bits<KM>>,
-    s_ipidx: DFF<Bits<6>>,
-    s_pend: DFF<Bit>,
-    s_poh: DFF<Bits<KM>>,
-    s_pidx: DFF<Bits<6>>,
-    /// The row read, checked a clock after the RAM returns it (`s_chk`): whether it has bit q
-    /// (`s_hit`), the row with m' XORed in (`s_cnew`), the row (`s_cpidx`, `s_cpoh`). The
-    /// RAM's output only reaches registers.
-    s_chk: DFF<Bit>,
-    s_hit: DFF<Bit>,
-    s_cnew: DFF<Bits<KM>>,
-    s_cpoh: DFF<Bits<KM>>,
-    s_cpidx: DFF<Bits<6>>,
+    /// The back-elimination scanner; before a scan it keeps the touched rows (pass 0's
+    /// sources) and their lowest.
+    sc: ElimScanner<KM>,
     elim: DFF<Bits<KM>>,
     /// The next row to eliminate, made a clock ahead from `elim` (its index, and whether there
     /// is one). In an ELIM pass only its own takes change `elim`, and a row spans ⌈S/WB⌉ ≥ 2
@@ -259,7 +239,6 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     acc_ram: BlockRam<W, SA>,
     coef_ram: BlockRam<KM, 6>,
     lo_a: LowestOne<KM>,
-    lo_s: LowestOne<KM>,
     /// The passes' own units, on a register each (the sources left, the rows to eliminate),
     /// so the state's multiplexer is not in series with their carry chains.
     lo_p: LowestOne<KM>,
@@ -287,10 +266,6 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     av: Signal<Local, Bits<W>>,
     bv: Signal<Local, Bits<W>>,
     x: Signal<Local, Bits<W>>,
-    sc_new: Signal<Local, Bits<KM>>,
-    /// The row with m' XORed in is its pivot alone: compared in the check stage, from the
-    /// registered row (the RAM's output reaches only `s_cnew`).
-    s_same: Signal<Local, Bit>,
 }
 
 impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecoder<W, RA, SA, KM> {
@@ -413,22 +388,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             c_w: Default::default(),
             c_ra: Default::default(),
             c_x: Default::default(),
-            s_on: Default::default(),
-            s_rem: Default::default(),
-            s_low_oh: Default::default(),
-            s_low_idx: Default::default(),
-            s_iss: Default::default(),
-            s_ipoh: Default::default(),
-            s_ipidx: Default::default(),
-            s_pend: Default::default(),
-            s_chk: Default::default(),
-            s_hit: Default::default(),
-            s_same: Default::default(),
-            s_cnew: Default::default(),
-            s_cpoh: Default::default(),
-            s_cpidx: Default::default(),
-            s_poh: Default::default(),
-            s_pidx: Default::default(),
+            sc: Default::default(),
             elim: Default::default(),
             e_i: Default::default(),
             e_any: Default::default(),
@@ -439,7 +399,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             acc_ram: Default::default(),
             coef_ram: Default::default(),
             lo_a: Default::default(),
-            lo_s: Default::default(),
             lo_p: Default::default(),
             lo_e: Default::default(),
             cnt: Default::default(),
@@ -461,7 +420,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             av: Default::default(),
             bv: Default::default(),
             x: Default::default(),
-            sc_new: Default::default(),
         }
     }
 
@@ -491,7 +449,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self, clock, state, st_code, st_reason, dr_check, dr_w, dr_over, ctx_open_r, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w, pe_last,
-            p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, s_on, s_rem, s_low_oh, s_low_idx, s_iss, s_ipoh, s_ipidx, s_pend, s_poh, s_pidx, s_chk, s_hit, s_cnew, s_cpoh, s_cpidx, elim, e_i, e_any, e_new, rd_a
+            p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, elim, e_i, e_any, e_new, rd_a
         );
         self.row_ram.read_clock.next = self.clock.val();
         self.row_ram.write_clock.next = self.clock.val();
@@ -572,9 +530,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.rec_invalid.next = self.ctx_inv.q.val();
 
         // ---- lowest-one units, each on one register (no multiplexer before its carry chain):
-        // lo_a on `red_rem` (the touched rows in REDUCE, then m' for DECIDE's pivot), lo_s on
-        // `s_rem` (the touched rows for pass 0's source in DECIDE, then the scanner's rows),
-        // lo_p and lo_e on the passes' sources and the rows to eliminate ----
+        // lo_a on `red_rem` (the touched rows in REDUCE, then m' for DECIDE's pivot), the
+        // scanner's on its rows (the touched rows for pass 0's source in DECIDE, then the rows
+        // to scan), lo_p and lo_e on the passes' sources and the rows to eliminate ----
         self.lo_a.x.next = self.red_rem.q.val();
         self.lo_p.x.next = self.p_rem.q.val();
         self.lo_e.x.next = self.elim.q.val();
@@ -588,18 +546,23 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.ne_any.next = self.e_any.d.val();
             self.e_ok.next = true;
         }
-        self.lo_s.x.next = self.s_rem.q.val();
-        self.s_low_oh.d.next = self.lo_s.oh.val();
-        self.s_low_idx.d.next = self.lo_s.idx.val();
+        self.sc.clock.next = self.clock.val();
+        self.sc.load.next = false;
+        self.sc.touched.next = bit_cast::<KM, 64>(self.hc.bits.val()) & self.valid.q.val();
+        self.sc.start.next = false;
+        self.sc.valid.next = self.valid.q.val();
+        self.sc.coef.next = self.coef_ram.read_data.val();
+        self.sc.m.next = self.m.q.val();
+        self.sc.q_oh.next = self.q_oh.q.val();
+        self.sc.clear.next = self.clear.val();
         self.coef_ra.d.next = self.lo_a.idx.val();
-        if self.s_on.q.val() {
-            self.coef_ra.d.next = self.lo_s.idx.val();
+        if self.sc.on.val() {
+            self.coef_ra.d.next = self.sc.read_idx.val();
         }
         self.coef_ram.read_address.next = self.coef_ra.q.val();
-        self.sc_new.next = self.coef_ram.read_data.val() ^ self.m.q.val();
         self.coef_ram.write_enable.next = false;
-        self.coef_ram.write_address.next = self.s_cpidx.q.val();
-        self.coef_ram.write_data.next = self.s_cnew.q.val();
+        self.coef_ram.write_address.next = self.sc.wr_idx.val();
+        self.coef_ram.write_data.next = self.sc.wr_row.val();
 
         // ---- payload passes: issue (read) ----
         // a word is read at the end of R, the clock after it issues: it waits while a word R or
@@ -661,31 +624,12 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.row_ram.write_data.next = self.c_x.q.val();
 
         // ---- back-elimination scanner: coef rows with bit q get m' XORed in ----
-        self.s_same.next = self.s_cnew.q.val() == self.s_cpoh.q.val();
-        if self.s_on.q.val() {
-            self.s_iss.d.next = self.s_rem.q.val().any();
-            self.s_pend.d.next = self.s_iss.q.val();
-            self.s_poh.d.next = self.s_ipoh.q.val();
-            self.s_pidx.d.next = self.s_ipidx.q.val();
-            if self.s_rem.q.val().any() {
-                self.s_rem.d.next = self.s_rem.q.val() & !self.lo_s.oh.val();
-                self.s_ipoh.d.next = self.lo_s.oh.val();
-                self.s_ipidx.d.next = self.lo_s.idx.val();
-            } else if !self.s_iss.q.val() & !self.s_pend.q.val() & !self.s_chk.q.val() {
-                self.s_on.d.next = false;
-            }
-            self.s_chk.d.next = self.s_pend.q.val();
-            self.s_hit.d.next = (self.coef_ram.read_data.val() & self.q_oh.q.val()).any();
-            self.s_cnew.d.next = self.sc_new.val();
-            self.s_cpoh.d.next = self.s_poh.q.val();
-            self.s_cpidx.d.next = self.s_pidx.q.val();
-            if self.s_chk.q.val() & self.s_hit.q.val() {
-                self.elim_add.next = true;
-                self.coef_ram.write_enable.next = true;
-                self.known.d.next = self.known.q.val() & !self.s_cpoh.q.val();
-                if self.s_same.val() {
-                    self.known.d.next = self.known.q.val() | self.s_cpoh.q.val();
-                }
+        if self.sc.wr.val() {
+            self.elim_add.next = true;
+            self.coef_ram.write_enable.next = true;
+            self.known.d.next = self.known.q.val() & !self.sc.wr_oh.val();
+            if self.sc.wr_same.val() {
+                self.known.d.next = self.known.q.val() | self.sc.wr_oh.val();
             }
         }
 
@@ -743,7 +687,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 self.st_reason.d.next = self.hc.reason.val();
             } else {
                 // the header check has passed: no bit at or above k ≤ k_max ≤ KM is set
-                self.s_rem.d.next = bit_cast::<KM, 64>(self.hc.bits.val()) & self.valid.q.val();
+                self.sc.load.next = true;
                 self.red_rem.d.next = bit_cast::<KM, 64>(self.hc.bits.val()) & self.valid.q.val();
                 self.m.d.next = bit_cast::<KM, 64>(self.hc.bits.val());
                 self.red_iss.d.next = false;
@@ -779,10 +723,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 self.pe_kind.d.next = 0.into();
                 self.pe_w.d.next = 0.into();
                 self.pe_last.d.next = self.one_word.val();
-                self.pe_has.d.next = self.s_rem.q.val().any();
-                self.pe_src.d.next = self.s_low_idx.q.val();
-                self.p_rem.d.next = self.s_rem.q.val() & !self.s_low_oh.q.val();
-                self.pe_rowq.d.next = !(self.s_rem.q.val() & !self.s_low_oh.q.val()).any();
+                self.pe_has.d.next = self.sc.rem.val().any();
+                self.pe_src.d.next = self.sc.low_idx.val();
+                self.p_rem.d.next = self.sc.rem.val() & !self.sc.low_oh.val();
+                self.pe_rowq.d.next = !(self.sc.rem.val() & !self.sc.low_oh.val()).any();
                 self.elim_zero.next = true;
                 self.state.d.next = 4.into();
             }
@@ -828,15 +772,11 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                     } else if self.pe_last.q.val() {
                         // commit: open the context (a clock later) and start the scanner
                         self.ctx_open_r.d.next = !self.bound.q.val();
-                        self.s_on.d.next = true;
-                        self.s_rem.d.next = self.valid.q.val();
-                        self.s_iss.d.next = false;
-                        self.s_pend.d.next = false;
-                        self.s_chk.d.next = false;
+                        self.sc.start.next = true;
                     }
                 }
             }
-            if (self.state.q.val() == 5) & !self.pe_on.q.val() & !self.s_on.q.val() & self.e_ok.val() {
+            if (self.state.q.val() == 5) & !self.pe_on.q.val() & !self.sc.on.val() & self.e_ok.val() {
                 self.elim_take.next = true;
                 if self.ne_any.val() {
                     self.pe_on.d.next = true;
@@ -968,7 +908,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         }
         self.elim_add_m.next = 0.into();
         if self.elim_add.val() {
-            self.elim_add_m.next = self.s_cpoh.q.val();
+            self.elim_add_m.next = self.sc.wr_oh.val();
         }
         self.elim.d.next = (self.elim.q.val() & !self.elim_clr_m.val()) | self.elim_add_m.val();
         if self.elim_zero.val() {
@@ -990,7 +930,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.c_on.d.next = false;
             self.c_acc.d.next = false;
             self.c_row.d.next = false;
-            self.s_on.d.next = false;
         }
         // the row RAM's address for the next clock: the word the passes issue now (read in R),
         // or the readout's

@@ -18,8 +18,8 @@
 //! * [`decoder`]: the online fully-reduced GF(2) decoder with the statuses, rank and
 //!   `known_mask` of §6.6.
 //! * [`receiver`]: one decoder context with its tombstone, idle expiry and records: the model
-//!   of the decoder RTL (`decoder_rtl`, feature `rtl`, with its components `header_rtl` and
-//!   `readout_rtl`).
+//!   of the decoder RTL (`decoder_rtl`, feature `rtl`, with its components `header_rtl`,
+//!   `scanner_rtl` and `readout_rtl`).
 //! * [`stimulus`]: random messages, interleaved streams and every §6.3 violation as a mutation
 //!   of a valid symbol: the receive-side fuzz stimulus.
 
@@ -39,6 +39,8 @@ pub mod prng;
 #[cfg(feature = "rtl")]
 pub mod readout_rtl;
 pub mod receiver;
+#[cfg(feature = "rtl")]
+pub mod scanner_rtl;
 pub mod stimulus;
 pub mod table;
 pub mod vectors;
