@@ -2,7 +2,7 @@
 //! `hdl::cblt::header_rtl::HeaderCheck` (§6.3's receive checks) against the golden model's
 //! `Header::check_data` and the decoder's own rules after it, as `decoder::Decoder::push` ranks
 //! them; `hdl::cblt::scanner_rtl::ElimScanner` (back-elimination) against a coefficient RAM
-//! modelled in the test; `hdl::cblt::readout_rtl::RowReadout` (the message readout) against
+//! modelled in the test, and `ElimRows` (the rows to eliminate) against a set; `hdl::cblt::readout_rtl::RowReadout` (the message readout) against
 //! the row layout.
 
 use hdl::cblt::header::Header;
@@ -349,5 +349,56 @@ fn before_write(mem: &[u64; 64], written: &[usize], wrote: bool, addr: usize, be
         before[addr]
     } else {
         mem[addr]
+    }
+}
+
+const ER_IN: &[Pin] = &[Pin { name: "take", width: 1 }, Pin { name: "add", width: 1 }, Pin { name: "add_oh", width: 16 }, Pin { name: "zero", width: 1 }];
+const ER_OUT: &[Pin] = &[Pin { name: "next_idx", width: 6 }, Pin { name: "next_any", width: 1 }, Pin { name: "ok", width: 1 }];
+
+/// Random adds, takes (while `ok`) and zeroes on the rows to eliminate, built for rows of several
+/// words: `ok` is low exactly the clock after a change,
+/// and while it is high `next_idx`/`next_any` are the set's lowest row; a take removes the
+/// lowest, a take from none changes nothing.
+#[test]
+fn elim_rows_name_the_lowest_row_a_clock_ahead() {
+    use hdl::cblt::scanner_rtl::TestElimRows;
+    let mut uut = TestElimRows::default();
+    uut.connect_all();
+    let verilog = generate_verilog(&uut);
+    let duts: Vec<Box<dyn Dut>> = vec![Box::new(RustHdlDut::<TestElimRows>::new().unwrap()), Box::new(VerilatorDut::new("elim_rows", &verilog, ER_IN, ER_OUT).unwrap())];
+    for mut dut in duts {
+        let mut r = Rng::new(43);
+        let (mut set, mut changed) = (0u64, false);
+        let (mut takes, mut checked) = (0, 0);
+        for t in 0..20_000 {
+            let op = r.below(10);
+            // takes only while `ok`, as the decoder makes them
+            let (take, add, zero) = (op < 3 && !changed, (3..8).contains(&op), op == 8 && r.chance(20));
+            let oh = 1u64 << r.below(16);
+            let o = dut.eval(&[take as u64, add as u64, oh, zero as u64]).to_vec();
+            dut.edge();
+            assert_eq!(o[2] == 0, changed, "ok at clock {t}");
+            if !changed {
+                assert_eq!(o[1] == 1, set != 0, "next_any at clock {t}");
+                if set != 0 {
+                    assert_eq!(o[0], set.trailing_zeros() as u64, "next_idx at clock {t} (set {set:#x})");
+                }
+                checked += 1;
+            }
+            let before = set;
+            if take {
+                set &= set.wrapping_sub(1);
+                takes += (before != 0) as u32;
+            }
+            if add {
+                set |= oh;
+            }
+            if zero {
+                set = 0;
+            }
+            // a take from none is no change
+            changed = (take && before != 0) || add || zero;
+        }
+        assert!(takes > 1000 && checked > 5000, "takes {takes}, clocks checked {checked}");
     }
 }

@@ -45,7 +45,7 @@ use super::decoder::Status;
 use super::header::Invalid;
 use super::header_rtl::HeaderCheck;
 use super::readout_rtl::RowReadout;
-use super::scanner_rtl::ElimScanner;
+use super::scanner_rtl::{ElimRows, ElimScanner};
 use super::{HEADER_LEN, K_MAX};
 
 /// `res_reason` of a symbol whose beats disagree with its length (an RTL-only error).
@@ -219,15 +219,8 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     /// The back-elimination scanner; before a scan it keeps the touched rows (pass 0's
     /// sources) and their lowest.
     sc: ElimScanner<KM>,
-    elim: DFF<Bits<KM>>,
-    /// The next row to eliminate, made a clock ahead from `elim` (its index, and whether there
-    /// is one). In an ELIM pass only its own takes change `elim`, and a row spans ⌈S/WB⌉ ≥ 2
-    /// clocks, so they are current at the row's last word; the pass's start waits a clock
-    /// while `e_new` says `elim` changed at the last edge. One-word rows (`one_word`) take them
-    /// from `lo_e` in the same clock. A take clears `lo_e`'s one-hot, the same row.
-    e_i: DFF<Bits<6>>,
-    e_any: DFF<Bit>,
-    e_new: DFF<Bit>,
+    /// The rows whose ELIM pass is still to come, and the next of them.
+    er: ElimRows<KM>,
     /// The message readout (READ): its address walk and beats.
     ro: RowReadout<RA, SA>,
     /// The row RAM's read address, a register: `{pe_src, pe_w}` as a word issues (read stage
@@ -242,7 +235,6 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     /// The passes' own units, on a register each (the sources left, the rows to eliminate),
     /// so the state's multiplexer is not in series with their carry chains.
     lo_p: LowestOne<KM>,
-    lo_e: LowestOne<KM>,
     cnt: [SatCounter; 8],
     // combinational
     ctx_k: Signal<Local, Bits<7>>,
@@ -251,16 +243,6 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     stall: Signal<Local, Bit>,
     /// `pe_w + 1` is the last word.
     pw_next_last: Signal<Local, Bit>,
-    /// The rows to eliminate change in one place, by three requests: take the lowest (an ELIM
-    /// pass begins on it), add the scanner's row, clear all (DECIDE).
-    elim_take: Signal<Local, Bit>,
-    elim_add: Signal<Local, Bit>,
-    elim_zero: Signal<Local, Bit>,
-    ne_i: Signal<Local, Bits<6>>,
-    ne_any: Signal<Local, Bit>,
-    e_ok: Signal<Local, Bit>,
-    elim_clr_m: Signal<Local, Bits<KM>>,
-    elim_add_m: Signal<Local, Bits<KM>>,
     issue: Signal<Local, Bit>,
     fr_bad: Signal<Local, Bit>,
     av: Signal<Local, Bits<W>>,
@@ -389,10 +371,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             c_ra: Default::default(),
             c_x: Default::default(),
             sc: Default::default(),
-            elim: Default::default(),
-            e_i: Default::default(),
-            e_any: Default::default(),
-            e_new: Default::default(),
+            er: ElimRows::new(wps == 1),
             rd_a: Default::default(),
             ro: RowReadout::new(s, wb),
             row_ram: Default::default(),
@@ -400,21 +379,12 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             coef_ram: Default::default(),
             lo_a: Default::default(),
             lo_p: Default::default(),
-            lo_e: Default::default(),
             cnt: Default::default(),
             ctx_k: Default::default(),
             live_rank: Default::default(),
             live_known: Default::default(),
             stall: Default::default(),
             pw_next_last: Default::default(),
-            elim_take: Default::default(),
-            elim_add: Default::default(),
-            elim_zero: Default::default(),
-            ne_i: Default::default(),
-            ne_any: Default::default(),
-            e_ok: Default::default(),
-            elim_clr_m: Default::default(),
-            elim_add_m: Default::default(),
             issue: Default::default(),
             fr_bad: Default::default(),
             av: Default::default(),
@@ -449,7 +419,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self, clock, state, st_code, st_reason, dr_check, dr_w, dr_over, ctx_open_r, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w, pe_last,
-            p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, elim, e_i, e_any, e_new, rd_a
+            p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, rd_a
         );
         self.row_ram.read_clock.next = self.clock.val();
         self.row_ram.write_clock.next = self.clock.val();
@@ -535,17 +505,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         // to scan), lo_p and lo_e on the passes' sources and the rows to eliminate ----
         self.lo_a.x.next = self.red_rem.q.val();
         self.lo_p.x.next = self.p_rem.q.val();
-        self.lo_e.x.next = self.elim.q.val();
-        self.e_i.d.next = self.lo_e.idx.val();
-        self.e_any.d.next = self.elim.q.val().any();
-        self.ne_i.next = self.e_i.q.val();
-        self.ne_any.next = self.e_any.q.val();
-        self.e_ok.next = !self.e_new.q.val();
-        if self.one_word.val() {
-            self.ne_i.next = self.lo_e.idx.val();
-            self.ne_any.next = self.e_any.d.val();
-            self.e_ok.next = true;
-        }
+        self.er.clock.next = self.clock.val();
+        self.er.add_oh.next = self.sc.wr_oh.val();
         self.sc.clock.next = self.clock.val();
         self.sc.load.next = false;
         self.sc.touched.next = bit_cast::<KM, 64>(self.hc.bits.val()) & self.valid.q.val();
@@ -578,9 +539,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.in_ready.next = self.issue.val() & (self.pe_kind.q.val() == 0);
         self.fr_bad.next = (self.pe_kind.q.val() == 0) & (self.in_last.val() != self.pe_last.q.val());
         self.pw_next_last.next = self.pe_w.q.val() == self.last_word_m1.val();
-        self.elim_take.next = false;
-        self.elim_add.next = false;
-        self.elim_zero.next = false;
+        self.er.take.next = false;
+        self.er.add.next = false;
+        self.er.zero.next = false;
         self.r_on.d.next = self.issue.val();
         self.r_kind.d.next = self.pe_kind.q.val();
         self.r_w.d.next = self.pe_w.q.val();
@@ -625,7 +586,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
 
         // ---- back-elimination scanner: coef rows with bit q get m' XORed in ----
         if self.sc.wr.val() {
-            self.elim_add.next = true;
+            self.er.add.next = true;
             self.coef_ram.write_enable.next = true;
             self.known.d.next = self.known.q.val() & !self.sc.wr_oh.val();
             if self.sc.wr_same.val() {
@@ -727,7 +688,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 self.pe_src.d.next = self.sc.low_idx.val();
                 self.p_rem.d.next = self.sc.rem.val() & !self.sc.low_oh.val();
                 self.pe_rowq.d.next = !(self.sc.rem.val() & !self.sc.low_oh.val()).any();
-                self.elim_zero.next = true;
+                self.er.zero.next = true;
                 self.state.d.next = 4.into();
             }
         }
@@ -739,9 +700,9 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                     self.pe_last.d.next = self.one_word.val();
                     if self.pe_kind.q.val() == 2 {
                         // the next row to eliminate, if any (taking from none changes nothing)
-                        self.elim_take.next = true;
-                        if self.ne_any.val() {
-                            self.pe_src.d.next = self.ne_i.val();
+                        self.er.take.next = true;
+                        if self.er.next_any.val() {
+                            self.pe_src.d.next = self.er.next_idx.val();
                         } else {
                             self.pe_on.d.next = false;
                         }
@@ -776,15 +737,15 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                     }
                 }
             }
-            if (self.state.q.val() == 5) & !self.pe_on.q.val() & !self.sc.on.val() & self.e_ok.val() {
-                self.elim_take.next = true;
-                if self.ne_any.val() {
+            if (self.state.q.val() == 5) & !self.pe_on.q.val() & !self.sc.on.val() & self.er.ok.val() {
+                self.er.take.next = true;
+                if self.er.next_any.val() {
                     self.pe_on.d.next = true;
                     self.pe_kind.d.next = 2.into();
                     self.pe_has.d.next = true;
                     self.pe_w.d.next = 0.into();
                     self.pe_last.d.next = self.one_word.val();
-                    self.pe_src.d.next = self.ne_i.val();
+                    self.pe_src.d.next = self.er.next_idx.val();
                 } else if !self.r_on.q.val() & !self.b_on.q.val() & !self.c_on.q.val() {
                     self.state.d.next = 6.into();
                 }
@@ -900,21 +861,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                 }
             }
         }
-        // the rows to eliminate: the requests never meet (the scanner has stopped before an ELIM
-        // pass begins, and DECIDE follows the last), so each bit is one LUT of six inputs
-        self.elim_clr_m.next = 0.into();
-        if self.elim_take.val() {
-            self.elim_clr_m.next = self.lo_e.oh.val();
-        }
-        self.elim_add_m.next = 0.into();
-        if self.elim_add.val() {
-            self.elim_add_m.next = self.sc.wr_oh.val();
-        }
-        self.elim.d.next = (self.elim.q.val() & !self.elim_clr_m.val()) | self.elim_add_m.val();
-        if self.elim_zero.val() {
-            self.elim.d.next = 0.into();
-        }
-        self.e_new.d.next = (self.elim_take.val() & self.ne_any.val()) | self.elim_add.val() | self.elim_zero.val();
         if self.clear.val() {
             self.state.d.next = 0.into();
             self.bound.d.next = false;

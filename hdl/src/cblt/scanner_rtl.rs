@@ -1,7 +1,9 @@
-//! RTL of the decoder's back-elimination scanner (CB-LT §6.6: rows are kept fully reduced, so
-//! once m' is installed at pivot q every other valid row with bit q gets m' XORed in). The
-//! model is `decoder.rs`'s elimination loop; the decoder's vectors and fuzz check it in place,
-//! `sim-tests/tests/cblt_components.rs` alone.
+//! RTL of the decoder's back-elimination (CB-LT §6.6: rows are kept fully reduced, so once m'
+//! is installed at pivot q every other valid row with bit q gets m' XORed in, and y' into its
+//! payload): the scanner that finds those rows ([`ElimScanner`]) and the set of rows whose
+//! payload pass is still to come ([`ElimRows`]). The model is `decoder.rs`'s elimination loop;
+//! the decoder's vectors and fuzz check them in place, `sim-tests/tests/cblt_components.rs`
+//! alone.
 
 use crate::rtl_util::LowestOne;
 use rust_hdl::prelude::*;
@@ -114,8 +116,136 @@ impl<const KM: usize> Logic for ElimScanner<KM> {
     }
 }
 
-/// The instance the component's own test drives (`sim-tests/tests/cblt_components.rs`): rows of
-/// 16 bits.
+/// The rows whose payload pass is still to come, changed by three requests that never meet in
+/// one clock: `add` the row `add_oh`, `take` the lowest (a pass begins on it; taking from none
+/// changes nothing; made only while `ok`), `zero` (a new symbol). `next_idx`/`next_any` name the lowest row and
+/// whether there is one, made a clock ahead from the set: they are current while `ok`, which is
+/// low for the clock after a change. Built for rows of one word (`one_word`), they come from the
+/// set in the same clock and `ok` is always high; with longer rows a pass spans two clocks or
+/// more, so they are current at its last word, when the next pass is taken.
+#[derive(LogicBlock)]
+pub struct ElimRows<const KM: usize> {
+    pub clock: Signal<In, Clock>,
+    pub take: Signal<In, Bit>,
+    pub add: Signal<In, Bit>,
+    pub add_oh: Signal<In, Bits<KM>>,
+    pub zero: Signal<In, Bit>,
+    pub next_idx: Signal<Out, Bits<6>>,
+    pub next_any: Signal<Out, Bit>,
+    pub ok: Signal<Out, Bit>,
+    one_word: Constant<Bit>,
+    elim: DFF<Bits<KM>>,
+    e_i: DFF<Bits<6>>,
+    e_any: DFF<Bit>,
+    /// The set changed at the last edge.
+    e_new: DFF<Bit>,
+    lo_e: LowestOne<KM>,
+    clr_m: Signal<Local, Bits<KM>>,
+    add_m: Signal<Local, Bits<KM>>,
+}
+
+impl<const KM: usize> ElimRows<KM> {
+    pub fn new(one_word: bool) -> Self {
+        ElimRows {
+            clock: Default::default(),
+            take: Default::default(),
+            add: Default::default(),
+            add_oh: Default::default(),
+            zero: Default::default(),
+            next_idx: Default::default(),
+            next_any: Default::default(),
+            ok: Default::default(),
+            one_word: Constant::new(one_word),
+            elim: Default::default(),
+            e_i: Default::default(),
+            e_any: Default::default(),
+            e_new: Default::default(),
+            lo_e: Default::default(),
+            clr_m: Default::default(),
+            add_m: Default::default(),
+        }
+    }
+}
+
+impl<const KM: usize> Logic for ElimRows<KM> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, elim, e_i, e_any, e_new);
+        self.lo_e.x.next = self.elim.q.val();
+        self.e_i.d.next = self.lo_e.idx.val();
+        self.e_any.d.next = self.elim.q.val().any();
+        self.next_idx.next = self.e_i.q.val();
+        self.next_any.next = self.e_any.q.val();
+        self.ok.next = !self.e_new.q.val();
+        if self.one_word.val() {
+            self.next_idx.next = self.lo_e.idx.val();
+            self.next_any.next = self.elim.q.val().any();
+            self.ok.next = true;
+        }
+        // each bit is one LUT of six inputs
+        self.clr_m.next = 0.into();
+        if self.take.val() {
+            self.clr_m.next = self.lo_e.oh.val();
+        }
+        self.add_m.next = 0.into();
+        if self.add.val() {
+            self.add_m.next = self.add_oh.val();
+        }
+        self.elim.d.next = (self.elim.q.val() & !self.clr_m.val()) | self.add_m.val();
+        if self.zero.val() {
+            self.elim.d.next = 0.into();
+        }
+        self.e_new.d.next = (self.take.val() & self.next_any.val()) | self.add.val() | self.zero.val();
+    }
+}
+
+/// The instances the components' own tests drive (`sim-tests/tests/cblt_components.rs`): rows
+/// of 16 bits; the set of rows for rows of several words.
 pub type TestScanner = ElimScanner<16>;
+
+#[derive(LogicBlock)]
+pub struct TestElimRows {
+    pub clock: Signal<In, Clock>,
+    pub take: Signal<In, Bit>,
+    pub add: Signal<In, Bit>,
+    pub add_oh: Signal<In, Bits<16>>,
+    pub zero: Signal<In, Bit>,
+    pub next_idx: Signal<Out, Bits<6>>,
+    pub next_any: Signal<Out, Bit>,
+    pub ok: Signal<Out, Bit>,
+    rows: ElimRows<16>,
+}
+
+impl Default for TestElimRows {
+    fn default() -> Self {
+        TestElimRows {
+            clock: Default::default(),
+            take: Default::default(),
+            add: Default::default(),
+            add_oh: Default::default(),
+            zero: Default::default(),
+            next_idx: Default::default(),
+            next_any: Default::default(),
+            ok: Default::default(),
+            rows: ElimRows::new(false),
+        }
+    }
+}
+
+impl Logic for TestElimRows {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, rows);
+        self.rows.take.next = self.take.val();
+        self.rows.add.next = self.add.val();
+        self.rows.add_oh.next = self.add_oh.val();
+        self.rows.zero.next = self.zero.val();
+        self.next_idx.next = self.rows.next_idx.val();
+        self.next_any.next = self.rows.next_any.val();
+        self.ok.next = self.rows.ok.val();
+    }
+}
+
+crate::pin_io!(TestElimRows; in: take, add, add_oh, zero; out: next_idx, next_any, ok);
 
 crate::pin_io!(TestScanner; in: load, touched, start, valid, coef, m, q_oh, clear; out: on, rem, low_oh, low_idx, read_idx, wr, wr_idx, wr_row, wr_oh, wr_same);
