@@ -362,10 +362,10 @@ const ER_OUT: &[Pin] = &[Pin { name: "next_idx", width: 6 }, Pin { name: "next_a
 #[test]
 fn elim_rows_name_the_lowest_row_a_clock_ahead() {
     use hdl::cblt::scanner_rtl::TestElimRows;
-    let mut uut = TestElimRows::default();
+    let mut uut = TestElimRows::new(false);
     uut.connect_all();
     let verilog = generate_verilog(&uut);
-    let duts: Vec<Box<dyn Dut>> = vec![Box::new(RustHdlDut::<TestElimRows>::new().unwrap()), Box::new(VerilatorDut::new("elim_rows", &verilog, ER_IN, ER_OUT).unwrap())];
+    let duts: Vec<Box<dyn Dut>> = vec![Box::new(RustHdlDut::of(TestElimRows::new(false)).unwrap()), Box::new(VerilatorDut::new("elim_rows", &verilog, ER_IN, ER_OUT).unwrap())];
     for mut dut in duts {
         let mut r = Rng::new(43);
         let (mut set, mut changed) = (0u64, false);

@@ -200,52 +200,10 @@ impl<const KM: usize> Logic for ElimRows<KM> {
 }
 
 /// The instances the components' own tests drive (`sim-tests/tests/cblt_components.rs`): rows
-/// of 16 bits; the set of rows for rows of several words.
+/// of 16 bits; the rows to eliminate are built for rows of several words
+/// (`ElimRows::new(false)`).
 pub type TestScanner = ElimScanner<16>;
-
-#[derive(LogicBlock)]
-pub struct TestElimRows {
-    pub clock: Signal<In, Clock>,
-    pub take: Signal<In, Bit>,
-    pub add: Signal<In, Bit>,
-    pub add_oh: Signal<In, Bits<16>>,
-    pub zero: Signal<In, Bit>,
-    pub next_idx: Signal<Out, Bits<6>>,
-    pub next_any: Signal<Out, Bit>,
-    pub ok: Signal<Out, Bit>,
-    rows: ElimRows<16>,
-}
-
-impl Default for TestElimRows {
-    fn default() -> Self {
-        TestElimRows {
-            clock: Default::default(),
-            take: Default::default(),
-            add: Default::default(),
-            add_oh: Default::default(),
-            zero: Default::default(),
-            next_idx: Default::default(),
-            next_any: Default::default(),
-            ok: Default::default(),
-            rows: ElimRows::new(false),
-        }
-    }
-}
-
-impl Logic for TestElimRows {
-    #[hdl_gen]
-    fn update(&mut self) {
-        clock!(self, clock, rows);
-        self.rows.take.next = self.take.val();
-        self.rows.add.next = self.add.val();
-        self.rows.add_oh.next = self.add_oh.val();
-        self.rows.zero.next = self.zero.val();
-        self.next_idx.next = self.rows.next_idx.val();
-        self.next_any.next = self.rows.next_any.val();
-        self.ok.next = self.rows.ok.val();
-    }
-}
+pub type TestElimRows = ElimRows<16>;
 
 crate::pin_io!(TestElimRows; in: take, add, add_oh, zero; out: next_idx, next_any, ok);
-
 crate::pin_io!(TestScanner; in: load, touched, start, valid, coef, m, q_oh, clear; out: on, rem, low_oh, low_idx, read_idx, wr, wr_idx, wr_row, wr_oh, wr_same);
