@@ -47,7 +47,7 @@ IOBUF PORT \"leds[3]\" IO_TYPE=LVCMOS25;\nIOBUF PORT \"leds[4]\" IO_TYPE=LVCMOS2
 IOBUF PORT \"leds[6]\" IO_TYPE=LVCMOS25;\nIOBUF PORT \"leds[7]\" IO_TYPE=LVCMOS25;\n";
 
 /// What the ECP5 flow measured for one top.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Ecp5Report {
     pub top: String,
     /// Whether the top fits the part. When it does not, the first seed stops at placement: the
@@ -61,6 +61,8 @@ pub struct Ecp5Report {
     pub fmax_by_seed: Vec<f64>,
     /// The critical path of the first seed.
     pub critical: Option<CriticalPath>,
+    /// Where this run packed it (not recorded: `bin/ecp5/<top>.bit` is the committed copy).
+    #[serde(skip)]
     pub bitstream: Option<PathBuf>,
     /// The clock the bitstream runs the top at: an EHXPLLL's output from the board's 12 MHz,
     /// at or below the 150 MHz target and 90 % of the first seed's Fmax.

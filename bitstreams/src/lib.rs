@@ -15,6 +15,7 @@ pub mod ecp5;
 pub mod harness;
 pub mod nextpnr_log;
 pub mod pll;
+pub mod record;
 pub mod report;
 pub mod report_ecp5;
 pub mod tops;
@@ -70,7 +71,7 @@ pub fn spread(v: &[f64]) -> (f64, f64) {
 const PLL_MARGINS: [f64; 3] = [0.9, 0.8, 0.7];
 
 /// What the two passes report for one top.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Report {
     pub top: String,
     /// Whether the top fits the HX8K. When it does not, pass 1 stops at placement: the cells
@@ -94,6 +95,8 @@ pub struct Report {
     pub plls: u32,
     pub board_clock_mhz: f64,
     pub board_fmax_mhz: f64,
+    /// Where this run packed it (not recorded: `bin/<top>.bin` is the committed copy).
+    #[serde(skip)]
     pub bitstream: Option<PathBuf>,
 }
 

@@ -1,14 +1,18 @@
 //! `cargo run --release -p bitstreams -- [TOP...]`: synthesize, place, route and pack the board
 //! tops for the Alchitry Cu (every top by default; the list is `bitstreams::tops::all`).
-//! Outputs and tool logs go to `target/bitstreams/<top>/`. A run over every top also writes
-//! `bitstreams/REPORT.md` and copies the bitstreams to `bitstreams/bin/<top>.bin`.
+//! Outputs and tool logs go to `target/bitstreams/<top>/`. Each top built gets its measurement
+//! record (`bitstreams/measured/ice40/<top>.json`) and its bitstream (`bitstreams/bin/<top>.bin`);
+//! `bitstreams/REPORT.md` is then rendered from every top's record.
 //!
 //! `-- --family ecp5 [TOP...]`: the same for Lattice's ECP5-5G Evaluation Board (`bitstreams::ecp5`, the
 //! list `tops::ecp5_all`), five seeds per top, into `target/bitstreams-ecp5/`,
-//! `bitstreams/REPORT-ECP5.md` and `bitstreams/bin/ecp5/<top>.bit`.
+//! `bitstreams/measured/ecp5/`, `bitstreams/bin/ecp5/<top>.bit` and `bitstreams/REPORT-ECP5.md`.
+//!
+//! `-- --render`: render both reports from the records without building (after a design note
+//! changes).
 
-use bitstreams::report;
 use bitstreams::tops::{self, Top};
+use bitstreams::{record, report};
 use clap::Parser;
 use std::path::Path;
 use std::process::ExitCode;
@@ -21,8 +25,11 @@ struct Args {
     /// FPGA family: ice40 (the Alchitry Cu, REPORT.md) or ecp5 (the ECP5-5G Evaluation Board, REPORT-ECP5.md).
     #[arg(long, default_value = "ice40", value_parser = ["ice40", "ecp5"])]
     family: String,
-    /// Tops to build (default: all, which also regenerates bitstreams/REPORT.md and bitstreams/bin/).
+    /// Tops to build (default: all). Their records and bitstreams are replaced and the family's report re-rendered.
     tops: Vec<String>,
+    /// Build nothing: render REPORT.md and REPORT-ECP5.md from the committed records (after a design note changes).
+    #[arg(long, conflicts_with_all = ["tops", "family"])]
+    render: bool,
     /// Tops built at once (each tool is single-threaded).
     #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
     jobs: usize,
@@ -30,6 +37,24 @@ struct Args {
 
 fn main() -> ExitCode {
     let a = Args::parse();
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if a.render {
+        let ice40 = record::ice40_rows(crate_dir, &tops::all()).map(|rows| report::markdown(&rows));
+        let ecp5 = record::ecp5_rows(crate_dir, &tops::ecp5_all()).map(|rows| bitstreams::report_ecp5::markdown(&rows));
+        let written = ice40
+            .and_then(|m| Ok(std::fs::write(crate_dir.join("REPORT.md"), m)?))
+            .and_then(|()| Ok(std::fs::write(crate_dir.join("REPORT-ECP5.md"), ecp5?)?));
+        return match written {
+            Ok(()) => {
+                eprintln!("rendered {} and {}", crate_dir.join("REPORT.md").display(), crate_dir.join("REPORT-ECP5.md").display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("rendering the reports: {e:#}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let all = if a.family == "ecp5" { tops::ecp5_all() } else { tops::all() };
     let chosen: Vec<&Top> = if a.tops.is_empty() {
         all.iter().collect()
@@ -47,26 +72,26 @@ fn main() -> ExitCode {
         }
         v
     };
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     if a.family == "ecp5" {
-        return ecp5_main(&chosen, crate_dir, a.tops.is_empty());
+        return ecp5_main(&chosen, &all, crate_dir);
     }
     let out = crate_dir.join("../target/bitstreams");
     let t0 = std::time::Instant::now();
     eprintln!("building {} tops, {} at a time; logs in {}", chosen.len(), a.jobs.max(1), out.display());
 
+    let tools = report::ice40_tools();
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<report::Row>>> = Mutex::new((0..chosen.len()).map(|_| None).collect());
+    let results: Mutex<Vec<Option<record::Record<record::Ice40>>>> = Mutex::new((0..chosen.len()).map(|_| None).collect());
     let failed = Mutex::new(Vec::<String>::new());
     std::thread::scope(|s| {
         for _ in 0..a.jobs.max(1) {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(top) = chosen.get(i) else { break };
-                match report::build_top(top, &out.join(top.name), &bitstreams::SEEDS, &|m: &str| eprintln!("[{}] {m}", top.name)) {
-                    Ok(row) => {
-                        println!("{}", row.summary());
-                        results.lock().unwrap()[i] = Some(row);
+                match report::build_top(top, &out.join(top.name), &bitstreams::SEEDS, &tools, &|m: &str| eprintln!("[{}] {m}", top.name)) {
+                    Ok(rec) => {
+                        println!("{}", report::Row::new(top, rec.clone()).summary());
+                        results.lock().unwrap()[i] = Some(rec);
                     }
                     Err(e) => {
                         eprintln!("[{}] FAILED: {e:#}", top.name);
@@ -76,66 +101,55 @@ fn main() -> ExitCode {
             });
         }
     });
-    let failed = failed.into_inner().unwrap();
-    if !failed.is_empty() {
-        eprintln!("failed: {} (logs above and in {})", failed.join(", "), out.display());
-        return ExitCode::FAILURE;
-    }
-    let rows: Vec<report::Row> = results.into_inner().unwrap().into_iter().map(|r| r.expect("every top built")).collect();
-    eprintln!("all {} tops built in {:.0} s", rows.len(), t0.elapsed().as_secs_f64());
-    if a.tops.is_empty() {
-        match report::publish(&rows, crate_dir) {
-            Ok(bins) => {
-                eprintln!("wrote {} and {} bitstreams in {}", crate_dir.join("REPORT.md").display(), bins, crate_dir.join("bin").display());
-            }
-            Err(e) => {
-                eprintln!("writing the report: {e:#}");
-                return ExitCode::FAILURE;
-            }
+    let built: Vec<_> = results.into_inner().unwrap().into_iter().flatten().collect();
+    eprintln!("{} tops built in {:.0} s", built.len(), t0.elapsed().as_secs_f64());
+    let published = report::publish(&built, &all, crate_dir);
+    finish(published, &failed.into_inner().unwrap(), &crate_dir.join("REPORT.md"), &out)
+}
+
+/// Report what was kept and what failed: the tops that built are kept even when others fail.
+fn finish(published: anyhow::Result<()>, failed: &[String], report: &Path, logs: &Path) -> ExitCode {
+    let mut ok = true;
+    match published {
+        Ok(()) => eprintln!("rendered {} (records in {})", report.display(), report.with_file_name("measured").display()),
+        Err(e) => {
+            eprintln!("keeping the results: {e:#}");
+            ok = false;
         }
-    } else {
-        eprintln!("(REPORT.md and bitstreams/bin/ are regenerated by a run over every top)");
     }
-    ExitCode::SUCCESS
+    if !failed.is_empty() {
+        eprintln!("failed: {} (logs above and in {}); their rows are from their last records", failed.join(", "), logs.display());
+        ok = false;
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }
 
 /// The ECP5 flow: one top at a time (each runs two placements at once).
-fn ecp5_main(chosen: &[&Top], crate_dir: &Path, all: bool) -> ExitCode {
+fn ecp5_main(chosen: &[&Top], all: &[Top], crate_dir: &Path) -> ExitCode {
     use bitstreams::report_ecp5;
     let out = crate_dir.join("../target/bitstreams-ecp5");
     let t0 = std::time::Instant::now();
     eprintln!("building {} tops for the ECP5, {} seeds each; logs in {}", chosen.len(), bitstreams::ecp5::SEEDS.len(), out.display());
-    let mut rows = Vec::new();
+    let tools = report::ecp5_tools();
+    let mut built = Vec::new();
     let mut failed = Vec::new();
     for top in chosen {
-        match report_ecp5::build_top(top, &out.join(top.name), &|m: &str| eprintln!("[{}] {m}", top.name)) {
-            Ok(row) => {
-                println!("{}", row.summary());
-                rows.push(row);
+        match report_ecp5::build_top(top, &out.join(top.name), &tools, &|m: &str| eprintln!("[{}] {m}", top.name)) {
+            Ok(rec) => {
+                println!("{}", report_ecp5::Ecp5Row::new(top, rec.clone()).summary());
+                built.push(rec);
             }
             Err(e) => {
                 eprintln!("[{}] FAILED: {e:#}", top.name);
-                failed.push(top.name);
+                failed.push(top.name.to_string());
             }
         }
     }
-    if !failed.is_empty() {
-        eprintln!("failed: {} (logs above and in {})", failed.join(", "), out.display());
-        return ExitCode::FAILURE;
-    }
-    eprintln!("all {} tops built in {:.0} s", rows.len(), t0.elapsed().as_secs_f64());
-    if !all {
-        eprintln!("(REPORT-ECP5.md and bitstreams/bin/ecp5/ are regenerated by a run over every top)");
-        return ExitCode::SUCCESS;
-    }
-    match report_ecp5::publish(&rows, crate_dir, &report::ecp5_tools(), &report::today()) {
-        Ok(n) => {
-            eprintln!("wrote {} and {n} bitstreams in {}", crate_dir.join("REPORT-ECP5.md").display(), crate_dir.join("bin/ecp5").display());
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("writing the report: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
+    eprintln!("{} tops built in {:.0} s", built.len(), t0.elapsed().as_secs_f64());
+    let published = report_ecp5::publish(&built, all, crate_dir);
+    finish(published, &failed, &crate_dir.join("REPORT-ECP5.md"), &out)
 }

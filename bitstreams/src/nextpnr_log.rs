@@ -25,7 +25,7 @@ pub fn fmax(log: &str) -> Option<f64> {
 }
 
 /// The post-route critical path of the clock domain: where it starts and ends, and its delays.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CriticalPath {
     /// The launching cell, as yosys named it after the register it feeds (e.g. `dut.next.q`).
     pub from: String,

@@ -2,12 +2,14 @@
 //! the CB-LT encoder and decoder, the small NIC) goes through yosys and nextpnr-ice40 for the
 //! HX8K, fits, and reports a clock, so CI catches a block that stops synthesizing; the full 2 ×
 //! 256 port, which does not fit, is reported as not fitting; one small top goes
-//! through the whole flow to a bitstream; the committed report covers every top. The full flow
+//! through the whole flow to a bitstream; the committed report is current (each top's record
+//! measured the Verilog it has today, and the report is what the records render to). The full flow
 //! is `cargo run --release -p bitstreams`. Two tops go through the ECP5 flow on one seed (one on
-//! the board clock, one behind the PLL); the committed ECP5 report covers every ECP5 top.
+//! the board clock, one behind the PLL); the committed ECP5 report is current.
 //! `rtl_util::BlockRam` maps to block RAM with no read-during-write bypass (against rust-hdl's
 //! `RAM`, which gets one).
 
+use bitstreams::record;
 use std::path::Path;
 
 /// Pass 1 of the flow (yosys, nextpnr-ice40 at 100 MHz, no packing) on the top `name` of
@@ -99,12 +101,19 @@ fn nic_synthesizes_for_the_hx8k() {
 }
 
 /// The whole flow on a small top: pass 1, the PLL build when it misses 100 MHz (which must pass
-/// timing at its clock), and `icepack` to a full-size HX8K bitstream.
+/// timing at its clock), and `icepack` to a full-size HX8K bitstream; its record names the
+/// Verilog it measured and reads back as written.
 #[test]
 fn int_stamper_goes_through_the_whole_flow_to_a_bitstream() {
     let top = bitstreams::tops::all().into_iter().find(|t| t.name == "intstamp").unwrap();
     let dir = std::env::temp_dir().join(format!("synth-flow-intstamp-{}", std::process::id()));
-    let row = bitstreams::report::build_top(&top, &dir, &[1], &|m: &str| eprintln!("[intstamp] {m}")).unwrap();
+    let tools = vec!["the smoke test's".to_string()];
+    let rec = bitstreams::report::build_top(&top, &dir, &[1], &tools, &|m: &str| eprintln!("[intstamp] {m}")).unwrap();
+    assert_eq!(rec.verilog_fnv1a, record::fingerprint(&(top.board)().verilog));
+    record::write(&dir, record::ICE40, &rec).unwrap();
+    let back: record::Record<record::Ice40> = record::read(&dir, record::ICE40, "intstamp").unwrap();
+    assert_eq!(serde_json::to_string(&back).unwrap(), serde_json::to_string(&rec).unwrap(), "a record reads back as written");
+    let row = bitstreams::report::Row::new(&top, rec);
     let r = &row.report;
     println!("{}", row.summary());
     assert!(r.fits && r.fmax_mhz > 0.0 && r.critical.as_ref().is_some_and(|p| p.cells > 1), "{r:?}");
@@ -120,16 +129,32 @@ fn int_stamper_goes_through_the_whole_flow_to_a_bitstream() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// REPORT.md has a row for every top, and `bin/` holds a bitstream for each top that fits and
-/// nothing else: a top added without regenerating the report fails here.
-#[test]
-fn committed_report_covers_every_top() {
+/// The tops of `tops` whose board Verilog today is not the one their record in `family`
+/// measured (a top without a record fails with the command that makes it).
+fn stale_records(tops: &[bitstreams::tops::Top], family: &str) -> Vec<&'static str> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let report = std::fs::read_to_string(dir.join("REPORT.md")).expect("bitstreams/REPORT.md: run `cargo run --release -p bitstreams`");
+    tops.iter()
+        .filter(|t| {
+            let rec: record::Record<serde_json::Value> = record::read(dir, family, t.name).unwrap_or_else(|e| panic!("{e:#}"));
+            rec.verilog_fnv1a != record::fingerprint(&(t.board)().verilog)
+        })
+        .map(|t| t.name)
+        .collect()
+}
+
+/// REPORT.md is current: every top's record measured the Verilog the top has today, the report
+/// is what the records render to, and `bin/` holds a bitstream for each top that fits and
+/// nothing else. A change to a top's RTL fails here until the top is rebuilt.
+#[test]
+fn committed_report_is_current() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let tops = bitstreams::tops::all();
+    let stale = stale_records(&tops, record::ICE40);
+    assert!(stale.is_empty(), "the RTL of {stale:?} changed since their records: rebuild with `cargo run --release -p bitstreams -- {}`", stale.join(" "));
+    let report = std::fs::read_to_string(dir.join("REPORT.md")).unwrap();
+    assert!(report == bitstreams::report::markdown(&record::ice40_rows(dir, &tops).unwrap()), "REPORT.md is not what its records render: run `cargo run --release -p bitstreams -- --render`");
     for t in &tops {
-        let row = report.lines().find(|l| l.starts_with(&format!("| `{}` | ", t.name)));
-        let row = row.unwrap_or_else(|| panic!("REPORT.md has no row for `{}`: regenerate it", t.name));
+        let row = report.lines().find(|l| l.starts_with(&format!("| `{}` | ", t.name))).unwrap();
         let bin = dir.join("bin").join(format!("{}.bin", t.name));
         if t.fits {
             assert!(row.contains(&format!("(bin/{}.bin)", t.name)), "{row}");
@@ -185,15 +210,18 @@ fn aqm_goes_through_the_ecp5_flow_behind_the_pll() {
     assert!(r.board_clock_mhz <= 0.9 * r.fmax_by_seed[0] * 1.01 && r.board_clock_mhz > 10.0, "{r:?}");
 }
 
-/// REPORT-ECP5.md has a row for every ECP5 top and `bin/ecp5/` a bitstream for each.
+/// REPORT-ECP5.md is current, as [`committed_report_is_current`] checks REPORT.md, and
+/// `bin/ecp5/` holds a bitstream for the board's part for each top.
 #[test]
-fn committed_ecp5_report_covers_every_top() {
+fn committed_ecp5_report_is_current() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let report = std::fs::read_to_string(dir.join("REPORT-ECP5.md")).expect("bitstreams/REPORT-ECP5.md: run `cargo run --release -p bitstreams -- --family ecp5`");
     let tops = bitstreams::tops::ecp5_all();
+    let stale = stale_records(&tops, record::ECP5);
+    assert!(stale.is_empty(), "the RTL of {stale:?} changed since their records: rebuild with `cargo run --release -p bitstreams -- --family ecp5 {}`", stale.join(" "));
+    let report = std::fs::read_to_string(dir.join("REPORT-ECP5.md")).unwrap();
+    assert!(report == bitstreams::report_ecp5::markdown(&record::ecp5_rows(dir, &tops).unwrap()), "REPORT-ECP5.md is not what its records render: run `cargo run --release -p bitstreams -- --render`");
     for t in &tops {
-        let row = report.lines().find(|l| l.starts_with(&format!("| `{}` | ", t.name)));
-        let row = row.unwrap_or_else(|| panic!("REPORT-ECP5.md has no row for `{}`: regenerate it", t.name));
+        let row = report.lines().find(|l| l.starts_with(&format!("| `{}` | ", t.name))).unwrap();
         let bit = dir.join("bin/ecp5").join(format!("{}.bit", t.name));
         if t.fits {
             assert!(row.contains(&format!("(bin/ecp5/{}.bit)", t.name)), "{row}");
