@@ -502,7 +502,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         // ---- lowest-one units, each on one register (no multiplexer before its carry chain):
         // lo_a on `red_rem` (the touched rows in REDUCE, then m' for DECIDE's pivot), the
         // scanner's on its rows (the touched rows for pass 0's source in DECIDE, then the rows
-        // to scan), lo_p and lo_e on the passes' sources and the rows to eliminate ----
+        // to scan), lo_p on the passes' sources, `ElimRows`'s on the rows to eliminate ----
         self.lo_a.x.next = self.red_rem.q.val();
         self.lo_p.x.next = self.p_rem.q.val();
         self.er.clock.next = self.clock.val();
