@@ -328,7 +328,7 @@ mod tests {
     }
 }
 
-/// The ECP5 toolchain's versions, for REPORT-ECP5.md.
+/// The ECP5 toolchain's versions, for the records.
 pub fn ecp5_tools() -> Vec<String> {
     vec![
         version("yosys", &["-V"]),
