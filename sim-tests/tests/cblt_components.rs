@@ -305,6 +305,10 @@ fn elim_scanner_xors_m_into_every_row_with_bit_q() {
                 let clear = clear_at == Some(t);
                 let o = dut.eval(&[0, 0, start as u64, valid, ram_out, m, 1 << q, clear as u64]).to_vec();
                 dut.edge();
+                // the RAM at this edge: its output takes the word at the registered address, as
+                // it was before this edge's write, and the address register takes `read_idx`
+                ram_out = mem[addr_q];
+                addr_q = o[4] as usize;
                 if o[5] == 1 {
                     let p = o[6] as usize;
                     assert_eq!(o[8], 1 << p, "wr_oh names row {p}");
@@ -314,10 +318,6 @@ fn elim_scanner_xors_m_into_every_row_with_bit_q() {
                     written.push(p);
                     mem[p] = o[7];
                 }
-                // the RAM: at this edge its output takes the word at the registered address (as
-                // it was before this edge's write), and the address register takes `read_idx`
-                ram_out = before_write(&mem, &written, o[5] == 1, addr_q, &before);
-                addr_q = o[4] as usize;
                 if clear {
                     cleared += 1;
                     break;
@@ -340,15 +340,6 @@ fn elim_scanner_xors_m_into_every_row_with_bit_q() {
             }
         }
         assert!(scans > 300 && writes > 1000 && same > 50 && cleared > 20, "scans {scans}, writes {writes}, same {same}, cleared {cleared}");
-    }
-}
-
-/// The word at `addr` before this edge's write (the last of `written`, if `wrote`).
-fn before_write(mem: &[u64; 64], written: &[usize], wrote: bool, addr: usize, before: &[u64; 64]) -> u64 {
-    if wrote && written.last() == Some(&addr) {
-        before[addr]
-    } else {
-        mem[addr]
     }
 }
 
