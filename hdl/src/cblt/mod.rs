@@ -28,12 +28,18 @@ pub mod decoder;
 pub mod decoder_rtl;
 pub mod decoder_vectors;
 pub mod encoder;
+#[cfg(feature = "rtl")]
+pub mod encoder_cfg_rtl;
 pub mod encoder_csr;
 #[cfg(feature = "rtl")]
 pub mod encoder_rtl;
 pub mod header;
 #[cfg(feature = "rtl")]
 pub mod header_rtl;
+#[cfg(feature = "rtl")]
+pub mod mask_fifo_rtl;
+#[cfg(feature = "rtl")]
+pub mod maskgen_rtl;
 pub mod pcap;
 pub mod prng;
 #[cfg(feature = "rtl")]
@@ -42,6 +48,8 @@ pub mod receiver;
 #[cfg(feature = "rtl")]
 pub mod scanner_rtl;
 pub mod stimulus;
+#[cfg(feature = "rtl")]
+pub mod symbol_xor_rtl;
 pub mod table;
 pub mod vectors;
 #[cfg(test)]
