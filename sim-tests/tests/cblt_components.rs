@@ -1,17 +1,34 @@
-//! The CB-LT decoder's sub-blocks on their own, on rust-hdl and Verilator:
-//! `hdl::cblt::header_rtl::HeaderCheck` (§6.3's receive checks) against the golden model's
-//! `Header::check_data` and the decoder's own rules after it, as `decoder::Decoder::push` ranks
-//! them; `hdl::cblt::scanner_rtl::ElimScanner` (back-elimination) against a coefficient RAM
-//! modelled in the test, and `ElimRows` (the rows to eliminate) against a set; `hdl::cblt::readout_rtl::RowReadout` (the message readout) against
-//! the row layout.
+//! The CB-LT cores' sub-blocks on their own, on rust-hdl and Verilator.
+//!
+//! The decoder's: `hdl::cblt::header_rtl::HeaderCheck` (§6.3's receive checks) against the
+//! golden model's `Header::check_data` and the decoder's own rules after it, as
+//! `decoder::Decoder::push` ranks them; `hdl::cblt::scanner_rtl::ElimScanner` (back-elimination)
+//! against a coefficient RAM modelled in the test, and `ElimRows` (the rows to eliminate)
+//! against a set; `hdl::cblt::readout_rtl::RowReadout` (the message readout) against the row
+//! layout.
+//!
+//! The encoder's: `maskgen_rtl::MaskGen` against the codec's `encoder::MaskGenerator`;
+//! `mask_fifo_rtl::MaskFifo` against a queue; `symbol_xor_rtl::SymbolXor` against the XOR of
+//! each mask's sources; `encoder_cfg_rtl::EncoderCfg` against the register rules stated here.
 
 use hdl::cblt::header::Header;
-use hdl::cblt::header_rtl::{test_header_check, HeaderCheck};
+use hdl::cblt::header_rtl::test_header_check;
 use hdl::cblt::{full_mask, HEADER_LEN, K_MAX};
 use hdl::cycle::{Dut, Pin, Rng};
 use hdl::rtl_util::PinIo;
 use rust_hdl::prelude::*;
 use sim_tests::blocks::{RustHdlDut, VerilatorDut};
+
+/// A component on both engines, rust-hdl's simulator and Verilator (its Verilog named `name`),
+/// with its pins in `PinIo`'s order.
+fn both<T: PinIo + 'static>(make: impl Fn() -> T, name: &str, inputs: &[Pin], outputs: &[Pin]) -> Vec<Box<dyn Dut>> {
+    let names = |p: &[Pin]| p.iter().map(|p| p.name).collect::<Vec<_>>();
+    assert_eq!((T::INPUT_NAMES, T::OUTPUT_NAMES), (&names(inputs)[..], &names(outputs)[..]), "{name}'s pins");
+    let mut uut = make();
+    uut.connect_all();
+    let verilog = generate_verilog(&uut);
+    vec![Box::new(RustHdlDut::of(make()).unwrap()), Box::new(VerilatorDut::new(name, &verilog, inputs, outputs).unwrap())]
+}
 
 const HC_IN: &[Pin] = &[
     Pin { name: "take", width: 1 },
@@ -33,14 +50,6 @@ const HC_OUT: &[Pin] = &[
 /// `test_header_check`'s geometry.
 const S: usize = 64;
 const K_CORE: usize = 16;
-
-fn engines() -> Vec<Box<dyn Dut>> {
-    let mut uut = test_header_check();
-    uut.connect_all();
-    let verilog = generate_verilog(&uut);
-    assert_eq!(<HeaderCheck as PinIo>::INPUT_NAMES.len(), HC_IN.len());
-    vec![Box::new(RustHdlDut::of(test_header_check()).unwrap()), Box::new(VerilatorDut::new("header_check", &verilog, HC_IN, HC_OUT).unwrap())]
-}
 
 /// A taken header: W0, the bitset and the UDP payload length.
 #[derive(Clone, Copy, Default)]
@@ -91,7 +100,7 @@ fn stimulus(r: &mut Rng) -> Taken {
 /// or more ago, against the state of the clock before.
 #[test]
 fn header_check_is_the_models_rules_in_its_order() {
-    for mut dut in engines() {
+    for mut dut in both(test_header_check, "header_check", HC_IN, HC_OUT) {
         let mut r = Rng::new(23);
         // the header taken at the last edge (h1) and at the one before (h2)
         let (mut h1, mut h2) = (Taken::default(), Taken::default());
@@ -176,11 +185,7 @@ fn readout_beats(size: usize, s: usize, wb: usize, sa: u32) -> Vec<(u64, u64, bo
 #[test]
 fn row_readout_walks_the_rows_in_order_under_back_pressure() {
     use hdl::cblt::readout_rtl::TestReadout;
-    let mut uut = TestReadout::default();
-    uut.connect_all();
-    let verilog = generate_verilog(&uut);
-    let duts: Vec<Box<dyn Dut>> = vec![Box::new(RustHdlDut::<TestReadout>::new().unwrap()), Box::new(VerilatorDut::new("row_readout", &verilog, RO_IN, RO_OUT).unwrap())];
-    for mut dut in duts {
+    for mut dut in both(TestReadout::default, "row_readout", RO_IN, RO_OUT) {
         let mut r = Rng::new(31);
         let (mut messages, mut cleared, mut held) = (0, 0, 0);
         for _ in 0..300 {
@@ -265,11 +270,7 @@ const SC_OUT: &[Pin] = &[
 #[test]
 fn elim_scanner_xors_m_into_every_row_with_bit_q() {
     use hdl::cblt::scanner_rtl::TestScanner;
-    let mut uut = TestScanner::default();
-    uut.connect_all();
-    let verilog = generate_verilog(&uut);
-    let duts: Vec<Box<dyn Dut>> = vec![Box::new(RustHdlDut::<TestScanner>::new().unwrap()), Box::new(VerilatorDut::new("elim_scanner", &verilog, SC_IN, SC_OUT).unwrap())];
-    for mut dut in duts {
+    for mut dut in both(TestScanner::default, "elim_scanner", SC_IN, SC_OUT) {
         let mut r = Rng::new(41);
         let mut mem = [0u64; 64];
         let (mut scans, mut writes, mut same, mut cleared) = (0, 0, 0, 0);
@@ -353,11 +354,7 @@ const ER_OUT: &[Pin] = &[Pin { name: "next_idx", width: 6 }, Pin { name: "next_a
 #[test]
 fn elim_rows_name_the_lowest_row_a_clock_ahead() {
     use hdl::cblt::scanner_rtl::TestElimRows;
-    let mut uut = TestElimRows::new(false);
-    uut.connect_all();
-    let verilog = generate_verilog(&uut);
-    let duts: Vec<Box<dyn Dut>> = vec![Box::new(RustHdlDut::of(TestElimRows::new(false)).unwrap()), Box::new(VerilatorDut::new("elim_rows", &verilog, ER_IN, ER_OUT).unwrap())];
-    for mut dut in duts {
+    for mut dut in both(|| TestElimRows::new(false), "elim_rows", ER_IN, ER_OUT) {
         let mut r = Rng::new(43);
         let (mut set, mut changed) = (0u64, false);
         let (mut takes, mut checked) = (0, 0);
@@ -391,5 +388,347 @@ fn elim_rows_name_the_lowest_row_a_clock_ahead() {
             changed = (take && before != 0) || add || zero;
         }
         assert!(takes > 1000 && checked > 5000, "takes {takes}, clocks checked {checked}");
+    }
+}
+
+// ---- the encoder's components ----
+
+const MG_IN: &[Pin] = &[
+    Pin { name: "k", width: 7 },
+    Pin { name: "seed", width: 32 },
+    Pin { name: "limit", width: 32 },
+    Pin { name: "load_seed", width: 1 },
+    Pin { name: "start", width: 1 },
+    Pin { name: "stop", width: 1 },
+    Pin { name: "room", width: 1 },
+    Pin { name: "tbl_we", width: 1 },
+    Pin { name: "tbl_addr", width: 6 },
+    Pin { name: "tbl_data", width: 17 },
+];
+const MG_OUT: &[Pin] = &[
+    Pin { name: "on", width: 1 },
+    Pin { name: "push", width: 1 },
+    Pin { name: "mask", width: 64 },
+    Pin { name: "draws", width: 32 },
+    Pin { name: "slot", width: 4 },
+];
+
+/// Messages of random k (1 to 64) and seed, each after its table is written through the table
+/// port, pushed with `room` at random: every push is the golden model's next mask
+/// (`encoder::MaskGenerator`) with the draws up to it and its number mod 16; `on` is high from
+/// the start to the `limit`th push or a `stop`, and no push comes after.
+#[test]
+fn mask_gen_pushes_the_models_masks() {
+    use hdl::cblt::encoder::MaskGenerator;
+    use hdl::cblt::maskgen_rtl::test_mask_gen;
+    use hdl::cblt::table::DegreeTable;
+    for mut dut in both(test_mask_gen, "mask_gen", MG_IN, MG_OUT) {
+        let mut r = Rng::new(47);
+        let (mut masks, mut limited, mut stopped, mut full) = (0, 0, 0, 0);
+        for _ in 0..120 {
+            let k = if r.chance(10) { 1 } else { 1 + r.below(64) };
+            let seed = (r.next() as u32).max(1);
+            let table = DegreeTable::default_for(k as usize).unwrap();
+            let limit = if r.chance(50) { 1 + r.below(20) } else { 0 };
+            let room_pct = [100, 60, 20][r.below(3) as usize];
+            // pins: k, seed, limit, load_seed, start, stop, room, tbl_we, tbl_addr, tbl_data
+            let cfg = |load: bool, start: bool, stop: bool, room: bool| [k, seed as u64, limit, load as u64, start as u64, stop as u64, room as u64, 0, 0, 0];
+            for j in 1..64 {
+                let mut p = cfg(false, false, false, false);
+                (p[7], p[8], p[9]) = (1, j as u64, table.entry(j) as u64);
+                dut.eval(&p);
+                dut.edge();
+            }
+            // the setup: the seed for two or more clocks, the start in the last
+            let setup = 2 + r.below(4);
+            for i in 0..setup {
+                let o = dut.eval(&cfg(true, i + 1 == setup, false, false)).to_vec();
+                dut.edge();
+                assert_eq!(o[0], 0, "off before the start");
+            }
+            let mut model = MaskGenerator::new(k as usize, seed, table).unwrap();
+            let stop_at = if limit == 0 { Some(20 + r.below(400)) } else { None };
+            let (mut pushes, mut draws, mut on) = (0u64, 0u32, true);
+            for t in 0..5_000u64 {
+                let stop = stop_at == Some(t);
+                let o = dut.eval(&cfg(false, false, stop, r.chance(room_pct))).to_vec();
+                dut.edge();
+                assert_eq!(o[0] == 1, on, "on at clock {t} (k {k}, seed {seed:#x}, {pushes} pushes)");
+                if o[1] == 1 {
+                    assert!(on, "a push while off");
+                    let (mask, d, n) = model.next_mask();
+                    draws += n;
+                    assert_eq!((o[2], o[3], o[4]), (mask, draws as u64, pushes % 16), "push {pushes} (k {k}, seed {seed:#x})");
+                    full += (d == k as usize) as u32;
+                    pushes += 1;
+                    masks += 1;
+                    if limit != 0 && pushes == limit {
+                        on = false;
+                    }
+                }
+                if stop {
+                    on = false;
+                    stopped += 1;
+                }
+                if !on && t > stop_at.unwrap_or(0) + 3 {
+                    break;
+                }
+            }
+            assert!(!on, "k {k}: the message did not end ({pushes} pushes, limit {limit})");
+            limited += (limit != 0) as u32;
+        }
+        assert!(masks > 1500 && limited > 40 && stopped > 40 && full > 50, "masks {masks}, limited {limited}, stopped {stopped}, full {full}");
+    }
+}
+
+const MF_IN: &[Pin] = &[Pin { name: "push", width: 1 }, Pin { name: "mask", width: 64 }, Pin { name: "pop", width: 1 }, Pin { name: "clear", width: 1 }];
+const MF_OUT: &[Pin] = &[
+    Pin { name: "head", width: 64 },
+    Pin { name: "head_v", width: 1 },
+    Pin { name: "head_new", width: 1 },
+    Pin { name: "room", width: 1 },
+    Pin { name: "any", width: 1 },
+];
+
+/// Pushes (with `room`), pops (with `head_v`) and clears at random against a queue: the head,
+/// its valid bit, `room` and `any` are the queue's, and `head_new` is high after a pop or a push
+/// into the empty FIFO.
+#[test]
+fn mask_fifo_is_a_two_entry_queue() {
+    use hdl::cblt::mask_fifo_rtl::MaskFifo;
+    for mut dut in both(MaskFifo::<64>::default, "mask_fifo", MF_IN, MF_OUT) {
+        let mut r = Rng::new(53);
+        let mut q = std::collections::VecDeque::new();
+        let (mut new_after, mut pops, mut clears) = (false, 0, 0);
+        for t in 0..20_000 {
+            let push = q.len() < 2 && r.chance(50);
+            let pop = !q.is_empty() && r.chance(50);
+            let clear = r.chance(3);
+            let mask = r.next();
+            let o = dut.eval(&[push as u64, mask, pop as u64, clear as u64]).to_vec();
+            dut.edge();
+            let head = q.front().copied();
+            assert_eq!((o[1] == 1, o[3] == 1, o[4] == 1, o[2] == 1), (head.is_some(), q.len() < 2, !q.is_empty(), new_after), "clock {t}");
+            if let Some(h) = head {
+                assert_eq!(o[0], h, "the head at clock {t}");
+            }
+            new_after = pop || (push && q.is_empty());
+            if pop {
+                q.pop_front();
+                pops += 1;
+            }
+            if push {
+                q.push_back(mask);
+            }
+            if clear {
+                q.clear();
+                clears += 1;
+            }
+        }
+        assert!(pops > 5000 && clears > 300, "pops {pops}, clears {clears}");
+    }
+}
+
+const SX_IN: &[Pin] = &[
+    Pin { name: "head", width: 16 },
+    Pin { name: "head_v", width: 1 },
+    Pin { name: "head_new", width: 1 },
+    Pin { name: "out_ready", width: 1 },
+    Pin { name: "buf_we", width: 1 },
+    Pin { name: "buf_addr", width: 6 },
+    Pin { name: "buf_data", width: 32 },
+];
+const SX_OUT: &[Pin] = &[
+    Pin { name: "pop", width: 1 },
+    Pin { name: "hold", width: 1 },
+    Pin { name: "active", width: 1 },
+    Pin { name: "out_valid", width: 1 },
+    Pin { name: "out_first", width: 1 },
+    Pin { name: "out_last", width: 1 },
+    Pin { name: "out_data", width: 32 },
+];
+
+/// Symbols of three words and of one (the accumulator write forwarded) from a buffer written
+/// through the buffer port, masks fed as a two-entry FIFO would, the sink ready at random: every
+/// symbol's beats are the XOR of its sources word by word, first and last flagged, a held beat
+/// is `hold`; and with the sink always ready and masks waiting, a symbol of degree d follows the
+/// one before with no gap (its first beat d·words clocks after the last's).
+#[test]
+fn symbol_xor_sends_the_xor_of_each_masks_sources() {
+    use hdl::cblt::symbol_xor_rtl::test_symbol_xor;
+    for words in [3usize, 1] {
+        for mut dut in both(|| test_symbol_xor(words), "symbol_xor", SX_IN, SX_OUT) {
+            let mut r = Rng::new(59 + words as u64);
+            let buf: Vec<u64> = (0..64).map(|_| r.next() & 0xFFFF_FFFF).collect();
+            for (a, &w) in buf.iter().enumerate() {
+                dut.eval(&[0, 0, 0, 1, 1, a as u64, w]);
+                dut.edge();
+            }
+            let xor_of = |mask: u64, w: usize| (0..16).filter(|i| mask >> i & 1 == 1).fold(0, |x, i| x ^ buf[(i << 2) | w]);
+            // the masks fed (a FIFO of two), the ones sent, the beat being sent
+            let mut fifo = std::collections::VecDeque::new();
+            let mut sent = std::collections::VecDeque::new();
+            let (mut beat, mut head_new, mut symbols, mut gaps) = (0usize, false, 0, 0);
+            let mut last_end: Option<u64> = None;
+            for t in 0..30_000u64 {
+                let eager = t >= 15_000;
+                if fifo.len() < 2 && (eager || r.chance(30)) {
+                    let mask = (r.next() & 0xFFFF).max(1);
+                    head_new |= fifo.is_empty();
+                    fifo.push_back(mask);
+                }
+                let ready = eager || r.chance(60);
+                let head = fifo.front().copied();
+                let o = dut.eval(&[head.unwrap_or(0), head.is_some() as u64, head_new as u64, ready as u64, 0, 0, 0]).to_vec();
+                dut.edge();
+                head_new = false;
+                if o[0] == 1 {
+                    sent.push_back(fifo.pop_front().expect("a pop from an empty FIFO"));
+                    head_new = true;
+                }
+                assert_eq!(o[1] == 1, o[3] == 1 && !ready, "hold at clock {t}");
+                if o[3] == 1 {
+                    let mask = *sent.front().expect("a beat with no symbol");
+                    assert_eq!((o[6], o[4] == 1, o[5] == 1), (xor_of(mask, beat), beat == 0, beat + 1 == words), "beat {beat} of mask {mask:#x} at clock {t}");
+                    if eager && beat == 0 {
+                        if let Some(end) = last_end.filter(|&e| e > 15_100) {
+                            assert_eq!(t - end, (mask.count_ones() as usize * words - words + 1) as u64, "the gap before mask {mask:#x}");
+                            gaps += 1;
+                        }
+                    }
+                    if ready {
+                        beat += 1;
+                        if beat == words {
+                            (beat, last_end) = (0, Some(t));
+                            sent.pop_front();
+                            symbols += 1;
+                        }
+                    }
+                }
+            }
+            assert!(symbols > 1000 && gaps > 500, "{words} words: symbols {symbols}, gaps checked {gaps}");
+        }
+    }
+}
+
+const EC_IN: &[Pin] = &[Pin { name: "cfg_we", width: 1 }, Pin { name: "cfg_addr", width: 8 }, Pin { name: "cfg_wdata", width: 32 }, Pin { name: "busy", width: 1 }];
+const EC_OUT: &[Pin] = &[
+    Pin { name: "k", width: 7 },
+    Pin { name: "msg_size", width: 19 },
+    Pin { name: "msg_id", width: 8 },
+    Pin { name: "seed", width: 32 },
+    Pin { name: "limit", width: 32 },
+    Pin { name: "setup", width: 1 },
+    Pin { name: "start", width: 1 },
+    Pin { name: "refused", width: 1 },
+    Pin { name: "rejected", width: 1 },
+    Pin { name: "stop", width: 1 },
+    Pin { name: "busy_now", width: 1 },
+    Pin { name: "tbl_we", width: 1 },
+    Pin { name: "tbl_addr", width: 6 },
+    Pin { name: "tbl_data", width: 17 },
+];
+
+/// The encoder's register rules (`encoder_csr::csr`) as the test states them, for S = 64 and
+/// k_max = 16: what each write sets, which it refuses, and the start's setup of k + 2 clocks
+/// that ends in a start exactly when `K = ⌈MSG_SIZE/S⌉`.
+#[derive(Clone, Copy)]
+struct CfgModel {
+    k: u64,
+    size: u64,
+    id: u64,
+    seed: u64,
+    limit: u64,
+    /// K ≤ k_max, MSG_SIZE in 1..=k_max·S, SEED ≠ 0, as last written.
+    ok: [bool; 3],
+    /// Clocks of the setup left, this one included.
+    setup: u64,
+    rejected: bool,
+    tbl: Option<(u64, u64)>,
+}
+
+impl CfgModel {
+    /// The outputs in a clock with this write (`EC_OUT`'s order), and the state after its edge.
+    fn clock(&mut self, we: bool, addr: u64, data: u64, busy: bool) -> [u64; 14] {
+        const S: u64 = 64;
+        let busy_now = busy || self.setup > 0;
+        let last = self.setup == 1;
+        let fits = self.size <= self.k * S && self.size + S > self.k * S;
+        let (tbl_we, tbl_addr, tbl_data) = self.tbl.map_or((0, 0, 0), |(a, d)| (1, a, d));
+        let mut out = [self.k, self.size, self.id, self.seed, self.limit, (self.setup > 0) as u64, (last && fits) as u64, (last && !fits) as u64, self.rejected as u64, 0, busy_now as u64, tbl_we, tbl_addr, tbl_data];
+        self.setup = self.setup.saturating_sub(1);
+        let (mut reject, mut tbl) = (false, None);
+        if we {
+            match addr {
+                0 if data & 2 != 0 => {
+                    out[9] = 1;
+                    self.setup = 0;
+                }
+                0 if data & 1 != 0 => {
+                    if !busy_now && self.ok.iter().all(|&b| b) {
+                        self.setup = self.k + 2;
+                    } else {
+                        out[7] = 1;
+                    }
+                }
+                0 => reject = true,
+                _ if busy_now => reject = true,
+                1 if (1..=64).contains(&data) => (self.k, self.ok[0]) = (data, data <= 16),
+                2 if data < 1 << 19 => (self.size, self.ok[1]) = (data, (1..=16 * S).contains(&data)),
+                3 if data <= 255 => self.id = data,
+                4 => (self.seed, self.ok[2]) = (data, data != 0),
+                5 => self.limit = data,
+                65..=127 if data <= 65_536 => tbl = Some((addr & 63, data & 0x1_FFFF)),
+                _ => reject = true,
+            }
+        }
+        (self.rejected, self.tbl) = (reject, tbl);
+        out
+    }
+}
+
+/// Random writes near every rule's edge, to every register, the table and unknown addresses,
+/// with the owner busy at random: each clock's outputs are the model's.
+#[test]
+fn encoder_cfg_keeps_the_register_rules_and_checks_the_start() {
+    use hdl::cblt::encoder_cfg_rtl::test_encoder_cfg;
+    for mut dut in both(test_encoder_cfg, "encoder_cfg", EC_IN, EC_OUT) {
+        let mut r = Rng::new(61);
+        let mut m = CfgModel { k: 16, size: 1024, id: 0, seed: 1, limit: 0, ok: [true; 3], setup: 0, rejected: false, tbl: None };
+        let (mut starts, mut refused, mut rejected, mut tables) = (0, 0, 0, 0);
+        for t in 0..100_000 {
+            let addr = match r.below(10) {
+                0..=1 => 0,
+                2..=6 => 1 + r.below(5),
+                7 => 64 + r.below(64),
+                8 => 6 + r.below(58),
+                _ => 128 + r.below(128),
+            };
+            // a value within two of one of `at`
+            let edge = |r: &mut Rng, at: &[u64]| at[r.below(at.len() as u64) as usize].wrapping_add(r.below(5)).wrapping_sub(2) & 0xFFFF_FFFF;
+            let data = match addr {
+                0 => r.below(5),
+                1 if r.chance(50) => 1 + r.below(16),
+                1 => edge(&mut r, &[1, 16, 64]),
+                // a size that fits k half of the time
+                2 if r.chance(50) => (m.k.max(1) - 1) * 64 + 1 + r.below(64),
+                2 => edge(&mut r, &[1, 1024, 1 << 19]),
+                3 => edge(&mut r, &[255]),
+                4 => if r.chance(20) { 0 } else { r.next() & 0xFFFF_FFFF },
+                64..=127 => edge(&mut r, &[65_536]),
+                _ => r.next() & 0xFFFF_FFFF,
+            };
+            let (we, busy) = (r.chance(50), r.chance(15));
+            let want = m.clock(we, addr, data, busy);
+            let mut o = dut.eval(&[we as u64, addr, data, busy as u64]).to_vec();
+            dut.edge();
+            if o[11] == 0 {
+                // the table's address and data are read only with its write enable
+                (o[12], o[13]) = (0, 0);
+            }
+            assert_eq!(o, want, "clock {t}: write {we} of {data:#x} at {addr}, busy {busy}");
+            (starts, refused, rejected, tables) = (starts + o[6], refused + o[7], rejected + o[8], tables + o[11]);
+        }
+        assert!(starts > 150 && refused > 800 && rejected > 5000 && tables > 800, "starts {starts}, refused {refused}, rejected {rejected}, table writes {tables}");
     }
 }
