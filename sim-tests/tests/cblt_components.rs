@@ -16,18 +16,10 @@ use hdl::cblt::header_rtl::test_header_check;
 use hdl::cblt::{full_mask, HEADER_LEN, K_MAX};
 use hdl::cycle::{Dut, Pin, Rng};
 use hdl::rtl_util::PinIo;
-use rust_hdl::prelude::*;
-use sim_tests::blocks::{RustHdlDut, VerilatorDut};
 
-/// A component on both engines, rust-hdl's simulator and Verilator (its Verilog named `name`),
-/// with its pins in `PinIo`'s order.
+/// A component on both engines.
 fn both<T: PinIo + 'static>(make: impl Fn() -> T, name: &str, inputs: &[Pin], outputs: &[Pin]) -> Vec<Box<dyn Dut>> {
-    let names = |p: &[Pin]| p.iter().map(|p| p.name).collect::<Vec<_>>();
-    assert_eq!((T::INPUT_NAMES, T::OUTPUT_NAMES), (&names(inputs)[..], &names(outputs)[..]), "{name}'s pins");
-    let mut uut = make();
-    uut.connect_all();
-    let verilog = generate_verilog(&uut);
-    vec![Box::new(RustHdlDut::of(make()).unwrap()), Box::new(VerilatorDut::new(name, &verilog, inputs, outputs).unwrap())]
+    sim_tests::blocks::both_engines(make, name, inputs, outputs).unwrap()
 }
 
 const HC_IN: &[Pin] = &[

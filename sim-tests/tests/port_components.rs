@@ -8,14 +8,10 @@ use hdl::cycle::{Dut, Pin, Rng};
 use hdl::port::fifo::TestFifo;
 use hdl::port::model::Pacer;
 use hdl::port::pacer::TestPacer;
-use rust_hdl::prelude::*;
-use sim_tests::blocks::{RustHdlDut, VerilatorDut};
 use std::collections::VecDeque;
 
-fn engines<T: Block + Logic + Default + hdl::rtl_util::PinIo + 'static>(name: &str, inputs: &[Pin], outputs: &[Pin]) -> Vec<Box<dyn Dut>> {
-    let mut uut = T::default();
-    uut.connect_all();
-    vec![Box::new(RustHdlDut::<T>::new().unwrap()), Box::new(VerilatorDut::new(name, &generate_verilog(&uut), inputs, outputs).unwrap())]
+fn engines<T: Default + hdl::rtl_util::PinIo + 'static>(name: &str, inputs: &[Pin], outputs: &[Pin]) -> Vec<Box<dyn Dut>> {
+    sim_tests::blocks::both_engines(T::default, name, inputs, outputs).unwrap()
 }
 
 const FIFO_IN: &[Pin] = &[Pin { name: "push", width: 1 }, Pin { name: "pop", width: 1 }, Pin { name: "in_a", width: 5 }, Pin { name: "in_b", width: 7 }];

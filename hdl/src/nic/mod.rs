@@ -1,9 +1,17 @@
 #![doc = include_str!("README.md")]
 
 #[cfg(feature = "rtl")]
+pub mod completion_queue;
+#[cfg(feature = "rtl")]
+pub mod msg_capture;
+#[cfg(feature = "rtl")]
 pub mod ring;
 #[cfg(feature = "rtl")]
 pub mod rtl;
+#[cfg(feature = "rtl")]
+pub mod rx_feeder;
+#[cfg(feature = "rtl")]
+pub mod tx_queue;
 
 pub use crate::regmap::{Access, Field, Register};
 

@@ -14,12 +14,15 @@
 
 use rust_hdl::prelude::*;
 
-use super::ring::SlotRing;
+use super::completion_queue::CompletionQueue;
+use super::msg_capture::MsgCapture;
+use super::rx_feeder::RxFeeder;
+use super::tx_queue::TxQueue;
 use super::{caps_words, idx, Access, MAGIC, REGISTERS, TX_SLOTS, CQ_DEPTH, VERSION};
 use crate::cblt::decoder_rtl::LtDecoder;
 use crate::cblt::encoder_csr::csr;
 use crate::cblt::encoder_rtl::LtEncoder;
-use crate::rtl_util::{c, BlockRam, SatCounter};
+use crate::rtl_util::{c, SatCounter};
 
 /// Registers in the map (the decode arrays' length; `update` loops over `0..58`).
 pub const NREG: usize = 58;
@@ -74,9 +77,12 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     pub active: Signal<Out, Bit>,
     enc: LtEncoder<32, MA, SA, KM>,
     dec: LtDecoder<32, MA, SA, KM>,
-    tx_ram: BlockRam<32, TA>,
-    stage_ram: BlockRam<32, SA>,
-    msg_ram: BlockRam<32, MA>,
+    /// The encoder's symbols for the host, the host's packets for the decoder, the decoder's
+    /// message and its records (each a component with its own test).
+    txq: TxQueue<SA, TA>,
+    feeder: RxFeeder<SA>,
+    capture: MsgCapture<MA, SA>,
+    cq: CompletionQueue,
     refused: SatCounter,
     /// A refused bus write, decided a clock after the write from its registered copy (`rf_*`)
     /// and counted at the edge after that: the bus decode and the window's busy flag are off
@@ -94,9 +100,6 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     version_c: Constant<Bits<32>>,
     caps_c: Constant<Bits<32>>,
     layout_c: Constant<Bits<32>>,
-    sa_m: Constant<Bits<MA>>,
-    sa_t: Constant<Bits<TA>>,
-    last_word: Constant<Bits<SA>>,
     all32: Constant<Bits<32>>,
     // bus
     /// The read, two clocks from its edge to its data (`READ_LATENCY`), every path between
@@ -116,25 +119,6 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     cyc_latch: DFF<Bits<32>>,
     scratch: DFF<Bits<32>>,
     draws: DFF<Bits<32>>,
-    // TX symbol queue (TX_SLOTS symbols); its `full` is a flip-flop, so the encoder's ready is
-    // not a compare at the head of its stall path
-    tx: SlotRing,
-    tx_w: DFF<Bits<SA>>,
-    /// Each TX slot's header and bitset: slot s's TX_HDR, TX_BITSET_HI, TX_BITSET_LO at words
-    /// `4s + 0..3` (the registers' word offsets mod 4), written with the symbol's first three beats.
-    tx_meta: BlockRam<32, 4>,
-    // RX staging and feeder
-    rx_hdr: DFF<Bits<32>>,
-    rx_bhi: DFF<Bits<32>>,
-    rx_blo: DFF<Bits<32>>,
-    rx_len: DFF<Bits<16>>,
-    fd_on: DFF<Bit>,
-    fd_w: DFF<Bits<16>>,
-    /// The packet's last beat, `max(1, ⌈(len − 12)/4⌉) − 1`, set with the push.
-    fd_lw: DFF<Bits<16>>,
-    /// The beat on the decoder's input is the last (`fd_w == fd_lw`), a register set with the
-    /// push and as the feeder advances, so `in_last` comes from a flip-flop.
-    fd_lst: DFF<Bit>,
     // the last result
     res_seq: DFF<Bits<16>>,
     res_word: DFF<Bits<32>>,
@@ -143,21 +127,6 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     idle_limit: DFF<Bits<16>>,
     tick_div: DFF<Bits<32>>,
     tick_cnt: DFF<Bits<32>>,
-    // RX message capture
-    m_full: DFF<Bit>,
-    m_row: DFF<Bits<6>>,
-    m_w: DFF<Bits<SA>>,
-    m_bytes: DFF<Bits<32>>,
-    /// The message RAM's write, a clock after the beat is taken.
-    mw_en: DFF<Bit>,
-    mw_addr: DFF<Bits<MA>>,
-    mw_data: DFF<Bits<32>>,
-    // completion queue (CQ_DEPTH records)
-    cq: SlotRing,
-    /// The record's words, CQ_HEAD..CQ_INVALID, record r's word w at `8r + w`.
-    cq_ram: BlockRam<32, 5>,
-    /// The record word written this clock (a record takes 7 clocks, one word each).
-    cq_wf: DFF<Bits<3>>,
     /// The word read is CQ_HEAD and the queue is empty: its `valid` bit reads 0.
     rd_cqz: DFF<Bit>,
     // combinational
@@ -179,18 +148,7 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     r_rxmsg: Signal<Local, Bit>,
     wa: Signal<Local, Bits<20>>,
     csr_off: Signal<Local, Bits<8>>,
-    tx_push: Signal<Local, Bit>,
-    tx_pop: Signal<Local, Bit>,
-    tx_wcur: Signal<Local, Bits<SA>>,
-    fd_adv: Signal<Local, Bit>,
-    fd_last: Signal<Local, Bit>,
-    fd_next: Signal<Local, Bits<16>>,
-    pl: Signal<Local, Bits<16>>,
-    m_take: Signal<Local, Bit>,
-    cq_push: Signal<Local, Bit>,
-    cq_pop: Signal<Local, Bit>,
     r_txmeta: Signal<Local, Bit>,
-    cq_word: Signal<Local, Bits<32>>,
     r_cq: Signal<Local, Bit>,
     rx_clear: Signal<Local, Bit>,
     /// CTRL's RX clear, applied a clock after its write (the bus decode is off the many resets
@@ -245,9 +203,10 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             active: Default::default(),
             enc: LtEncoder::new(s, k_max),
             dec: LtDecoder::new(s, k_max),
-            tx_ram: Default::default(),
-            stage_ram: Default::default(),
-            msg_ram: Default::default(),
+            txq: Default::default(),
+            feeder: Default::default(),
+            capture: MsgCapture::new(s.div_ceil(4)),
+            cq: Default::default(),
             refused: Default::default(),
             refuse_r: Default::default(),
             rf_we: Default::default(),
@@ -260,9 +219,6 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             version_c: c(VERSION as u64),
             caps_c: c(caps as u64),
             layout_c: c(layout as u64),
-            sa_m: c(SA as u64),
-            sa_t: c(SA as u64),
-            last_word: c(s.div_ceil(4) as u64 - 1),
             all32: c(0xFFFF_FFFF),
             hit_r: std::array::from_fn(|_| Default::default()),
             rd_grp: Default::default(),
@@ -273,17 +229,6 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             cyc_latch: Default::default(),
             scratch: Default::default(),
             draws: Default::default(),
-            tx: Default::default(),
-            tx_w: Default::default(),
-            tx_meta: Default::default(),
-            rx_hdr: Default::default(),
-            rx_bhi: Default::default(),
-            rx_blo: Default::default(),
-            rx_len: Default::default(),
-            fd_on: Default::default(),
-            fd_w: Default::default(),
-            fd_lw: Default::default(),
-            fd_lst: Default::default(),
             res_seq: Default::default(),
             res_word: Default::default(),
             res_known: Default::default(),
@@ -291,16 +236,6 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             idle_limit: Default::default(),
             tick_div: Default::default(),
             tick_cnt: Default::default(),
-            m_full: Default::default(),
-            m_row: Default::default(),
-            m_w: Default::default(),
-            m_bytes: Default::default(),
-            mw_en: Default::default(),
-            mw_addr: Default::default(),
-            mw_data: Default::default(),
-            cq: Default::default(),
-            cq_ram: Default::default(),
-            cq_wf: Default::default(),
             rd_cqz: Default::default(),
             a12: Default::default(),
             in_regs: Default::default(),
@@ -317,18 +252,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             r_rxmsg: Default::default(),
             wa: Default::default(),
             csr_off: Default::default(),
-            tx_push: Default::default(),
-            tx_pop: Default::default(),
-            tx_wcur: Default::default(),
-            fd_adv: Default::default(),
-            fd_last: Default::default(),
-            fd_next: Default::default(),
-            pl: Default::default(),
-            m_take: Default::default(),
-            cq_push: Default::default(),
-            cq_pop: Default::default(),
             r_txmeta: Default::default(),
-            cq_word: Default::default(),
             r_cq: Default::default(),
             rx_clear: Default::default(),
             rx_clear_r: Default::default(),
@@ -358,22 +282,15 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, refuse_r, rf_we, rf_addr, rf_fd, rx_clear_r, tx_pop_r, tx_flush_r, cq_pop_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws, tx_w, rx_hdr,
-            rx_bhi, rx_blo, rx_len, fd_on, fd_w, fd_lw, fd_lst, res_seq, res_word, res_known, res_stop, idle_limit, tick_div,
-            tick_cnt, m_full, m_row, m_w, m_bytes, mw_en, mw_addr, mw_data, cq_wf, rd_cqz
+            self, clock, refuse_r, rf_we, rf_addr, rf_fd, rx_clear_r, tx_pop_r, tx_flush_r, cq_pop_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws,
+            res_seq, res_word, res_known, res_stop, idle_limit, tick_div, tick_cnt, rd_cqz
         );
         self.enc.clock.next = self.clock.val();
         self.dec.clock.next = self.clock.val();
-        self.tx_ram.read_clock.next = self.clock.val();
-        self.tx_meta.read_clock.next = self.clock.val();
-        self.tx_meta.write_clock.next = self.clock.val();
-        self.tx_ram.write_clock.next = self.clock.val();
-        self.stage_ram.read_clock.next = self.clock.val();
-        self.stage_ram.write_clock.next = self.clock.val();
-        self.msg_ram.read_clock.next = self.clock.val();
-        self.msg_ram.write_clock.next = self.clock.val();
-        self.cq_ram.read_clock.next = self.clock.val();
-        self.cq_ram.write_clock.next = self.clock.val();
+        self.txq.clock.next = self.clock.val();
+        self.feeder.clock.next = self.clock.val();
+        self.capture.clock.next = self.clock.val();
+        self.cq.clock.next = self.clock.val();
         self.refused.clock.next = self.clock.val();
         self.refused.load.next = false;
         self.refused.load_val.next = 0.into();
@@ -429,74 +346,47 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.enc.buf_wdata.next = self.ew_data.q.val();
 
         // ---- TX queue: the encoder's beats into the tail slot, the host reads the head ----
-        self.tx.clock.next = self.clock.val();
-        self.enc.out_ready.next = !self.tx.full.val();
-        self.tx_push.next = self.enc.out_valid.val() & self.enc.out_last.val() & !self.tx.full.val();
+        self.enc.out_ready.next = self.txq.ready.val();
+        self.txq.beat_valid.next = self.enc.out_valid.val();
+        self.txq.beat_first.next = self.enc.out_first.val();
+        self.txq.beat_last.next = self.enc.out_last.val();
+        self.txq.beat_data.next = self.enc.out_data.val();
+        self.txq.hdr.next = self.enc.out_hdr.val();
+        self.txq.bitset.next = self.enc.out_bitset.val();
+        if self.txq.take.val() {
+            self.draws.d.next = self.enc.out_draws.val();
+        }
         self.tx_pop_r.d.next = self.we_reg.val() & self.hit[22].val();
         self.tx_flush_r.d.next = self.we_reg.val() & self.hit[7].val() & self.bus_wdata.val().get_bit(1);
-        self.tx_pop.next = self.tx_pop_r.q.val() & (self.tx.count.val() != 0);
-        // the beat's word in its symbol: a register that the last beat (and a flush) clears, so
-        // the encoder's beat flags are off the RAMs' addresses
-        self.tx_wcur.next = self.tx_w.q.val();
-        self.tx_ram.write_enable.next = self.enc.out_valid.val() & !self.tx.full.val();
-        self.tx_ram.write_address.next =
-            (bit_cast::<TA, 2>(self.tx.tail.val()) << self.sa_t.val()) | bit_cast::<TA, SA>(self.tx_wcur.val());
-        self.tx_ram.write_data.next = self.enc.out_data.val();
-        if self.tx_ram.write_enable.val() {
-            self.draws.d.next = self.enc.out_draws.val();
-            self.tx_w.d.next = self.tx_wcur.val() + 1;
-            if self.enc.out_first.val() {
-                // a first beat realigns the count (it is 0 then, unless a flush cut a symbol)
-                self.tx_w.d.next = 1.into();
-            }
-        }
-        if self.tx_push.val() {
-            self.tx_w.d.next = 0.into();
-        }
-        self.tx_meta.write_enable.next = self.tx_ram.write_enable.val() & (self.tx_wcur.val() < 3);
-        self.tx_meta.write_address.next = (bit_cast::<4, 2>(self.tx.tail.val()) << 2) | bit_cast::<4, SA>(self.tx_wcur.val());
-        self.tx_meta.write_data.next = self.enc.out_hdr.val();
-        if self.tx_wcur.val() == 1 {
-            self.tx_meta.write_data.next = self.enc.out_bitset.val().get_bits::<32>(32);
-        }
-        if self.tx_wcur.val() == 2 {
-            self.tx_meta.write_data.next = self.enc.out_bitset.val().get_bits::<32>(0);
-        }
-        self.tx.push.next = self.tx_push.val();
-        self.tx.pop.next = self.tx_pop.val();
-        self.tx.clear.next = self.tx_flush_r.q.val();
-        if self.tx_flush_r.q.val() {
-            self.tx_w.d.next = 0.into();
-        }
-        self.tx_meta.read_address.next = (bit_cast::<4, 2>(self.tx.head_next.val()) << 2) | bit_cast::<4, 20>(self.wa.val() & 3);
+        self.txq.pop.next = self.tx_pop_r.q.val();
+        self.txq.flush.next = self.tx_flush_r.q.val();
+        self.txq.rd_addr.next = bit_cast::<SA, 20>(self.wa.val());
         self.r_txmeta.next = self.hit[19].val() | self.hit[20].val() | self.hit[21].val();
-        self.tx_ram.read_address.next =
-            (bit_cast::<TA, 2>(self.tx.head_next.val()) << self.sa_t.val()) | bit_cast::<TA, SA>(bit_cast::<SA, 20>(self.wa.val()));
 
-        // ---- RX staging: host writes while no push is in flight ----
-        self.stage_ram.write_enable.next = self.w_stage.val() & !self.fd_on.q.val();
-        self.stage_ram.write_address.next = bit_cast::<SA, 20>(self.wa.val());
-        self.stage_ram.write_data.next = self.bus_wdata.val();
-        if !self.fd_on.q.val() & self.we_reg.val() {
-            if self.hit[24].val() {
-                self.rx_hdr.d.next = self.bus_wdata.val();
-            }
-            if self.hit[25].val() {
-                self.rx_bhi.d.next = self.bus_wdata.val();
-            }
-            if self.hit[26].val() {
-                self.rx_blo.d.next = self.bus_wdata.val();
-            }
-            if self.hit[27].val() {
-                self.rx_len.d.next = self.bus_wdata.val().get_bits::<16>(0);
-            }
-        }
+        // ---- RX staging and feeder: host writes while no push is in flight ----
+        self.feeder.stage_we.next = self.w_stage.val();
+        self.feeder.addr.next = bit_cast::<SA, 20>(self.wa.val());
+        self.feeder.wdata.next = self.bus_wdata.val();
+        self.feeder.reg_we.next = self.we_reg.val();
+        self.feeder.hit_hdr.next = self.hit[24].val();
+        self.feeder.hit_bhi.next = self.hit[25].val();
+        self.feeder.hit_blo.next = self.hit[26].val();
+        self.feeder.hit_len.next = self.hit[27].val();
+        self.feeder.hit_push.next = self.hit[28].val();
+        self.feeder.in_ready.next = self.dec.in_ready.val();
+        self.dec.in_valid.next = self.feeder.in_valid.val();
+        self.dec.in_last.next = self.feeder.in_last.val();
+        self.dec.in_data.next = self.feeder.in_data.val();
+        self.dec.in_len.next = self.feeder.len.val();
+        self.dec.in_hdr.next = self.feeder.hdr.val();
+        self.dec.in_bitset.next = (bit_cast::<64, 32>(self.feeder.bitset_hi.val()) << 32) | bit_cast::<64, 32>(self.feeder.bitset_lo.val());
+
         // ---- refused writes: from the write's registered copy, a clock later ----
         // refused: a register address with no writable register, an address in no window the
         // host writes, and the RX staging window or registers while a push is in flight
         self.rf_we.d.next = self.bus_we.val();
         self.rf_addr.d.next = self.bus_addr.val();
-        self.rf_fd.d.next = self.fd_on.q.val();
+        self.rf_fd.d.next = self.feeder.on.val();
         self.rf_regs.next = self.rf_addr.q.val().get_bits::<8>(12) == 0;
         self.rf_stage.next = self.rf_addr.q.val().get_bits::<5>(15) == 2;
         self.rf_txmsg.next = self.rf_addr.q.val().get_bits::<3>(17) == 1;
@@ -517,42 +407,6 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
                 | (!self.rf_regs.val() & !self.rf_stage.val() & !self.rf_txmsg.val())
                 | (self.rf_fd.q.val() & self.rf_stage.val()));
         self.refused.inc.next = self.refuse_r.q.val();
-
-        // ---- feeder: the staged packet into the decoder, one word per beat ----
-        // beats = max(1, ⌈(len − 12)/4⌉), the last one `(len − 13) >> 2` for len > 12; the RAM
-        // read is registered, so the address leads by one
-        self.pl.next = self.rx_len.q.val() - 13;
-        self.fd_last.next = self.fd_lst.q.val();
-        self.fd_adv.next = self.fd_on.q.val() & self.dec.in_ready.val();
-        self.fd_next.next = self.fd_w.q.val();
-        if self.fd_adv.val() {
-            self.fd_next.next = self.fd_w.q.val() + 1;
-            self.fd_w.d.next = self.fd_w.q.val() + 1;
-            self.fd_lst.d.next = (self.fd_w.q.val() + 1) == self.fd_lw.q.val();
-            if self.fd_last.val() {
-                self.fd_on.d.next = false;
-            }
-        }
-        if !self.fd_on.q.val() {
-            self.fd_next.next = 0.into();
-            if self.we_reg.val() & self.hit[28].val() {
-                self.fd_on.d.next = true;
-                self.fd_w.d.next = 0.into();
-                self.fd_lw.d.next = 0.into();
-                self.fd_lst.d.next = true;
-                if self.rx_len.q.val() > 12 {
-                    self.fd_lw.d.next = self.pl.val() >> 2;
-                    self.fd_lst.d.next = (self.pl.val() >> 2) == 0;
-                }
-            }
-        }
-        self.stage_ram.read_address.next = bit_cast::<SA, 16>(self.fd_next.val());
-        self.dec.in_valid.next = self.fd_on.q.val();
-        self.dec.in_last.next = self.fd_last.val();
-        self.dec.in_data.next = self.stage_ram.read_data.val();
-        self.dec.in_len.next = self.rx_len.q.val();
-        self.dec.in_hdr.next = self.rx_hdr.q.val();
-        self.dec.in_bitset.next = (bit_cast::<64, 32>(self.rx_bhi.q.val()) << 32) | bit_cast::<64, 32>(self.rx_blo.q.val());
 
         // ---- results, idle ticks, clear ----
         if self.dec.res_valid.val() {
@@ -578,72 +432,27 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.dec.idle_limit.next = self.idle_limit.q.val();
         self.dec.clear.next = self.rx_clear.val();
 
-        // ---- RX message capture: row i, word w at i·2^SA + w ----
-        self.dec.msg_ready.next = !self.m_full.q.val();
-        self.m_take.next = self.dec.msg_valid.val() & !self.m_full.q.val();
-        // the beat is written a clock after it is taken, from registers (the RAM's 64 blocks at
-        // S = 1460 are far apart); the host reads the window only after `m_full`, later still
-        self.mw_en.d.next = self.m_take.val();
-        self.mw_addr.d.next = (bit_cast::<MA, 6>(self.m_row.q.val()) << self.sa_m.val()) | bit_cast::<MA, SA>(self.m_w.q.val());
-        self.mw_data.d.next = self.dec.msg_data.val();
-        self.msg_ram.write_enable.next = self.mw_en.q.val();
-        self.msg_ram.write_address.next = self.mw_addr.q.val();
-        self.msg_ram.write_data.next = self.mw_data.q.val();
-        self.msg_ram.read_address.next = bit_cast::<MA, 20>(self.wa.val());
-        if self.m_take.val() {
-            self.m_bytes.d.next = self.m_bytes.q.val() + bit_cast::<32, 8>(self.dec.msg_bytes.val());
-            self.m_w.d.next = self.m_w.q.val() + 1;
-            if self.m_w.q.val() == self.last_word.val() {
-                self.m_w.d.next = 0.into();
-                self.m_row.d.next = self.m_row.q.val() + 1;
-            }
-            if self.dec.msg_last.val() {
-                self.m_full.d.next = true;
-                self.m_w.d.next = 0.into();
-                self.m_row.d.next = 0.into();
-            }
-        }
-        if (self.we_reg.val() & self.hit[40].val()) | self.rx_clear.val() {
-            self.m_full.d.next = false;
-            self.m_bytes.d.next = 0.into();
-            self.m_w.d.next = 0.into();
-            self.m_row.d.next = 0.into();
-        }
-
-        // ---- completion queue: a record is written one word per clock into the tail slot ----
-        self.cq_word.next = 1.into();
-        if self.dec.rec_failed.val() {
-            self.cq_word.next = 3.into();
-        }
-        self.cq_word.next = self.cq_word.val() | (bit_cast::<32, 7>(self.dec.rec_rank.val()) << 8);
-        match self.cq_wf.q.val().index() {
-            1 => self.cq_word.next = self.dec.rec_hdr.val(),
-            2 => self.cq_word.next = self.dec.rec_known.val().get_bits::<32>(0),
-            3 => self.cq_word.next = self.dec.rec_known.val().get_bits::<32>(32),
-            4 => self.cq_word.next = self.dec.rec_seen.val(),
-            5 => self.cq_word.next = self.dec.rec_redundant.val(),
-            6 => self.cq_word.next = self.dec.rec_invalid.val(),
-            _ => {}
-        }
-        self.cq.clock.next = self.clock.val();
-        self.cq_ram.write_enable.next = self.dec.rec_valid.val() & !self.cq.full.val();
-        self.cq_ram.write_address.next = (bit_cast::<5, 2>(self.cq.tail.val()) << 3) | bit_cast::<5, 3>(self.cq_wf.q.val());
-        self.cq_ram.write_data.next = self.cq_word.val();
-        if self.cq_ram.write_enable.val() {
-            self.cq_wf.d.next = self.cq_wf.q.val() + 1;
-        }
-        self.cq_push.next = self.cq_ram.write_enable.val() & (self.cq_wf.q.val() == 6);
-        // ready from the queue's registers alone, not from `rec_valid` (the decoder takes it
-        // only while it holds a record): no path runs into the NIC and back
-        self.dec.rec_ready.next = !self.cq.full.val() & (self.cq_wf.q.val() == 6);
+        // ---- RX message capture, and the completion queue ----
+        self.capture.msg_valid.next = self.dec.msg_valid.val();
+        self.capture.msg_data.next = self.dec.msg_data.val();
+        self.capture.msg_bytes.next = self.dec.msg_bytes.val();
+        self.capture.msg_last.next = self.dec.msg_last.val();
+        self.capture.free.next = (self.we_reg.val() & self.hit[40].val()) | self.rx_clear.val();
+        self.capture.rd_addr.next = bit_cast::<MA, 20>(self.wa.val());
+        self.dec.msg_ready.next = self.capture.msg_ready.val();
+        self.cq.rec_valid.next = self.dec.rec_valid.val();
+        self.cq.rec_failed.next = self.dec.rec_failed.val();
+        self.cq.rec_rank.next = self.dec.rec_rank.val();
+        self.cq.rec_hdr.next = self.dec.rec_hdr.val();
+        self.cq.rec_known.next = self.dec.rec_known.val();
+        self.cq.rec_seen.next = self.dec.rec_seen.val();
+        self.cq.rec_redundant.next = self.dec.rec_redundant.val();
+        self.cq.rec_invalid.next = self.dec.rec_invalid.val();
+        self.dec.rec_ready.next = self.cq.rec_ready.val();
         self.cq_pop_r.d.next = self.we_reg.val() & self.hit[56].val();
-        self.cq_pop.next = self.cq_pop_r.q.val() & (self.cq.count.val() != 0);
-        if self.cq_push.val() | self.rx_clear.val() {
-            self.cq_wf.d.next = 0.into();
-        }
-        self.cq.push.next = self.cq_push.val();
-        self.cq.pop.next = self.cq_pop.val();
+        self.cq.pop.next = self.cq_pop_r.q.val();
         self.cq.clear.next = self.rx_clear.val();
+        self.cq.rd_word.next = bit_cast::<3, 20>(self.wa.val());
         self.r_cq.next = self.hit[49].val()
             | self.hit[50].val()
             | self.hit[51].val()
@@ -651,7 +460,6 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             | self.hit[53].val()
             | self.hit[54].val()
             | self.hit[55].val();
-        self.cq_ram.read_address.next = (bit_cast::<5, 2>(self.cq.head_next.val()) << 3) | bit_cast::<5, 20>(self.wa.val() & 7);
 
         // ---- read values, by register index ----
         self.f_ebusy.next = 0.into();
@@ -659,7 +467,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             self.f_ebusy.next = 1.into();
         }
         self.f_fd.next = 0.into();
-        if self.fd_on.q.val() {
+        if self.feeder.on.val() {
             self.f_fd.next = 1.into();
         }
         self.f_dbusy.next = 0.into();
@@ -671,7 +479,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             self.f_open.next = 1.into();
         }
         self.f_mfull.next = 0.into();
-        if self.m_full.q.val() {
+        if self.capture.full.val() {
             self.f_mfull.next = 1.into();
         }
         self.rv[0].next = self.id_c.val();
@@ -682,14 +490,14 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.rv[5].next = self.cyc_latch.q.val();
         self.rv[6].next = self.scratch.q.val();
         self.rv[8].next = self.refused.value.val();
-        self.rv[15].next = self.f_ebusy.val() | (bit_cast::<32, 3>(self.tx.count.val()) << 8);
+        self.rv[15].next = self.f_ebusy.val() | (bit_cast::<32, 3>(self.txq.count.val()) << 8);
         self.rv[16].next = self.enc.symbols.val();
         self.rv[17].next = self.enc.starts_refused.val();
         self.rv[18].next = self.enc.cfg_rejected.val() + self.enc.buf_rejected.val();
-        self.rv[24].next = self.rx_hdr.q.val();
-        self.rv[25].next = self.rx_bhi.q.val();
-        self.rv[26].next = self.rx_blo.q.val();
-        self.rv[27].next = bit_cast::<32, 16>(self.rx_len.q.val());
+        self.rv[24].next = self.feeder.hdr.val();
+        self.rv[25].next = self.feeder.bitset_hi.val();
+        self.rv[26].next = self.feeder.bitset_lo.val();
+        self.rv[27].next = bit_cast::<32, 16>(self.feeder.len.val());
         self.rv[29].next = self.f_fd.val()
             | (self.f_dbusy.val() << 1)
             | (self.f_open.val() << 2)
@@ -705,7 +513,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.rv[36].next = bit_cast::<32, 7>(self.dec.ctx_rank.val()) | (self.f_open.val() << 8);
         self.rv[37].next = self.dec.ctx_known.val().get_bits::<32>(0);
         self.rv[38].next = self.dec.ctx_known.val().get_bits::<32>(32);
-        self.rv[39].next = self.m_bytes.q.val();
+        self.rv[39].next = self.capture.bytes.val();
         self.rv[41].next = self.dec.cnt_symbols.val();
         self.rv[42].next = self.dec.cnt_invalid.val();
         self.rv[43].next = self.dec.cnt_framing.val();
@@ -755,18 +563,18 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         }
         self.win.next = 0.into();
         if self.rd_src.q.val() == 1 {
-            self.win.next = self.tx_ram.read_data.val();
+            self.win.next = self.txq.data.val();
         }
         if self.rd_src.q.val() == 2 {
-            self.win.next = self.msg_ram.read_data.val();
+            self.win.next = self.capture.rdata.val();
         }
         if self.rd_src.q.val() == 4 {
-            self.win.next = self.tx_meta.read_data.val();
+            self.win.next = self.txq.meta.val();
         }
         if self.rd_src.q.val() == 3 {
-            self.win.next = self.cq_ram.read_data.val();
+            self.win.next = self.cq.rdata.val();
             if self.rd_cqz.q.val() {
-                self.win.next = (self.cq_ram.read_data.val() >> 1) << 1;
+                self.win.next = (self.cq.rdata.val() >> 1) << 1;
             }
         }
         self.rd_win.d.next = self.win.val();
@@ -779,8 +587,8 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             | self.rd_grp[6].q.val()
             | self.rd_grp[7].q.val();
         self.bus_rdata.next = self.rsel.val() | self.rd_win.q.val();
-        self.active.next = (self.enc.busy.val() & !self.tx.full.val())
-            | self.fd_on.q.val()
-            | (self.dec.busy.val() & !self.m_full.q.val() & !(self.dec.rec_valid.val() & self.cq.full.val()));
+        self.active.next = (self.enc.busy.val() & self.txq.ready.val())
+            | self.feeder.on.val()
+            | (self.dec.busy.val() & self.capture.msg_ready.val() & !(self.dec.rec_valid.val() & self.cq.full.val()));
     }
 }

@@ -62,6 +62,19 @@ impl<T: PinIo> RustHdlDut<T> {
     }
 }
 
+/// A component on both engines, rust-hdl's simulator and Verilator (its Verilog named `name`),
+/// with its pins given in `PinIo`'s order (checked): how a component's own test runs it.
+pub fn both_engines<T: PinIo + 'static>(make: impl Fn() -> T, name: &str, inputs: &[Pin], outputs: &[Pin]) -> Result<Vec<Box<dyn Dut>>> {
+    let names = |p: &[Pin]| p.iter().map(|p| p.name).collect::<Vec<_>>();
+    if (T::INPUT_NAMES, T::OUTPUT_NAMES) != (&names(inputs)[..], &names(outputs)[..]) {
+        bail!("{name}: the pins given are not the block's ({:?}; {:?})", T::INPUT_NAMES, T::OUTPUT_NAMES);
+    }
+    let mut uut = make();
+    uut.connect_all();
+    let verilog = generate_verilog(&uut);
+    Ok(vec![Box::new(RustHdlDut::of(make())?), Box::new(VerilatorDut::new(name, &verilog, inputs, outputs)?)])
+}
+
 impl<T: PinIo> Dut for RustHdlDut<T> {
     fn eval(&mut self, inputs: &[u64]) -> &[u64] {
         self.uut.set_clock(false);

@@ -1,0 +1,371 @@
+//! The FEC NIC's sub-blocks on their own, on rust-hdl and Verilator: `hdl::nic::ring::SlotRing`
+//! against counters, `tx_queue::TxQueue` and `completion_queue::CompletionQueue` against queues
+//! of records, `rx_feeder::RxFeeder` against the staged packet's beats, and
+//! `msg_capture::MsgCapture` against the message's rows.
+
+use hdl::cycle::{Dut, Pin, Rng};
+use hdl::rtl_util::PinIo;
+use std::collections::VecDeque;
+
+/// A component on both engines.
+fn both<T: PinIo + 'static>(make: impl Fn() -> T, name: &str, inputs: &[Pin], outputs: &[Pin]) -> Vec<Box<dyn Dut>> {
+    sim_tests::blocks::both_engines(make, name, inputs, outputs).unwrap()
+}
+
+/// `SlotRing`, the slot arithmetic of the TX queue and the completion queue, against plain
+/// counters on both engines: random pushes (while not full), pops (while not empty) and clears
+/// (winning over both); `full` is the count's flag and `head_next` the head after the clock.
+#[test]
+fn slot_ring_counts_slots_on_both_engines() {
+    use hdl::nic::ring::SlotRing;
+    const IN: &[Pin] = &[Pin { name: "push", width: 1 }, Pin { name: "pop", width: 1 }, Pin { name: "clear", width: 1 }];
+    const OUT: &[Pin] = &[Pin { name: "head_next", width: 2 }, Pin { name: "tail", width: 2 }, Pin { name: "count", width: 3 }, Pin { name: "full", width: 1 }];
+    for mut dut in both(SlotRing::default, "slot_ring", IN, OUT) {
+        let (mut r, mut head, mut tail, mut count) = (Rng::new(5), 0u64, 0u64, 0u64);
+        let mut wraps = 0;
+        let mut fulls = 0;
+        for t in 0..20_000 {
+            let push = count < 4 && r.chance([70, 30][t / 300 % 2]);
+            let pop = count > 0 && r.chance(50);
+            let clear = r.chance(1);
+            let (mut h, mut tl, mut c) = (head, tail, count);
+            if push {
+                (tl, c) = ((tl + 1) % 4, c + 1);
+            }
+            if pop {
+                (h, c) = ((h + 1) % 4, c - 1);
+            }
+            if clear {
+                (h, tl, c) = (0, 0, 0);
+            }
+            let o = dut.eval(&[push as u64, pop as u64, clear as u64]).to_vec();
+            dut.edge();
+            assert_eq!(o, [h, tail, count, (count == 4) as u64], "clock {t}");
+            fulls += (count == 4) as u32;
+            wraps += (h < head) as u32;
+            (head, tail, count) = (h, tl, c);
+        }
+        assert!(fulls > 500 && wraps > 500, "the ring is full ({fulls}) and its head wraps ({wraps}) often");
+    }
+}
+
+const TQ_IN: &[Pin] = &[
+    Pin { name: "beat_valid", width: 1 },
+    Pin { name: "beat_first", width: 1 },
+    Pin { name: "beat_last", width: 1 },
+    Pin { name: "beat_data", width: 32 },
+    Pin { name: "hdr", width: 32 },
+    Pin { name: "bitset", width: 64 },
+    Pin { name: "pop", width: 1 },
+    Pin { name: "flush", width: 1 },
+    Pin { name: "rd_addr", width: 4 },
+];
+const TQ_OUT: &[Pin] = &[
+    Pin { name: "ready", width: 1 },
+    Pin { name: "take", width: 1 },
+    Pin { name: "count", width: 3 },
+    Pin { name: "data", width: 32 },
+    Pin { name: "meta", width: 32 },
+];
+
+/// A coded symbol as the queue holds it.
+#[derive(Clone)]
+struct Symbol {
+    words: Vec<u64>,
+    hdr: u64,
+    bitset: u64,
+}
+
+/// Symbols of 3 to 16 beats from a producer that is ready at random, pops and (between symbols)
+/// flushes from the host, and a read at a random word every clock: `ready` and `count` are the
+/// queue's, a beat is taken exactly while ready, and the head symbol's word and header words
+/// (`TX_HDR`, `TX_BITSET_HI`, `TX_BITSET_LO` by the address's low bits) come out the clock after
+/// the read, as they are after that clock's pop.
+#[test]
+fn tx_queue_holds_whole_symbols_for_the_host() {
+    use hdl::nic::tx_queue::TestTxQueue;
+    for mut dut in both(TestTxQueue::default, "tx_queue", TQ_IN, TQ_OUT) {
+        let mut r = Rng::new(67);
+        let mut q: VecDeque<Symbol> = VecDeque::new();
+        let new_symbol = |r: &mut Rng| {
+            let n = 3 + r.below(14) as usize;
+            Symbol { words: (0..n).map(|_| r.next() & 0xFFFF_FFFF).collect(), hdr: r.next() & 0xFFFF_FFFF, bitset: r.next() }
+        };
+        let (mut sending, mut beat) = (new_symbol(&mut r), 0usize);
+        // the word the host read at the last edge, if the head was whole before it
+        let mut expect: Option<(u64, u64)> = None;
+        let (mut checked, mut popped, mut flushed) = (0, 0, 0);
+        for t in 0..40_000 {
+            let valid = r.chance(70);
+            let pop = r.chance(if q.len() == 4 { 40 } else { 15 });
+            // a flush between symbols, with no beat (the host flushes an idle encoder's queue)
+            let flush = beat == 0 && !valid && r.chance(3);
+            let rd = r.below(16);
+            let pins = [valid as u64, (beat == 0) as u64, (beat + 1 == sending.words.len()) as u64, sending.words[beat], sending.hdr, sending.bitset, pop as u64, flush as u64, rd];
+            let o = dut.eval(&pins).to_vec();
+            dut.edge();
+            assert_eq!((o[0] == 1, o[2]), (q.len() < 4, q.len() as u64), "ready and count at clock {t}");
+            assert_eq!(o[1] == 1, valid && q.len() < 4, "take at clock {t}");
+            if let Some((data, meta)) = expect {
+                assert_eq!((o[3], o[4]), (data, meta), "the head's word read at clock {}", t - 1);
+                checked += 1;
+            }
+            if pop && !q.is_empty() {
+                q.pop_front();
+                popped += 1;
+            }
+            // the read's word, from the head after the pop (a symbol pushed now is not read yet)
+            expect = q.front().filter(|_| !flush).map(|h| {
+                let meta = [h.hdr, h.bitset >> 32, h.bitset & 0xFFFF_FFFF];
+                (if (rd as usize) < h.words.len() { h.words[rd as usize] } else { u64::MAX }, meta.get(rd as usize & 3).copied().unwrap_or(u64::MAX))
+            });
+            // a word past the symbol, or the fourth meta word, is not the host's to read
+            expect = expect.filter(|&(d, m)| d != u64::MAX && m != u64::MAX);
+            if o[1] == 1 {
+                beat += 1;
+                if beat == sending.words.len() {
+                    q.push_back(std::mem::replace(&mut sending, new_symbol(&mut r)));
+                    beat = 0;
+                }
+            }
+            if flush {
+                q.clear();
+                flushed += 1;
+            }
+        }
+        assert!(checked > 5000 && popped > 1000 && flushed > 30, "reads checked {checked}, pops {popped}, flushes {flushed}");
+    }
+}
+
+const CQ_IN: &[Pin] = &[
+    Pin { name: "rec_valid", width: 1 },
+    Pin { name: "rec_failed", width: 1 },
+    Pin { name: "rec_rank", width: 7 },
+    Pin { name: "rec_hdr", width: 32 },
+    Pin { name: "rec_known", width: 64 },
+    Pin { name: "rec_seen", width: 32 },
+    Pin { name: "rec_redundant", width: 32 },
+    Pin { name: "rec_invalid", width: 32 },
+    Pin { name: "pop", width: 1 },
+    Pin { name: "clear", width: 1 },
+    Pin { name: "rd_word", width: 3 },
+];
+const CQ_OUT: &[Pin] = &[Pin { name: "rec_ready", width: 1 }, Pin { name: "count", width: 3 }, Pin { name: "full", width: 1 }, Pin { name: "rdata", width: 32 }];
+
+/// Records offered as the decoder offers them (held until taken), pops and clears from the host,
+/// a read of a random word every clock: a record is taken after its seven words are written,
+/// `count` and `full` are the queue's, and the head record's words read back in the registers'
+/// order (`CQ_HEAD`: valid, failed, rank; header; known low, high; seen, redundant, invalid).
+#[test]
+fn completion_queue_keeps_the_records_in_order() {
+    use hdl::nic::completion_queue::CompletionQueue;
+    for mut dut in both(CompletionQueue::default, "completion_queue", CQ_IN, CQ_OUT) {
+        let mut r = Rng::new(71);
+        let mut q: VecDeque<[u64; 7]> = VecDeque::new();
+        let new_record = |r: &mut Rng| -> (bool, u64, [u64; 7]) {
+            let (failed, rank) = (r.chance(30), r.below(65));
+            let known = r.next();
+            let w = [1 | (failed as u64) << 1 | rank << 8, r.next() & 0xFFFF_FFFF, known & 0xFFFF_FFFF, known >> 32, r.below(1000), r.below(1000), r.below(1000)];
+            (failed, known, w)
+        };
+        let mut offer: Option<(bool, u64, [u64; 7])> = None;
+        // clocks the offered record has been written for
+        let mut written = 0;
+        let mut expect: Option<u64> = None;
+        let (mut taken, mut checked, mut clears) = (0, 0, 0);
+        for t in 0..40_000 {
+            if offer.is_none() && r.chance(20) {
+                offer = Some(new_record(&mut r));
+            }
+            let pop = r.chance(if q.len() == 4 { 30 } else { 10 });
+            let clear = r.chance(1);
+            let rd = r.below(7);
+            let (failed, known, w) = offer.unwrap_or((false, 0, [0; 7]));
+            let pins = [offer.is_some() as u64, failed as u64, w[0] >> 8, w[1], known, w[4], w[5], w[6], pop as u64, clear as u64, rd];
+            let o = dut.eval(&pins).to_vec();
+            dut.edge();
+            assert_eq!((o[1], o[2] == 1), (q.len() as u64, q.len() == 4), "count and full at clock {t}");
+            assert_eq!(o[0] == 1, q.len() < 4 && written == 6, "rec_ready at clock {t}");
+            if let Some(word) = expect {
+                assert_eq!(o[3], word, "the head's word read at clock {}", t - 1);
+                checked += 1;
+            }
+            if pop && !q.is_empty() {
+                q.pop_front();
+            }
+            expect = q.front().filter(|_| !clear).map(|h| h[rd as usize]);
+            if offer.is_some() && o[2] == 0 {
+                // a word is written whenever the queue is not full (its registered flag)
+                if o[0] == 1 {
+                    q.push_back(w);
+                    (offer, written, taken) = (None, 0, taken + 1);
+                } else {
+                    written += 1;
+                }
+            }
+            if clear {
+                (written, clears) = (0, clears + 1);
+                q.clear();
+            }
+        }
+        assert!(taken > 2000 && checked > 10_000 && clears > 200, "records {taken}, reads checked {checked}, clears {clears}");
+    }
+}
+
+const RF_IN: &[Pin] = &[
+    Pin { name: "stage_we", width: 1 },
+    Pin { name: "addr", width: 4 },
+    Pin { name: "wdata", width: 32 },
+    Pin { name: "reg_we", width: 1 },
+    Pin { name: "hit_hdr", width: 1 },
+    Pin { name: "hit_bhi", width: 1 },
+    Pin { name: "hit_blo", width: 1 },
+    Pin { name: "hit_len", width: 1 },
+    Pin { name: "hit_push", width: 1 },
+    Pin { name: "in_ready", width: 1 },
+];
+const RF_OUT: &[Pin] = &[
+    Pin { name: "on", width: 1 },
+    Pin { name: "in_valid", width: 1 },
+    Pin { name: "in_last", width: 1 },
+    Pin { name: "in_data", width: 32 },
+    Pin { name: "hdr", width: 32 },
+    Pin { name: "bitset_hi", width: 32 },
+    Pin { name: "bitset_lo", width: 32 },
+    Pin { name: "len", width: 16 },
+];
+
+/// Packets staged (words and registers written at random, lengths 0 to 76 bytes) and pushed, fed
+/// to a decoder that is ready at random, with writes tried while a push is in flight: the beats
+/// are the staged words in order, `max(1, ⌈(len − 12)/4⌉)` of them with `in_last` on the last,
+/// the header registers beside them, and a write made while `on` changes nothing.
+#[test]
+fn rx_feeder_feeds_the_staged_packet() {
+    use hdl::nic::rx_feeder::TestRxFeeder;
+    for mut dut in both(TestRxFeeder::default, "rx_feeder", RF_IN, RF_OUT) {
+        let mut r = Rng::new(73);
+        let (mut stage, mut regs) = ([0u64; 16], [0u64; 4]);
+        let (mut packets, mut refused_writes) = (0, 0);
+        for _ in 0..600 {
+            // stage: a few words and registers, one write per clock
+            for _ in 0..r.below(12) {
+                let (reg, a, v) = (r.chance(40), r.below(16), r.next() & 0xFFFF_FFFF);
+                let mut pins = [0u64; 10];
+                if reg {
+                    let which = r.below(4) as usize;
+                    let v = if which == 3 { r.below(77) } else { v };
+                    (pins[3], pins[4 + which], pins[2]) = (1, 1, v);
+                    regs[which] = if which == 3 { v & 0xFFFF } else { v };
+                } else {
+                    (pins[0], pins[1], pins[2]) = (1, a, v);
+                    stage[a as usize] = v;
+                }
+                let o = dut.eval(&pins).to_vec();
+                dut.edge();
+                assert_eq!(o[0], 0, "off while staging");
+            }
+            // the push
+            let mut pins = [0u64; 10];
+            (pins[3], pins[8]) = (1, 1);
+            dut.eval(&pins);
+            dut.edge();
+            let len = regs[3] as usize;
+            let beats = if len > 12 { (len - 12).div_ceil(4) } else { 1 };
+            let mut next = 0;
+            for t in 0.. {
+                let ready = r.chance(60);
+                // a write while on: to the staging RAM or a register, refused
+                let mut pins = [0u64; 10];
+                if next < beats && r.chance(30) {
+                    let which = r.below(5) as usize;
+                    (pins[0], pins[1], pins[2]) = ((which == 4) as u64, r.below(16), r.next() & 0xFFFF_FFFF);
+                    if which < 4 {
+                        (pins[3], pins[4 + which]) = (1, 1);
+                    }
+                    refused_writes += 1;
+                }
+                pins[9] = ready as u64;
+                let o = dut.eval(&pins).to_vec();
+                dut.edge();
+                if next == beats {
+                    assert_eq!(o[0], 0, "off after the last beat ({beats} beats, length {len})");
+                    break;
+                }
+                assert_eq!((o[0], o[1], o[2] == 1, o[3]), (1, 1, next + 1 == beats, stage[next]), "beat {next} of {beats} (length {len}) at clock {t}");
+                assert_eq!((o[4], o[5], o[6], o[7]), (regs[0], regs[1], regs[2], regs[3]), "the header beside the beats");
+                next += ready as usize;
+            }
+            packets += 1;
+        }
+        assert!(packets == 600 && refused_writes > 1000, "packets {packets}, writes tried while on {refused_writes}");
+    }
+}
+
+const MC_IN: &[Pin] = &[
+    Pin { name: "msg_valid", width: 1 },
+    Pin { name: "msg_data", width: 32 },
+    Pin { name: "msg_bytes", width: 8 },
+    Pin { name: "msg_last", width: 1 },
+    Pin { name: "free", width: 1 },
+    Pin { name: "rd_addr", width: 8 },
+];
+const MC_OUT: &[Pin] = &[Pin { name: "msg_ready", width: 1 }, Pin { name: "full", width: 1 }, Pin { name: "bytes", width: 32 }, Pin { name: "rdata", width: 32 }];
+
+/// Messages of random length (1 to 192 beats, rows of three words) offered at random, some freed
+/// midway: a beat is taken while not full, the last one fills the buffer and holds the decoder
+/// off, `bytes` counts what was taken, and every word reads back at its row's slot (row i, word
+/// w at `4i + w`) until the buffer is freed.
+#[test]
+fn msg_capture_keeps_the_message_by_rows() {
+    use hdl::nic::msg_capture::test_msg_capture;
+    for mut dut in both(test_msg_capture, "msg_capture", MC_IN, MC_OUT) {
+        let mut r = Rng::new(79);
+        let (mut messages, mut freed_midway, mut reads) = (0, 0, 0);
+        for _ in 0..200 {
+            let n = 1 + r.below(192) as usize;
+            let words: Vec<u64> = (0..n).map(|_| r.next() & 0xFFFF_FFFF).collect();
+            let free_at = if r.chance(15) { Some(r.below(n as u64)) } else { None };
+            let (mut next, mut bytes) = (0usize, 0u64);
+            let mut freed = false;
+            for t in 0u64.. {
+                let valid = r.chance(70);
+                let free = free_at == Some(t);
+                let nb = 1 + r.below(4);
+                let o = dut.eval(&[valid as u64, words[next], nb, (next + 1 == n) as u64, free as u64, 0]).to_vec();
+                dut.edge();
+                assert_eq!((o[0], o[1], o[2]), (1, 0, bytes), "taking beat {next} of {n}");
+                if free {
+                    freed = true;
+                    break;
+                }
+                if valid {
+                    (next, bytes) = (next + 1, bytes + nb);
+                    if next == n {
+                        break;
+                    }
+                }
+            }
+            if freed {
+                freed_midway += 1;
+                continue;
+            }
+            // full: the decoder is held off, and the rows read back (after the last write lands)
+            for i in 0..n + 2 {
+                let rd = if i < 2 { 0 } else { i - 2 };
+                let addr = ((rd / 3) << 2 | rd % 3) as u64;
+                let o = dut.eval(&[r.chance(50) as u64, 0, 0, 0, 0, addr]).to_vec();
+                dut.edge();
+                assert_eq!((o[0], o[1], o[2]), (0, 1, bytes), "held full");
+                if i >= 2 {
+                    let o = dut.eval(&[0, 0, 0, 0, 0, 0]).to_vec();
+                    assert_eq!(o[3], words[rd], "word {rd} of {n} at address {addr:#x}");
+                    reads += 1;
+                }
+            }
+            dut.eval(&[0, 0, 0, 0, 1, 0]);
+            dut.edge();
+            messages += 1;
+        }
+        assert!(messages > 150 && freed_midway > 15 && reads > 10_000, "messages {messages}, freed midway {freed_midway}, words read {reads}");
+    }
+}
