@@ -369,3 +369,58 @@ fn msg_capture_keeps_the_message_by_rows() {
         assert!(messages > 150 && freed_midway > 15 && reads > 10_000, "messages {messages}, freed midway {freed_midway}, words read {reads}");
     }
 }
+
+const WR_IN: &[Pin] = &[Pin { name: "bus_we", width: 1 }, Pin { name: "bus_addr", width: 20 }, Pin { name: "busy", width: 1 }];
+const WR_OUT: &[Pin] = &[Pin { name: "refused", width: 32 }];
+
+/// Whether the NIC refuses a write to `addr` (`BUS_REFUSED`), from the register table and the
+/// windows as `hdl::nic` documents them.
+fn write_refused(addr: u32, busy: bool) -> bool {
+    use hdl::nic::{idx, Access, REGISTERS, RX_STAGE, TX_MESSAGE};
+    let within = |a: u32, off: u32, size: u32| (off..off + size).contains(&a);
+    if addr < 0x1000 {
+        let a = addr & !3;
+        let hit = REGISTERS.iter().position(|r| within(a, r.offset, 4 * r.count));
+        return match hit {
+            None => true,
+            Some(i) => REGISTERS[i].access == Access::Ro || (busy && (idx::RX_HDR..=idx::RX_PUSH).contains(&i)),
+        };
+    }
+    if within(addr, RX_STAGE.offset, RX_STAGE.size) {
+        return busy;
+    }
+    !within(addr, TX_MESSAGE.offset, TX_MESSAGE.size)
+}
+
+/// Writes at random over the registers (every register, gaps, the RX staging registers while
+/// busy) and the windows: the count is the writes the table says are refused, three clocks
+/// after each.
+#[test]
+fn write_refusal_counts_the_writes_that_change_nothing() {
+    use hdl::nic::refusal::WriteRefusal;
+    use hdl::nic::REGISTERS;
+    for mut dut in both(WriteRefusal::default, "write_refusal", WR_IN, WR_OUT) {
+        let mut r = Rng::new(83);
+        let mut counts = VecDeque::from([0u64; 3]);
+        let (mut total, mut writes) = (0u64, 0);
+        for t in 0..30_000 {
+            let we = r.chance(60);
+            let addr = match r.below(4) {
+                0 => REGISTERS[r.below(REGISTERS.len() as u64) as usize].offset + r.below(4) as u32,
+                1 => r.below(0x1000) as u32,
+                2 => 0x800 + r.below(0x20) as u32,
+                _ => r.below(1 << 20) as u32,
+            };
+            let busy = r.chance(30);
+            let o = dut.eval(&[we as u64, addr as u64, busy as u64]).to_vec();
+            dut.edge();
+            assert_eq!(o[0], counts.pop_front().unwrap(), "the count at clock {t}");
+            if we && write_refused(addr, busy) {
+                total += 1;
+            }
+            writes += we as u32;
+            counts.push_back(total);
+        }
+        assert!(total > 5000 && (total as u32) < writes - 3000, "refused {total} of {writes} writes");
+    }
+}

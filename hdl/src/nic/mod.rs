@@ -5,6 +5,8 @@ pub mod completion_queue;
 #[cfg(feature = "rtl")]
 pub mod msg_capture;
 #[cfg(feature = "rtl")]
+pub mod refusal;
+#[cfg(feature = "rtl")]
 pub mod ring;
 #[cfg(feature = "rtl")]
 pub mod rtl;

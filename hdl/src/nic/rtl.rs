@@ -15,14 +15,15 @@
 use rust_hdl::prelude::*;
 
 use super::completion_queue::CompletionQueue;
+use super::refusal::{decode_span, WriteRefusal};
 use super::msg_capture::MsgCapture;
 use super::rx_feeder::RxFeeder;
 use super::tx_queue::TxQueue;
-use super::{caps_words, idx, Access, MAGIC, REGISTERS, TX_SLOTS, CQ_DEPTH, VERSION};
+use super::{caps_words, idx, MAGIC, REGISTERS, TX_SLOTS, CQ_DEPTH, VERSION};
 use crate::cblt::decoder_rtl::LtDecoder;
 use crate::cblt::encoder_csr::csr;
 use crate::cblt::encoder_rtl::LtEncoder;
-use crate::rtl_util::{c, SatCounter};
+use crate::rtl_util::c;
 
 /// Registers in the map (the decode arrays' length; `update` loops over `0..58`).
 pub const NREG: usize = 58;
@@ -83,19 +84,11 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     feeder: RxFeeder<SA>,
     capture: MsgCapture<MA, SA>,
     cq: CompletionQueue,
-    refused: SatCounter,
-    /// A refused bus write, decided a clock after the write from its registered copy (`rf_*`)
-    /// and counted at the edge after that: the bus decode and the window's busy flag are off
-    /// this logic, which has its own decode of the registered address. BUS_REFUSED shows a
-    /// refusal from the second clock after its write.
-    refuse_r: DFF<Bit>,
-    rf_we: DFF<Bit>,
-    rf_addr: DFF<Bits<20>>,
-    rf_fd: DFF<Bit>,
+    /// BUS_REFUSED's count.
+    refusal: WriteRefusal,
     // the decode, from REGISTERS
     raddr: [Constant<Bits<12>>; 58],
     rmask: [Constant<Bits<12>>; 58],
-    rwr: [Constant<Bit>; 58],
     id_c: Constant<Bits<32>>,
     version_c: Constant<Bits<32>>,
     caps_c: Constant<Bits<32>>,
@@ -167,11 +160,6 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     ew_buf: DFF<Bit>,
     ew_baddr: DFF<Bits<MA>>,
     ew_data: DFF<Bits<32>>,
-    rf_regs: Signal<Local, Bit>,
-    rf_stage: Signal<Local, Bit>,
-    rf_txmsg: Signal<Local, Bit>,
-    rf_wr_ok: Signal<Local, Bit>,
-    rf_rx_reg: Signal<Local, Bit>,
     f_ebusy: Signal<Local, Bits<32>>,
     f_fd: Signal<Local, Bits<32>>,
     f_dbusy: Signal<Local, Bits<32>>,
@@ -187,12 +175,6 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
         assert!(s > 8, "a symbol must span 3 bus words or more: its header and bitset are written with the first three");
         assert!(MA <= 15 && SA <= 13, "the windows hold 2^15 message words and 2^13 symbol words");
         let (caps, layout) = caps_words(s, k_max, 4, SA);
-        let span = |r: &super::Register| {
-            // aligned to its own size, so a masked compare hits exactly its span: the map has no
-            // overlaps (`nic::tests`), so at most one register is hit (the read's AND-OR)
-            assert!(r.count.is_power_of_two() && r.offset % (4 * r.count) == 0, "{}", r.name);
-            (r.offset as u64, (0xFFF & !(4 * r.count - 1)) as u64)
-        };
         NicTop {
             clock: Default::default(),
             bus_addr: Default::default(),
@@ -207,14 +189,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             feeder: Default::default(),
             capture: MsgCapture::new(s.div_ceil(4)),
             cq: Default::default(),
-            refused: Default::default(),
-            refuse_r: Default::default(),
-            rf_we: Default::default(),
-            rf_addr: Default::default(),
-            rf_fd: Default::default(),
-            raddr: std::array::from_fn(|i| c(span(&REGISTERS[i]).0)),
-            rmask: std::array::from_fn(|i| c(span(&REGISTERS[i]).1)),
-            rwr: std::array::from_fn(|i| Constant::new(REGISTERS[i].access != Access::Ro)),
+            refusal: Default::default(),
+            raddr: std::array::from_fn(|i| c(decode_span(&REGISTERS[i]).0)),
+            rmask: std::array::from_fn(|i| c(decode_span(&REGISTERS[i]).1)),
             id_c: c(MAGIC as u64),
             version_c: c(VERSION as u64),
             caps_c: c(caps as u64),
@@ -264,11 +241,6 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             ew_buf: Default::default(),
             ew_baddr: Default::default(),
             ew_data: Default::default(),
-            rf_regs: Default::default(),
-            rf_stage: Default::default(),
-            rf_txmsg: Default::default(),
-            rf_wr_ok: Default::default(),
-            rf_rx_reg: Default::default(),
             f_ebusy: Default::default(),
             f_fd: Default::default(),
             f_dbusy: Default::default(),
@@ -282,7 +254,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, refuse_r, rf_we, rf_addr, rf_fd, rx_clear_r, tx_pop_r, tx_flush_r, cq_pop_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws,
+            self, clock, rx_clear_r, tx_pop_r, tx_flush_r, cq_pop_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws,
             res_seq, res_word, res_known, res_stop, idle_limit, tick_div, tick_cnt, rd_cqz
         );
         self.enc.clock.next = self.clock.val();
@@ -291,9 +263,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.feeder.clock.next = self.clock.val();
         self.capture.clock.next = self.clock.val();
         self.cq.clock.next = self.clock.val();
-        self.refused.clock.next = self.clock.val();
-        self.refused.load.next = false;
-        self.refused.load_val.next = 0.into();
+        self.refusal.clock.next = self.clock.val();
 
         // ---- address decode: the register block and the four windows ----
         self.a12.next = self.bus_addr.val().get_bits::<12>(0);
@@ -381,32 +351,10 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.dec.in_hdr.next = self.feeder.hdr.val();
         self.dec.in_bitset.next = (bit_cast::<64, 32>(self.feeder.bitset_hi.val()) << 32) | bit_cast::<64, 32>(self.feeder.bitset_lo.val());
 
-        // ---- refused writes: from the write's registered copy, a clock later ----
-        // refused: a register address with no writable register, an address in no window the
-        // host writes, and the RX staging window or registers while a push is in flight
-        self.rf_we.d.next = self.bus_we.val();
-        self.rf_addr.d.next = self.bus_addr.val();
-        self.rf_fd.d.next = self.feeder.on.val();
-        self.rf_regs.next = self.rf_addr.q.val().get_bits::<8>(12) == 0;
-        self.rf_stage.next = self.rf_addr.q.val().get_bits::<5>(15) == 2;
-        self.rf_txmsg.next = self.rf_addr.q.val().get_bits::<3>(17) == 1;
-        self.rf_wr_ok.next = false;
-        for i in 0..58 {
-            if self.rwr[i].val() & ((self.rf_addr.q.val().get_bits::<12>(0) & self.rmask[i].val()) == self.raddr[i].val()) {
-                self.rf_wr_ok.next = true;
-            }
-        }
-        self.rf_rx_reg.next = false;
-        for i in 24..29 {
-            if (self.rf_addr.q.val().get_bits::<12>(0) & self.rmask[i].val()) == self.raddr[i].val() {
-                self.rf_rx_reg.next = true;
-            }
-        }
-        self.refuse_r.d.next = self.rf_we.q.val()
-            & ((self.rf_regs.val() & (!self.rf_wr_ok.val() | (self.rf_fd.q.val() & self.rf_rx_reg.val())))
-                | (!self.rf_regs.val() & !self.rf_stage.val() & !self.rf_txmsg.val())
-                | (self.rf_fd.q.val() & self.rf_stage.val()));
-        self.refused.inc.next = self.refuse_r.q.val();
+        // ---- refused writes (counted from the write's registered copy, a clock later) ----
+        self.refusal.bus_we.next = self.bus_we.val();
+        self.refusal.bus_addr.next = self.bus_addr.val();
+        self.refusal.busy.next = self.feeder.on.val();
 
         // ---- results, idle ticks, clear ----
         if self.dec.res_valid.val() {
@@ -489,7 +437,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.rv[4].next = self.cyc_lo.q.val();
         self.rv[5].next = self.cyc_latch.q.val();
         self.rv[6].next = self.scratch.q.val();
-        self.rv[8].next = self.refused.value.val();
+        self.rv[8].next = self.refusal.refused.val();
         self.rv[15].next = self.f_ebusy.val() | (bit_cast::<32, 3>(self.txq.count.val()) << 8);
         self.rv[16].next = self.enc.symbols.val();
         self.rv[17].next = self.enc.starts_refused.val();
