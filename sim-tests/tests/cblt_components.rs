@@ -724,3 +724,125 @@ fn encoder_cfg_keeps_the_register_rules_and_checks_the_start() {
         assert!(starts > 150 && refused > 800 && rejected > 5000 && tables > 800, "starts {starts}, refused {refused}, rejected {rejected}, table writes {tables}");
     }
 }
+
+const PS_IN: &[Pin] = &[
+    Pin { name: "issue", width: 1 },
+    Pin { name: "kind", width: 2 },
+    Pin { name: "w", width: 2 },
+    Pin { name: "src", width: 6 },
+    Pin { name: "has", width: 1 },
+    Pin { name: "rowq", width: 1 },
+    Pin { name: "in_data", width: 32 },
+    Pin { name: "q_idx", width: 6 },
+    Pin { name: "row_word", width: 32 },
+    Pin { name: "clear", width: 1 },
+];
+const PS_OUT: &[Pin] = &[
+    Pin { name: "same_word", width: 1 },
+    Pin { name: "busy", width: 1 },
+    Pin { name: "row_we", width: 1 },
+    Pin { name: "row_addr", width: 8 },
+    Pin { name: "row_data", width: 32 },
+];
+
+/// A word in the payload stages, as the test follows it: what was issued, the accumulator and
+/// row words read at the end of R, and B's XOR.
+#[derive(Clone, Copy, Default)]
+struct PassWord {
+    kind: u64,
+    w: usize,
+    src: usize,
+    has: bool,
+    rowq: bool,
+    input: u64,
+    q: usize,
+    acc: u64,
+    row: u64,
+    x: u64,
+}
+
+impl PassWord {
+    /// The row word it writes (row, word), if any.
+    fn row_write(&self) -> Option<(usize, usize)> {
+        match (self.kind, self.rowq) {
+            (2, _) => Some((self.src, self.w)),
+            (_, true) => Some((self.q, self.w)),
+            _ => None,
+        }
+    }
+}
+
+/// Words of the three pass kinds issued at random (never a word R or B holds, as the decoder
+/// waits), against an accumulator and a row RAM modelled in the test (read at the end of R,
+/// written at the end of C), with clears: every row write is the pass's XOR at its row and
+/// word, `same_word` and `busy` follow the stages, and the accumulator's writes show in the
+/// later words that read it.
+#[test]
+fn payload_stages_xor_each_word_into_the_accumulator_or_its_row() {
+    use hdl::cblt::payload_rtl::TestPayloadStages;
+    for mut dut in both(TestPayloadStages::default, "payload_stages", PS_IN, PS_OUT) {
+        let mut r = Rng::new(89);
+        let mut rows = [[0u64; 4]; 64];
+        for row in rows.iter_mut() {
+            row.iter_mut().for_each(|x| *x = r.next() & 0xFFFF_FFFF);
+        }
+        let mut acc = [0u64; 4];
+        let (mut st_r, mut st_b, mut st_c): (Option<PassWord>, Option<PassWord>, Option<PassWord>) = (None, None, None);
+        let (mut row_writes, mut clears, mut q_now) = (0, 0, 0usize);
+        for t in 0..40_000 {
+            // the free row q: the decoder's register, read as a word is in B
+            if r.chance(5) {
+                q_now = r.below(64) as usize;
+            }
+            let mut e = PassWord { kind: r.below(3), w: r.below(4) as usize, src: r.below(64) as usize, has: r.chance(70), rowq: r.chance(30), input: r.next() & 0xFFFF_FFFF, ..Default::default() };
+            let same = st_r.is_some_and(|p| p.w == e.w) || st_b.is_some_and(|p| p.w == e.w);
+            // the row B writes at the end of R's clock is not read then (the RAM's collision)
+            let b_writes = |src: usize, w: usize| st_b.is_some_and(|p| PassWord { q: q_now, ..p }.row_write() == Some((src, w)));
+            if b_writes(e.src, e.w) {
+                e.has = false;
+            }
+            if e.kind == 2 {
+                e.has = true;
+                if b_writes(e.src, e.w) {
+                    e.src = (e.src + 1) % 64;
+                }
+            }
+            let issue = !same && r.chance(70);
+            let clear = r.chance(1);
+            let b_row = st_b.map_or(0, |p| p.row);
+            let pins = [issue as u64, e.kind, e.w as u64, e.src as u64, e.has as u64, e.rowq as u64, e.input, q_now as u64, b_row, clear as u64];
+            let o = dut.eval(&pins).to_vec();
+            dut.edge();
+            assert_eq!((o[0] == 1, o[1] == 1), (same, st_r.is_some() || st_b.is_some() || st_c.is_some()), "same_word and busy at clock {t}");
+            let want = st_c.and_then(|p| p.row_write().map(|(row, w)| (row * 4 + w, p.x)));
+            assert_eq!(o[2] == 1, want.is_some(), "row write at clock {t}");
+            if let Some((addr, x)) = want {
+                assert_eq!((o[3] as usize, o[4]), (addr, x), "the row write at clock {t}");
+                row_writes += 1;
+            }
+            // the edge: R reads, C writes, the stages move
+            if let Some(p) = st_r.as_mut() {
+                (p.acc, p.row) = (acc[p.w], rows[p.src][p.w]);
+            }
+            if let Some(p) = st_c {
+                if p.kind != 2 {
+                    acc[p.w] = p.x;
+                }
+                if let Some((row, w)) = p.row_write() {
+                    rows[row][w] = p.x;
+                }
+            }
+            st_c = st_b.map(|mut p| {
+                p.x = if p.kind == 0 { p.input } else { p.acc } ^ if p.has { p.row } else { 0 };
+                p.q = q_now;
+                p
+            });
+            st_b = st_r;
+            st_r = if issue { Some(e) } else { None };
+            if clear {
+                (st_r, st_b, st_c, clears) = (None, None, None, clears + 1);
+            }
+        }
+        assert!(row_writes > 8000 && clears > 200, "row writes {row_writes}, clears {clears}");
+    }
+}

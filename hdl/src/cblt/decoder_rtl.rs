@@ -44,6 +44,7 @@ use rust_hdl::prelude::*;
 use super::decoder::Status;
 use super::header::Invalid;
 use super::header_rtl::HeaderCheck;
+use super::payload_rtl::PayloadStages;
 use super::readout_rtl::RowReadout;
 use super::scanner_rtl::{ElimRows, ElimScanner};
 use super::{HEADER_LEN, K_MAX};
@@ -179,8 +180,7 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     m: DFF<Bits<KM>>,
     q_oh: DFF<Bits<KM>>,
     q_idx: DFF<Bits<6>>,
-    // payload passes: issue stage (pe_*), read stage (r_*: the row RAM's address in `rd_a`),
-    // XOR stage (b_*) and write stage (c_*)
+    // payload passes: the issue stage (pe_*), then `ps` (the row RAM's address in `rd_a`)
     pe_on: DFF<Bit>,
     pe_kind: DFF<Bits<2>>,
     pe_src: DFF<Bits<6>>,
@@ -191,31 +191,8 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     /// not a compare).
     pe_last: DFF<Bit>,
     p_rem: DFF<Bits<KM>>,
-    /// The read stage: the word issued a clock ago, whose row word the RAM reads at this
-    /// clock's edge (from `rd_a`, loaded with `{pe_src, pe_w}` as it issued), and the input beat.
-    r_on: DFF<Bit>,
-    r_kind: DFF<Bits<2>>,
-    r_w: DFF<Bits<SA>>,
-    r_src: DFF<Bits<6>>,
-    r_has: DFF<Bit>,
-    r_rowq: DFF<Bit>,
-    r_in: DFF<Bits<W>>,
-    b_on: DFF<Bit>,
-    b_kind: DFF<Bits<2>>,
-    b_w: DFF<Bits<SA>>,
-    b_src: DFF<Bits<6>>,
-    b_has: DFF<Bit>,
-    b_rowq: DFF<Bit>,
-    b_in: DFF<Bits<W>>,
-    /// The write stage: B's XOR registered, written to the accumulator (`c_acc`) and to a row
-    /// (`c_row`, at `c_ra`) a clock later, so a RAM's output reaches a register and a RAM's
-    /// input comes from one (no RAM → XOR → RAM path). `c_on`: it holds a word.
-    c_on: DFF<Bit>,
-    c_acc: DFF<Bit>,
-    c_row: DFF<Bit>,
-    c_w: DFF<Bits<SA>>,
-    c_ra: DFF<Bits<RA>>,
-    c_x: DFF<Bits<W>>,
+    /// The passes after their issue: read (R), XOR (B) and write (C), with the accumulator.
+    ps: PayloadStages<W, SA, RA>,
     /// The back-elimination scanner; before a scan it keeps the touched rows (pass 0's
     /// sources) and their lowest.
     sc: ElimScanner<KM>,
@@ -229,7 +206,6 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     rd_a: DFF<Bits<RA>>,
     /// Read at `rd_a`; the read enable holds the readout's word while it waits.
     row_ram: BlockRamRe<W, RA>,
-    acc_ram: BlockRam<W, SA>,
     coef_ram: BlockRam<KM, 6>,
     lo_a: LowestOne<KM>,
     /// The passes' own units, on a register each (the sources left, the rows to eliminate),
@@ -245,9 +221,6 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     pw_next_last: Signal<Local, Bit>,
     issue: Signal<Local, Bit>,
     fr_bad: Signal<Local, Bit>,
-    av: Signal<Local, Bits<W>>,
-    bv: Signal<Local, Bits<W>>,
-    x: Signal<Local, Bits<W>>,
 }
 
 impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecoder<W, RA, SA, KM> {
@@ -350,32 +323,12 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             pe_w: Default::default(),
             pe_last: Default::default(),
             p_rem: Default::default(),
-            r_on: Default::default(),
-            r_kind: Default::default(),
-            r_w: Default::default(),
-            r_src: Default::default(),
-            r_has: Default::default(),
-            r_rowq: Default::default(),
-            r_in: Default::default(),
-            b_on: Default::default(),
-            b_kind: Default::default(),
-            b_w: Default::default(),
-            b_src: Default::default(),
-            b_has: Default::default(),
-            b_rowq: Default::default(),
-            b_in: Default::default(),
-            c_on: Default::default(),
-            c_acc: Default::default(),
-            c_row: Default::default(),
-            c_w: Default::default(),
-            c_ra: Default::default(),
-            c_x: Default::default(),
             sc: Default::default(),
             er: ElimRows::new(wps == 1),
+            ps: Default::default(),
             rd_a: Default::default(),
             ro: RowReadout::new(s, wb),
             row_ram: Default::default(),
-            acc_ram: Default::default(),
             coef_ram: Default::default(),
             lo_a: Default::default(),
             lo_p: Default::default(),
@@ -387,9 +340,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             pw_next_last: Default::default(),
             issue: Default::default(),
             fr_bad: Default::default(),
-            av: Default::default(),
-            bv: Default::default(),
-            x: Default::default(),
         }
     }
 
@@ -419,12 +369,10 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self, clock, state, st_code, st_reason, dr_check, dr_w, dr_over, ctx_open_r, bound, ctx_hdr, rank,
             valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
             tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w, pe_last,
-            p_rem, r_on, r_kind, r_w, r_src, r_has, r_rowq, r_in, b_on, b_kind, b_w, b_src, b_has, b_rowq, b_in, c_on, c_acc, c_row, c_w, c_ra, c_x, rd_a
+            p_rem, rd_a
         );
         self.row_ram.read_clock.next = self.clock.val();
         self.row_ram.write_clock.next = self.clock.val();
-        self.acc_ram.read_clock.next = self.clock.val();
-        self.acc_ram.write_clock.next = self.clock.val();
         self.coef_ram.read_clock.next = self.clock.val();
         self.coef_ram.write_clock.next = self.clock.val();
         for i in 0..8 {
@@ -531,9 +479,8 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         // The issues walk the words in order, and R and B hold the issues of one and two clocks
         // ago, so word w issues again no sooner than ⌈S/WB⌉ clocks later: with three or more
         // words per row the wait never happens and is left out (`short_rows`)
-        self.stall.next = self.short_rows.val()
-            & ((self.r_on.q.val() & (self.r_w.q.val() == self.pe_w.q.val()))
-                | (self.b_on.q.val() & (self.b_w.q.val() == self.pe_w.q.val())));
+        self.ps.clock.next = self.clock.val();
+        self.stall.next = self.short_rows.val() & self.ps.same_word.val();
         self.issue.next =
             self.pe_on.q.val() & !self.stall.val() & ((self.pe_kind.q.val() != 0) | self.in_valid.val());
         self.in_ready.next = self.issue.val() & (self.pe_kind.q.val() == 0);
@@ -542,47 +489,19 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.er.take.next = false;
         self.er.add.next = false;
         self.er.zero.next = false;
-        self.r_on.d.next = self.issue.val();
-        self.r_kind.d.next = self.pe_kind.q.val();
-        self.r_w.d.next = self.pe_w.q.val();
-        self.r_src.d.next = self.pe_src.q.val();
-        self.r_has.d.next = self.pe_has.q.val();
-        self.r_rowq.d.next = self.pe_rowq.q.val();
-        self.r_in.d.next = self.in_data.val();
-        self.b_on.d.next = self.r_on.q.val();
-        self.b_kind.d.next = self.r_kind.q.val();
-        self.b_w.d.next = self.r_w.q.val();
-        self.b_src.d.next = self.r_src.q.val();
-        self.b_has.d.next = self.r_has.q.val();
-        self.b_rowq.d.next = self.r_rowq.q.val();
-        self.b_in.d.next = self.r_in.q.val();
-        self.acc_ram.read_address.next = self.r_w.q.val();
-        // ---- payload passes: XOR and write ----
-        self.av.next = self.acc_ram.read_data.val();
-        if self.b_kind.q.val() == 0 {
-            self.av.next = self.b_in.q.val();
-        }
-        self.bv.next = 0.into();
-        if self.b_has.q.val() {
-            self.bv.next = self.row_ram.read_data.val();
-        }
-        self.x.next = self.av.val() ^ self.bv.val();
-        // ---- payload passes: write (stage C) ----
-        self.c_on.d.next = self.b_on.q.val();
-        self.c_acc.d.next = self.b_on.q.val() & (self.b_kind.q.val() != 2);
-        self.c_row.d.next = self.b_on.q.val() & ((self.b_kind.q.val() == 2) | self.b_rowq.q.val());
-        self.c_w.d.next = self.b_w.q.val();
-        self.c_x.d.next = self.x.val();
-        self.c_ra.d.next = (bit_cast::<RA, 6>(self.q_idx.q.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.b_w.q.val());
-        if self.b_kind.q.val() == 2 {
-            self.c_ra.d.next = (bit_cast::<RA, 6>(self.b_src.q.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.b_w.q.val());
-        }
-        self.acc_ram.write_enable.next = self.c_acc.q.val();
-        self.acc_ram.write_address.next = self.c_w.q.val();
-        self.acc_ram.write_data.next = self.c_x.q.val();
-        self.row_ram.write_enable.next = self.c_row.q.val();
-        self.row_ram.write_address.next = self.c_ra.q.val();
-        self.row_ram.write_data.next = self.c_x.q.val();
+        self.ps.issue.next = self.issue.val();
+        self.ps.kind.next = self.pe_kind.q.val();
+        self.ps.w.next = self.pe_w.q.val();
+        self.ps.src.next = self.pe_src.q.val();
+        self.ps.has.next = self.pe_has.q.val();
+        self.ps.rowq.next = self.pe_rowq.q.val();
+        self.ps.in_data.next = self.in_data.val();
+        self.ps.q_idx.next = self.q_idx.q.val();
+        self.ps.row_word.next = self.row_ram.read_data.val();
+        self.ps.clear.next = self.clear.val();
+        self.row_ram.write_enable.next = self.ps.row_we.val();
+        self.row_ram.write_address.next = self.ps.row_addr.val();
+        self.row_ram.write_data.next = self.ps.row_data.val();
 
         // ---- back-elimination scanner: coef rows with bit q get m' XORed in ----
         if self.sc.wr.val() {
@@ -746,7 +665,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
                     self.pe_w.d.next = 0.into();
                     self.pe_last.d.next = self.one_word.val();
                     self.pe_src.d.next = self.er.next_idx.val();
-                } else if !self.r_on.q.val() & !self.b_on.q.val() & !self.c_on.q.val() {
+                } else if !self.ps.busy.val() {
                     self.state.d.next = 6.into();
                 }
             }
@@ -871,11 +790,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.tick_pend.d.next = false;
             self.pe_on.d.next = false;
             self.ctx_open_r.d.next = false;
-            self.r_on.d.next = false;
-            self.b_on.d.next = false;
-            self.c_on.d.next = false;
-            self.c_acc.d.next = false;
-            self.c_row.d.next = false;
         }
         // the row RAM's address for the next clock: the word the passes issue now (read in R),
         // or the readout's

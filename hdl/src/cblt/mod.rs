@@ -40,6 +40,8 @@ pub mod header_rtl;
 pub mod mask_fifo_rtl;
 #[cfg(feature = "rtl")]
 pub mod maskgen_rtl;
+#[cfg(feature = "rtl")]
+pub mod payload_rtl;
 pub mod pcap;
 pub mod prng;
 #[cfg(feature = "rtl")]
