@@ -342,10 +342,14 @@ pub fn ecp5_all() -> Vec<Top> {
             a copy of the last-pass flag. With rows of 46 words, the decoder's wait for a word still in \
             flight cannot happen and is not built, and the next source and the next row to eliminate are \
             registered a clock ahead (a source takes 46 clocks here). The rest of the steps are in the \
-            decoder's and the encoder's notes. The median meets the 125 MHz of a PCIe Gen2 x1 user clock. \
-            What is left is routing: the slowest seeds are limited by the decoder's row RAM's word into its \
-            XOR (the word of one of 64 blocks spread over the die, multiplexed, then XORed and registered); \
-            a register on the RAM's output, one more payload stage, is the next step.",
+            decoder's and the encoder's notes. The median misses the 125 MHz of a PCIe Gen2 x1 user clock \
+            (the row above says by how much), and the seeds spread over about ten percent: what is left is \
+            routing across a die whose block RAM is nearly all used, and which path is slowest changes with \
+            the placement. Two of them and their next steps: the bus's write decode into the RX staging \
+            registers' enables (those registers are written in the bus's clock; registered a clock later, as \
+            the encoder's writes are, with the refusal judged when they land), and the decoder's row RAM's \
+            word into its XOR (the word of one of 64 blocks spread over the die, multiplexed, then XORed and \
+            registered; a register on the RAM's output is one more payload stage).",
     });
     tops
 }

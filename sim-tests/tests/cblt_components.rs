@@ -5,7 +5,8 @@
 //! `decoder::Decoder::push` ranks them; `hdl::cblt::scanner_rtl::ElimScanner` (back-elimination)
 //! against a coefficient RAM modelled in the test, and `ElimRows` (the rows to eliminate)
 //! against a set; `hdl::cblt::readout_rtl::RowReadout` (the message readout) against the row
-//! layout.
+//! layout; `payload_rtl::PayloadStages` (the passes' read, XOR and write stages) against an
+//! accumulator and a row RAM modelled in the test.
 //!
 //! The encoder's: `maskgen_rtl::MaskGen` against the codec's `encoder::MaskGenerator`;
 //! `mask_fifo_rtl::MaskFifo` against a queue; `symbol_xor_rtl::SymbolXor` against the XOR of
