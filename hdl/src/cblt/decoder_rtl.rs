@@ -23,7 +23,8 @@
 //!    has seen its last beat nothing but the accumulator and the free row q is written, so a
 //!    framing error (beats disagree with the length) aborts with no state change. A word is
 //!    issued, read (R, from a registered address), XORed (B) and written (C) in four stages;
-//!    the issue waits while R or B holds the word it would read.
+//!    the issue waits while R or B holds the word it would read. R, B and C with the
+//!    accumulator are a component of their own (`payload_rtl::PayloadStages`).
 //! 4. **Back-elimination**: a scanner reads the valid coef rows (during the passes), one per
 //!    clock with the read address registered, checks each a clock after the RAM returns it, and
 //!    for each with bit q writes `coef_p ⊕ m'` and marks the row; then one pass per marked row

@@ -15,8 +15,8 @@
 use rust_hdl::prelude::*;
 
 use super::completion_queue::CompletionQueue;
-use super::refusal::{decode_span, WriteRefusal};
 use super::msg_capture::MsgCapture;
+use super::refusal::{decode_span, WriteRefusal};
 use super::rx_feeder::RxFeeder;
 use super::tx_queue::TxQueue;
 use super::{caps_words, idx, MAGIC, REGISTERS, TX_SLOTS, CQ_DEPTH, VERSION};
