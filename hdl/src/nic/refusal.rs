@@ -19,9 +19,10 @@ pub fn decode_span(r: &Register) -> (u64, u64) {
 /// Counts a bus write (`bus_we` at `bus_addr`) that is refused: to a register address with no
 /// writable register, to an address in no window the host writes (`RX_STAGE`, `TX_MESSAGE`),
 /// and to the RX staging window or registers (`RX_HDR` .. `RX_PUSH`) while a push is in flight
-/// (`busy`). The write is decided a clock after it, from its registered copy, with a decode of
-/// its own (the bus decode and the feeder's busy flag are off this logic), and counted at the
-/// edge after that: `refused` shows it from the second clock after its write.
+/// (`busy`, in the clock after the write: the NIC applies those writes a clock late). The write
+/// is decided a clock after it, from its registered copy, with a decode of its own (the bus
+/// decode is off this logic), and counted at the edge after that: `refused` shows it from the
+/// third clock after its write.
 #[derive(LogicBlock)]
 pub struct WriteRefusal {
     pub clock: Signal<In, Clock>,
@@ -36,7 +37,6 @@ pub struct WriteRefusal {
     refuse_r: DFF<Bit>,
     rf_we: DFF<Bit>,
     rf_addr: DFF<Bits<20>>,
-    rf_busy: DFF<Bit>,
     rf_regs: Signal<Local, Bit>,
     rf_stage: Signal<Local, Bit>,
     rf_txmsg: Signal<Local, Bit>,
@@ -59,7 +59,6 @@ impl Default for WriteRefusal {
             refuse_r: Default::default(),
             rf_we: Default::default(),
             rf_addr: Default::default(),
-            rf_busy: Default::default(),
             rf_regs: Default::default(),
             rf_stage: Default::default(),
             rf_txmsg: Default::default(),
@@ -76,13 +75,12 @@ const _: () = assert!(super::idx::RX_HDR == 24 && super::idx::RX_PUSH == 28 && s
 impl Logic for WriteRefusal {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, refuse_r, rf_we, rf_addr, rf_busy);
+        dff_setup!(self, clock, refuse_r, rf_we, rf_addr);
         self.count.clock.next = self.clock.val();
         self.count.load.next = false;
         self.count.load_val.next = 0.into();
         self.rf_we.d.next = self.bus_we.val();
         self.rf_addr.d.next = self.bus_addr.val();
-        self.rf_busy.d.next = self.busy.val();
         self.rf_regs.next = self.rf_addr.q.val().get_bits::<8>(12) == 0;
         self.rf_stage.next = self.rf_addr.q.val().get_bits::<5>(15) == 2;
         self.rf_txmsg.next = self.rf_addr.q.val().get_bits::<3>(17) == 1;
@@ -99,9 +97,9 @@ impl Logic for WriteRefusal {
             }
         }
         self.refuse_r.d.next = self.rf_we.q.val()
-            & ((self.rf_regs.val() & (!self.rf_wr_ok.val() | (self.rf_busy.q.val() & self.rf_rx_reg.val())))
+            & ((self.rf_regs.val() & (!self.rf_wr_ok.val() | (self.busy.val() & self.rf_rx_reg.val())))
                 | (!self.rf_regs.val() & !self.rf_stage.val() & !self.rf_txmsg.val())
-                | (self.rf_busy.q.val() & self.rf_stage.val()));
+                | (self.busy.val() & self.rf_stage.val()));
         self.count.inc.next = self.refuse_r.q.val();
         self.refused.next = self.count.value.val();
     }

@@ -160,6 +160,16 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     ew_buf: DFF<Bit>,
     ew_baddr: DFF<Bits<MA>>,
     ew_data: DFF<Bits<32>>,
+    /// The RX staging writes (its window, `RX_HDR` ..= `RX_PUSH`), registered the same way: they
+    /// reach the feeder a clock after the bus write, with `ew_baddr` and `ew_data` as their
+    /// address and data, and a write refused while a push is in flight is judged as it lands.
+    rw_stage: DFF<Bit>,
+    rw_we: DFF<Bit>,
+    rw_hdr: DFF<Bit>,
+    rw_bhi: DFF<Bit>,
+    rw_blo: DFF<Bit>,
+    rw_len: DFF<Bit>,
+    rw_push: DFF<Bit>,
     f_ebusy: Signal<Local, Bits<32>>,
     f_fd: Signal<Local, Bits<32>>,
     f_dbusy: Signal<Local, Bits<32>>,
@@ -241,6 +251,13 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             ew_buf: Default::default(),
             ew_baddr: Default::default(),
             ew_data: Default::default(),
+            rw_stage: Default::default(),
+            rw_we: Default::default(),
+            rw_hdr: Default::default(),
+            rw_bhi: Default::default(),
+            rw_blo: Default::default(),
+            rw_len: Default::default(),
+            rw_push: Default::default(),
             f_ebusy: Default::default(),
             f_fd: Default::default(),
             f_dbusy: Default::default(),
@@ -254,7 +271,8 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, rx_clear_r, tx_pop_r, tx_flush_r, cq_pop_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws,
+            self, clock, rx_clear_r, tx_pop_r, tx_flush_r, cq_pop_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rw_stage, rw_we, rw_hdr, rw_bhi, rw_blo,
+            rw_len, rw_push, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws,
             res_seq, res_word, res_known, res_stop, idle_limit, tick_div, tick_cnt, rd_cqz
         );
         self.enc.clock.next = self.clock.val();
@@ -333,16 +351,23 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.txq.rd_addr.next = bit_cast::<SA, 20>(self.wa.val());
         self.r_txmeta.next = self.hit[19].val() | self.hit[20].val() | self.hit[21].val();
 
-        // ---- RX staging and feeder: host writes while no push is in flight ----
-        self.feeder.stage_we.next = self.w_stage.val();
-        self.feeder.addr.next = bit_cast::<SA, 20>(self.wa.val());
-        self.feeder.wdata.next = self.bus_wdata.val();
-        self.feeder.reg_we.next = self.we_reg.val();
-        self.feeder.hit_hdr.next = self.hit[24].val();
-        self.feeder.hit_bhi.next = self.hit[25].val();
-        self.feeder.hit_blo.next = self.hit[26].val();
-        self.feeder.hit_len.next = self.hit[27].val();
-        self.feeder.hit_push.next = self.hit[28].val();
+        // ---- RX staging and feeder: host writes (a clock later) while no push is in flight ----
+        self.rw_stage.d.next = self.w_stage.val();
+        self.rw_we.d.next = self.we_reg.val();
+        self.rw_hdr.d.next = self.hit[24].val();
+        self.rw_bhi.d.next = self.hit[25].val();
+        self.rw_blo.d.next = self.hit[26].val();
+        self.rw_len.d.next = self.hit[27].val();
+        self.rw_push.d.next = self.hit[28].val();
+        self.feeder.stage_we.next = self.rw_stage.q.val();
+        self.feeder.addr.next = bit_cast::<SA, MA>(self.ew_baddr.q.val());
+        self.feeder.wdata.next = self.ew_data.q.val();
+        self.feeder.reg_we.next = self.rw_we.q.val();
+        self.feeder.hit_hdr.next = self.rw_hdr.q.val();
+        self.feeder.hit_bhi.next = self.rw_bhi.q.val();
+        self.feeder.hit_blo.next = self.rw_blo.q.val();
+        self.feeder.hit_len.next = self.rw_len.q.val();
+        self.feeder.hit_push.next = self.rw_push.q.val();
         self.feeder.in_ready.next = self.dec.in_ready.val();
         self.dec.in_valid.next = self.feeder.in_valid.val();
         self.dec.in_last.next = self.feeder.in_last.val();
