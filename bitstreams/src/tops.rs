@@ -245,9 +245,9 @@ pub fn all() -> Vec<Top> {
                 39 LUTs to each). The decoder's packet-only header checks are made as the header \
                 is taken and the encoder's index draw a clock ahead; the RX feeder's last beat and the TX beat's \
                 word are registers; a register read takes two clocks, its decode registered at its edge and \
-                each group of eight registers' AND-OR at the next; the encoder's writes, the RX clear, the TX and \
-                CQ pops, the TX flush and the message RAM's writes are registered a clock after the bus or the \
-                decoder. Every statistic is a \
+                each group of eight registers' AND-OR at the next; the encoder's writes, the RX staging writes, the \
+                RX clear, the TX and CQ pops, the TX flush and the message RAM's writes are registered a clock \
+                after the bus or the decoder. Every statistic is a \
                 32-bit counter.",
         },
     ]);
@@ -335,7 +335,8 @@ pub fn ecp5_all() -> Vec<Top> {
             registers (a read stage in the payload passes), its XOR is registered before the write, its \
             readout holds with the RAM's read enable; the RX message RAM is written from registers; the \
             bus read is registered at its edge and its data at the next (two clocks, pipelined); the \
-            encoder's writes, the RX clear and the queue commands reach their logic a clock after the bus; \
+            encoder's writes, the RX staging writes, the RX clear and the queue commands reach their logic a \
+            clock after the bus; \
             the TX queue's full flag is a flip-flop; a refused write is decided a clock later from a registered \
             copy of it; the completion queue's ready comes from its registers alone; the encoder's buffer \
             write enable, a net to all 64 of its blocks, is a flip-flop, and its read enables are made from \
@@ -345,11 +346,12 @@ pub fn ecp5_all() -> Vec<Top> {
             decoder's and the encoder's notes. The median misses the 125 MHz of a PCIe Gen2 x1 user clock \
             (the row above says by how much), and the seeds spread over about ten percent: what is left is \
             routing across a die whose block RAM is nearly all used, and which path is slowest changes with \
-            the placement. Two of them and their next steps: the bus's write decode into the RX staging \
-            registers' enables (those registers are written in the bus's clock; registered a clock later, as \
-            the encoder's writes are, with the refusal judged when they land), and the decoder's row RAM's \
-            word into its XOR (the word of one of 64 blocks spread over the die, multiplexed, then XORed and \
-            registered; a register on the RAM's output is one more payload stage).",
+            the placement. Among them: the decoder's header check into its reason code, the encoder's \
+            symbol limit (`count + 1 = limit` at each push; compared a push ahead, it would be a register), \
+            and the decoder's row RAM's word into its XOR (the word of one of 64 blocks spread over the die, \
+            multiplexed, then XORed and registered; a register on the RAM's output is one more payload \
+            stage). The RX staging registers, once written in the bus's clock and the slowest path of one \
+            placement, now take their writes a clock later.",
     });
     tops
 }
