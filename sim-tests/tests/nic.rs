@@ -21,8 +21,8 @@ fn id_and_scratch_on_both_engines() {
 }
 
 /// Reads pipeline one per clock with `READ_LATENCY` clocks to their data (a burst returns what
-/// single reads return), and a read sees a write of the clock before (a TX pop has moved the
-/// head, its header words and the count), except BUS_REFUSED, which counts a refused write from
+/// single reads return), and a read sees a write of the clock before (an RX staging register,
+/// and a TX pop that has moved the head, its header words and the count), except BUS_REFUSED, which counts a refused write from
 /// the second clock after it.
 #[test]
 fn bus_reads_pipeline_and_see_the_writes_before_them() {
@@ -36,6 +36,10 @@ fn bus_reads_pipeline_and_see_the_writes_before_them() {
         assert_eq!(e.cycles() - c0, 10 + READ_LATENCY as u64 - 1);
         e.write(reg::SCRATCH, 0x1234_5678);
         assert_eq!(e.read(reg::SCRATCH), 0x1234_5678);
+        // the RX staging registers take their write a clock late, and the next clock's read
+        // still sees it
+        e.write(reg::RX_HDR, 0x0A0B_0C0D);
+        assert_eq!(e.read(reg::RX_HDR), 0x0A0B_0C0D, "RX_HDR read right after its write");
         let before = e.read(reg::BUS_REFUSED);
         e.write(reg::ID, 1);
         assert_eq!(e.read(reg::BUS_REFUSED), before, "counted in the clock after the write");
