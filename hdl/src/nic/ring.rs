@@ -56,5 +56,5 @@ impl Logic for SlotRing {
     }
 }
 
-// pins for the ring's own test (sim-tests/tests/nic.rs)
+// pins for the ring's own test (sim-tests/tests/nic_components.rs)
 crate::pin_io!(SlotRing; in: push, pop, clear; out: head_next, tail, count, full);
