@@ -15,13 +15,8 @@
 use hdl::cblt::header::Header;
 use hdl::cblt::header_rtl::test_header_check;
 use hdl::cblt::{full_mask, HEADER_LEN, K_MAX};
-use hdl::cycle::{Dut, Pin, Rng};
-use hdl::rtl_util::PinIo;
-
-/// A component on both engines.
-fn both<T: PinIo + 'static>(make: impl Fn() -> T, name: &str, inputs: &[Pin], outputs: &[Pin]) -> Vec<Box<dyn Dut>> {
-    sim_tests::blocks::both_engines(make, name, inputs, outputs).unwrap()
-}
+use hdl::cycle::{Pin, Rng};
+use sim_tests::blocks::both_engines;
 
 const HC_IN: &[Pin] = &[
     Pin { name: "take", width: 1 },
@@ -93,7 +88,7 @@ fn stimulus(r: &mut Rng) -> Taken {
 /// or more ago, against the state of the clock before.
 #[test]
 fn header_check_is_the_models_rules_in_its_order() {
-    for mut dut in both(test_header_check, "header_check", HC_IN, HC_OUT) {
+    for mut dut in both_engines(test_header_check, "header_check", HC_IN, HC_OUT).unwrap() {
         let mut r = Rng::new(23);
         // the header taken at the last edge (h1) and at the one before (h2)
         let (mut h1, mut h2) = (Taken::default(), Taken::default());
@@ -178,7 +173,7 @@ fn readout_beats(size: usize, s: usize, wb: usize, sa: u32) -> Vec<(u64, u64, bo
 #[test]
 fn row_readout_walks_the_rows_in_order_under_back_pressure() {
     use hdl::cblt::readout_rtl::TestReadout;
-    for mut dut in both(TestReadout::default, "row_readout", RO_IN, RO_OUT) {
+    for mut dut in both_engines(TestReadout::default, "row_readout", RO_IN, RO_OUT).unwrap() {
         let mut r = Rng::new(31);
         let (mut messages, mut cleared, mut held) = (0, 0, 0);
         for _ in 0..300 {
@@ -263,7 +258,7 @@ const SC_OUT: &[Pin] = &[
 #[test]
 fn elim_scanner_xors_m_into_every_row_with_bit_q() {
     use hdl::cblt::scanner_rtl::TestScanner;
-    for mut dut in both(TestScanner::default, "elim_scanner", SC_IN, SC_OUT) {
+    for mut dut in both_engines(TestScanner::default, "elim_scanner", SC_IN, SC_OUT).unwrap() {
         let mut r = Rng::new(41);
         let mut mem = [0u64; 64];
         let (mut scans, mut writes, mut same, mut cleared) = (0, 0, 0, 0);
@@ -347,7 +342,7 @@ const ER_OUT: &[Pin] = &[Pin { name: "next_idx", width: 6 }, Pin { name: "next_a
 #[test]
 fn elim_rows_name_the_lowest_row_a_clock_ahead() {
     use hdl::cblt::scanner_rtl::TestElimRows;
-    for mut dut in both(|| TestElimRows::new(false), "elim_rows", ER_IN, ER_OUT) {
+    for mut dut in both_engines(|| TestElimRows::new(false), "elim_rows", ER_IN, ER_OUT).unwrap() {
         let mut r = Rng::new(43);
         let (mut set, mut changed) = (0u64, false);
         let (mut takes, mut checked) = (0, 0);
@@ -415,7 +410,7 @@ fn mask_gen_pushes_the_models_masks() {
     use hdl::cblt::encoder::MaskGenerator;
     use hdl::cblt::maskgen_rtl::test_mask_gen;
     use hdl::cblt::table::DegreeTable;
-    for mut dut in both(test_mask_gen, "mask_gen", MG_IN, MG_OUT) {
+    for mut dut in both_engines(test_mask_gen, "mask_gen", MG_IN, MG_OUT).unwrap() {
         let mut r = Rng::new(47);
         let (mut masks, mut limited, mut stopped, mut full) = (0, 0, 0, 0);
         for _ in 0..120 {
@@ -489,7 +484,7 @@ const MF_OUT: &[Pin] = &[
 #[test]
 fn mask_fifo_is_a_two_entry_queue() {
     use hdl::cblt::mask_fifo_rtl::MaskFifo;
-    for mut dut in both(MaskFifo::<64>::default, "mask_fifo", MF_IN, MF_OUT) {
+    for mut dut in both_engines(MaskFifo::<64>::default, "mask_fifo", MF_IN, MF_OUT).unwrap() {
         let mut r = Rng::new(53);
         let mut q = std::collections::VecDeque::new();
         let (mut new_after, mut pops, mut clears) = (false, 0, 0);
@@ -550,7 +545,7 @@ const SX_OUT: &[Pin] = &[
 fn symbol_xor_sends_the_xor_of_each_masks_sources() {
     use hdl::cblt::symbol_xor_rtl::test_symbol_xor;
     for words in [3usize, 1] {
-        for mut dut in both(|| test_symbol_xor(words), "symbol_xor", SX_IN, SX_OUT) {
+        for mut dut in both_engines(|| test_symbol_xor(words), "symbol_xor", SX_IN, SX_OUT).unwrap() {
             let mut r = Rng::new(59 + words as u64);
             let buf: Vec<u64> = (0..64).map(|_| r.next() & 0xFFFF_FFFF).collect();
             for (a, &w) in buf.iter().enumerate() {
@@ -685,7 +680,7 @@ impl CfgModel {
 #[test]
 fn encoder_cfg_keeps_the_register_rules_and_checks_the_start() {
     use hdl::cblt::encoder_cfg_rtl::test_encoder_cfg;
-    for mut dut in both(test_encoder_cfg, "encoder_cfg", EC_IN, EC_OUT) {
+    for mut dut in both_engines(test_encoder_cfg, "encoder_cfg", EC_IN, EC_OUT).unwrap() {
         let mut r = Rng::new(61);
         let mut m = CfgModel { k: 16, size: 1024, id: 0, seed: 1, limit: 0, ok: [true; 3], setup: 0, rejected: false, tbl: None };
         let (mut starts, mut refused, mut rejected, mut tables) = (0, 0, 0, 0);
@@ -781,7 +776,7 @@ impl PassWord {
 #[test]
 fn payload_stages_xor_each_word_into_the_accumulator_or_its_row() {
     use hdl::cblt::payload_rtl::TestPayloadStages;
-    for mut dut in both(TestPayloadStages::default, "payload_stages", PS_IN, PS_OUT) {
+    for mut dut in both_engines(TestPayloadStages::default, "payload_stages", PS_IN, PS_OUT).unwrap() {
         let mut r = Rng::new(89);
         let mut rows = [[0u64; 4]; 64];
         for row in rows.iter_mut() {

@@ -3,14 +3,9 @@
 //! of records, `rx_feeder::RxFeeder` against the staged packet's beats, and
 //! `msg_capture::MsgCapture` against the message's rows.
 
-use hdl::cycle::{Dut, Pin, Rng};
-use hdl::rtl_util::PinIo;
+use hdl::cycle::{Pin, Rng};
+use sim_tests::blocks::both_engines;
 use std::collections::VecDeque;
-
-/// A component on both engines.
-fn both<T: PinIo + 'static>(make: impl Fn() -> T, name: &str, inputs: &[Pin], outputs: &[Pin]) -> Vec<Box<dyn Dut>> {
-    sim_tests::blocks::both_engines(make, name, inputs, outputs).unwrap()
-}
 
 /// `SlotRing`, the slot arithmetic of the TX queue and the completion queue, against plain
 /// counters on both engines: random pushes (while not full), pops (while not empty) and clears
@@ -20,7 +15,7 @@ fn slot_ring_counts_slots_on_both_engines() {
     use hdl::nic::ring::SlotRing;
     const IN: &[Pin] = &[Pin { name: "push", width: 1 }, Pin { name: "pop", width: 1 }, Pin { name: "clear", width: 1 }];
     const OUT: &[Pin] = &[Pin { name: "head_next", width: 2 }, Pin { name: "tail", width: 2 }, Pin { name: "count", width: 3 }, Pin { name: "full", width: 1 }];
-    for mut dut in both(SlotRing::default, "slot_ring", IN, OUT) {
+    for mut dut in both_engines(SlotRing::default, "slot_ring", IN, OUT).unwrap() {
         let (mut r, mut head, mut tail, mut count) = (Rng::new(5), 0u64, 0u64, 0u64);
         let mut wraps = 0;
         let mut fulls = 0;
@@ -84,7 +79,7 @@ struct Symbol {
 #[test]
 fn tx_queue_holds_whole_symbols_for_the_host() {
     use hdl::nic::tx_queue::TestTxQueue;
-    for mut dut in both(TestTxQueue::default, "tx_queue", TQ_IN, TQ_OUT) {
+    for mut dut in both_engines(TestTxQueue::default, "tx_queue", TQ_IN, TQ_OUT).unwrap() {
         let mut r = Rng::new(67);
         let mut q: VecDeque<Symbol> = VecDeque::new();
         let new_symbol = |r: &mut Rng| {
@@ -159,7 +154,7 @@ const CQ_OUT: &[Pin] = &[Pin { name: "rec_ready", width: 1 }, Pin { name: "count
 #[test]
 fn completion_queue_keeps_the_records_in_order() {
     use hdl::nic::completion_queue::CompletionQueue;
-    for mut dut in both(CompletionQueue::default, "completion_queue", CQ_IN, CQ_OUT) {
+    for mut dut in both_engines(CompletionQueue::default, "completion_queue", CQ_IN, CQ_OUT).unwrap() {
         let mut r = Rng::new(71);
         let mut q: VecDeque<[u64; 7]> = VecDeque::new();
         let new_record = |r: &mut Rng| -> (bool, u64, [u64; 7]) {
@@ -242,7 +237,7 @@ const RF_OUT: &[Pin] = &[
 #[test]
 fn rx_feeder_feeds_the_staged_packet() {
     use hdl::nic::rx_feeder::TestRxFeeder;
-    for mut dut in both(TestRxFeeder::default, "rx_feeder", RF_IN, RF_OUT) {
+    for mut dut in both_engines(TestRxFeeder::default, "rx_feeder", RF_IN, RF_OUT).unwrap() {
         let mut r = Rng::new(73);
         let (mut stage, mut regs) = ([0u64; 16], [0u64; 4]);
         let (mut packets, mut refused_writes) = (0, 0);
@@ -318,7 +313,7 @@ const MC_OUT: &[Pin] = &[Pin { name: "msg_ready", width: 1 }, Pin { name: "full"
 #[test]
 fn msg_capture_keeps_the_message_by_rows() {
     use hdl::nic::msg_capture::test_msg_capture;
-    for mut dut in both(test_msg_capture, "msg_capture", MC_IN, MC_OUT) {
+    for mut dut in both_engines(test_msg_capture, "msg_capture", MC_IN, MC_OUT).unwrap() {
         let mut r = Rng::new(79);
         let (mut messages, mut freed_midway, mut reads) = (0, 0, 0);
         for _ in 0..200 {
@@ -400,7 +395,7 @@ fn write_refused(addr: u32, busy: bool) -> bool {
 fn write_refusal_counts_the_writes_that_change_nothing() {
     use hdl::nic::refusal::WriteRefusal;
     use hdl::nic::REGISTERS;
-    for mut dut in both(WriteRefusal::default, "write_refusal", WR_IN, WR_OUT) {
+    for mut dut in both_engines(WriteRefusal::default, "write_refusal", WR_IN, WR_OUT).unwrap() {
         let mut r = Rng::new(83);
         let mut counts = VecDeque::from([0u64; 2]);
         let (mut total, mut writes, mut last) = (0u64, 0, None);
