@@ -6,7 +6,9 @@
 //! of up to k_max symbols in 2^MA words, all with a 32-bit data path (one bus word per beat).
 //!
 //! Bus: `bus_addr` is a byte address (bits 1..0 ignored). A write (`bus_we`) takes effect at the
-//! clock edge; a read (`bus_re`) returns `bus_rdata` in the second clock after that edge
+//! clock edge, or a clock later for the encoder's writes, the RX staging writes and the queue
+//! commands (registered, so the bus decode is off their logic; a read in the next clock still
+//! sees them); a read (`bus_re`) returns `bus_rdata` in the second clock after that edge
 //! ([`super::READ_LATENCY`]), the registers as they are after that edge; reads pipeline.
 //! The address decode is generated from [`REGISTERS`]: a constant
 //! offset and mask per register; `update` names the registers by their index, which the
