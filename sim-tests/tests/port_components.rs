@@ -1,7 +1,8 @@
 //! The switch port's sub-blocks on their own, on rust-hdl and Verilator, against plain models:
 //! `hdl::port::fifo::BypassFifo` (a queue) against a `VecDeque`,
-//! `hdl::aqm::rtl::AqmQueueStates` (the marker state of every queue) against an array, and
-//! `hdl::port::pacer::LinkPacer` (of two queues) against the port model's `Pacer`.
+//! `hdl::aqm::rtl::AqmQueueStates` (the marker state of every queue) against an array,
+//! `hdl::port::pacer::LinkPacer` (of two queues) against the port model's `Pacer`, and
+//! `hdl::shaper::regs::ShaperRegs` (the shaper's register file) against the shaper model.
 
 use hdl::aqm::rtl::TestQueueStates;
 use hdl::cycle::{Dut, Pin, Rng};
@@ -120,5 +121,89 @@ fn link_pacer_follows_the_model() {
             m.clock(rate, overhead, sent.then_some(len));
         }
         assert!(busy > 1000 && idle_slots > 1000, "the link is busy ({busy}) and idle ({idle_slots}) often");
+    }
+}
+
+const SR_IN: &[Pin] = &[Pin { name: "csr_we", width: 1 }, Pin { name: "csr_addr", width: 8 }, Pin { name: "csr_wdata", width: 32 }];
+const SR_OUT: &[Pin] = &[
+    Pin { name: "fill", width: 20 },
+    Pin { name: "fill_frac", width: 16 },
+    Pin { name: "scale", width: 16 },
+    Pin { name: "frac_gap", width: 16 },
+    Pin { name: "depth", width: 20 },
+    Pin { name: "overhead", width: 8 },
+    Pin { name: "max_len", width: 16 },
+    Pin { name: "fill_less_depth", width: 22 },
+    Pin { name: "fill_less_ovh", width: 22 },
+    Pin { name: "fill_less_depth_ovh", width: 22 },
+    Pin { name: "fills", width: 1 },
+    Pin { name: "fill_to", width: 20 },
+    Pin { name: "frac_write", width: 1 },
+    Pin { name: "wdata", width: 32 },
+    Pin { name: "rejected", width: 1 },
+    Pin { name: "cnt_load", width: 4 },
+];
+
+/// Random writes near every rule's edge (`SCALE` and `FILL_FRAC` near each other and near a
+/// write still held, back to back), to the counter presets and to unknown addresses: every
+/// clock the registers and the differences kept with them are the shaper model's, and the write
+/// landing at the edge is judged as the model's `csr_write` judges it on the registers it lands on.
+#[test]
+fn shaper_regs_keep_the_models_registers_and_judge_each_write_as_it_lands() {
+    use hdl::cycle::CycleModel;
+    use hdl::shaper::{csr, model::Shaper, regs::ShaperRegs, ShaperIn};
+    for mut dut in engines::<ShaperRegs>("shaper_regs", SR_IN, SR_OUT) {
+        let (mut r, mut m) = (Rng::new(29), Shaper::default());
+        let (mut fills, mut fracs, mut rejected, mut presets) = (0, 0, 0, 0);
+        for t in 0..100_000 {
+            let addr = match r.below(10) {
+                0..=6 => r.below(6),
+                7 => 16 + r.below(4),
+                8 => 6 + r.below(10),
+                _ => 20 + r.below(236),
+            };
+            // a value within two of one of `at`
+            let edge = |r: &mut Rng, at: &[u64]| at[r.below(at.len() as u64) as usize].wrapping_add(r.below(5)).wrapping_sub(2) & 0xFFFF_FFFF;
+            let held = m.csr.held.map_or(0, |(_, d)| d & 0xFFFF);
+            let data = match addr {
+                0 | 2 if r.chance(30) => r.below(1 << 20),
+                0 | 2 => edge(&mut r, &[0, 168, 1 << 20]),
+                1 | 5 if r.chance(10) => edge(&mut r, &[0x1_0000, 0x1_0000 + m.scale]),
+                1 | 5 => edge(&mut r, &[m.fill_frac, m.scale, held, 1622, 672]),
+                3 => edge(&mut r, &[0, 20, 255]),
+                4 => edge(&mut r, &[0, 9216, 0x1_0000]),
+                _ => r.next() & 0xFFFF_FFFF,
+            };
+            let we = r.chance(60);
+            // the write landing at this clock's edge, judged on the registers it lands on
+            let landing = m.csr.held;
+            let verdict = landing.map(|(a, d)| m.clone().csr_write(a, d));
+            let lands = |reg: u8| matches!((landing, verdict), (Some((a, _)), Some(Ok(_))) if a == reg as u64);
+            let o = dut.eval(&[we as u64, addr, data]).to_vec();
+            dut.edge();
+            let w22 = |v: i64| v as u64 & ((1 << 22) - 1);
+            let (fill, depth, ovh) = (m.fill as i64, m.depth as i64, m.overhead as i64);
+            let regs = [m.fill, m.fill_frac, m.scale, m.scale - m.fill_frac, m.depth, m.overhead, m.max_len, w22(fill - depth), w22(fill - ovh), w22(fill - depth - ovh)];
+            assert_eq!(o[..10], regs, "registers at clock {t}");
+            m.step(&ShaperIn { csr_we: we as u64, csr_addr: addr, csr_wdata: data, ..Default::default() }.to_vec());
+            let fill_now = lands(csr::SCALE) || lands(csr::DEPTH);
+            assert_eq!(o[10], fill_now as u64, "fills at clock {t}");
+            assert_eq!(o[11], m.depth, "the DEPTH after the edge at clock {t}");
+            assert_eq!(o[12], lands(csr::FILL_FRAC) as u64, "FILL_FRAC write at clock {t}");
+            if let Some((_, d)) = landing {
+                assert_eq!(o[13], d, "held data at clock {t}");
+            }
+            assert_eq!(o[14], matches!(verdict, Some(Err(()))) as u64, "rejected at clock {t}");
+            let load = match verdict {
+                Some(Ok(Some((i, _)))) => 1 << i,
+                _ => 0,
+            };
+            assert_eq!(o[15], load, "counter preset at clock {t}");
+            fills += fill_now as u32;
+            fracs += lands(csr::FILL_FRAC) as u32;
+            rejected += o[14] as u32;
+            presets += (load != 0) as u32;
+        }
+        assert!(fills > 1000 && fracs > 1000 && rejected > 1000 && presets > 1000, "{fills} fills, {fracs} FILL_FRAC writes, {rejected} rejected, {presets} presets");
     }
 }

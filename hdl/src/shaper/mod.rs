@@ -2,6 +2,8 @@
 
 pub mod model;
 #[cfg(feature = "rtl")]
+pub mod regs;
+#[cfg(feature = "rtl")]
 pub mod rtl;
 pub mod vectors;
 

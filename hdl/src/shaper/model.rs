@@ -59,8 +59,9 @@ impl Shaper {
         self.frac = 0;
     }
 
-    /// A register write; `Err` when it is rejected, `Ok(Some(..))` when it presets a counter.
-    fn csr_write(&mut self, addr: u64, data: u64) -> Result<Option<(usize, u64)>, ()> {
+    /// A register write as it lands (a clock after it is presented, `CsrStage`); `Err` when it
+    /// is rejected, `Ok(Some(..))` when it presets a counter.
+    pub fn csr_write(&mut self, addr: u64, data: u64) -> Result<Option<(usize, u64)>, ()> {
         let mut preset = None;
         let ok = match addr as u8 {
             csr::FILL if data < BUCKET_LIMIT => {
