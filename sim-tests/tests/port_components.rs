@@ -1,10 +1,11 @@
 //! The switch port's sub-blocks on their own, on rust-hdl and Verilator, against plain models:
 //! `hdl::port::fifo::BypassFifo` (a queue) against a `VecDeque`,
 //! `hdl::aqm::rtl::AqmQueueStates` (the marker state of every queue) against an array,
+//! `hdl::aqm::rtl::AboveTracker` (ECN♯'s and CoDel's above-target tracker) against its rule,
 //! `hdl::port::pacer::LinkPacer` (of two queues) against the port model's `Pacer`, and
 //! `hdl::shaper::regs::ShaperRegs` (the shaper's register file) against the shaper model.
 
-use hdl::aqm::rtl::TestQueueStates;
+use hdl::aqm::rtl::{TestAboveTracker, TestQueueStates};
 use hdl::cycle::{Dut, Pin, Rng};
 use hdl::port::fifo::TestFifo;
 use hdl::port::model::Pacer;
@@ -205,5 +206,85 @@ fn shaper_regs_keep_the_models_registers_and_judge_each_write_as_it_lands() {
             presets += (load != 0) as u32;
         }
         assert!(fills > 1000 && fracs > 1000 && rejected > 1000 && presets > 1000, "{fills} fills, {fracs} FILL_FRAC writes, {rejected} rejected, {presets} presets");
+    }
+}
+
+const AT_IN: &[Pin] = &[
+    Pin { name: "track", width: 1 },
+    Pin { name: "now", width: 32 },
+    Pin { name: "sojourn", width: 32 },
+    Pin { name: "qlen", width: 32 },
+    Pin { name: "is_codel", width: 1 },
+    Pin { name: "pst_target", width: 32 },
+    Pin { name: "interval32", width: 32 },
+    Pin { name: "codel_min_qlen", width: 32 },
+];
+const AT_OUT: &[Pin] = &[Pin { name: "below", width: 1 }, Pin { name: "det", width: 1 }, Pin { name: "fat_valid", width: 1 }, Pin { name: "fat", width: 32 }];
+
+/// The tracker's rule as the AQM model states it (`track_above`, with `below` as ECN♯ and CoDel
+/// compute it), on the 32-bit clock.
+#[derive(Default)]
+struct Tracker {
+    fat_valid: bool,
+    det_latched: bool,
+    fat: u32,
+}
+
+impl Tracker {
+    /// (below, det) in a clock with these inputs, and the state after its edge.
+    #[allow(clippy::too_many_arguments)]
+    fn clock(&mut self, track: bool, now: u32, sojourn: u32, qlen: u32, codel: bool, target: u32, interval: u32, min_qlen: u32) -> (bool, bool) {
+        let below = sojourn < target || (codel && qlen <= min_qlen);
+        let age = now.wrapping_sub(self.fat);
+        let det = !below && self.fat_valid && (self.det_latched || if codel { age >= interval } else { age > interval });
+        if track {
+            if below {
+                (self.fat_valid, self.det_latched) = (false, false);
+            } else if !self.fat_valid {
+                (self.fat_valid, self.fat) = (true, now);
+            } else {
+                self.det_latched = det;
+            }
+        }
+        (below, det)
+    }
+}
+
+/// Dequeues in phases above and below target, for ECN♯ (age above the interval) and CoDel (at
+/// least the interval, and a short queue counting as below), with the clock stepping by one
+/// (so the age lands on the interval) or jumping, and wrapping: each clock's `below` and
+/// detection, and the state, are the rule's.
+#[test]
+fn above_tracker_follows_the_rule() {
+    for mut dut in engines::<TestAboveTracker>("above_tracker", AT_IN, AT_OUT) {
+        let (mut r, mut m) = (Rng::new(41), Tracker::default());
+        let mut now = 0xFFFF_F000u32;
+        let (mut codel, mut target, mut interval, mut min_qlen) = (false, 100u32, 8u32, 2u32);
+        let (mut above, mut on_edge, mut found, mut by_qlen) = (true, 0, 0, 0);
+        for t in 0..100_000 {
+            if t % 500 == 0 {
+                codel = r.chance(50);
+                target = r.below(200) as u32;
+                interval = [0, 1, 5, 8, 30, 0x8000_0000][r.below(6) as usize];
+                min_qlen = r.below(4) as u32;
+            }
+            if r.chance(3) {
+                above = !above;
+            }
+            now = now.wrapping_add(if r.chance(2) { r.next() as u32 } else { 1 + r.below(2) as u32 });
+            let sojourn = if above { target.saturating_add(r.below(50) as u32) } else { r.below(target as u64 + 1) as u32 };
+            let qlen = r.below(6) as u32;
+            let track = r.chance(70);
+            let age = now.wrapping_sub(m.fat);
+            let (fat_valid, fat) = (m.fat_valid, m.fat);
+            let (below, det) = m.clock(track, now, sojourn, qlen, codel, target, interval, min_qlen);
+            let o = dut.eval(&[track as u64, now as u64, sojourn as u64, qlen as u64, codel as u64, target as u64, interval as u64, min_qlen as u64]).to_vec();
+            dut.edge();
+            assert_eq!(o, [below as u64, det as u64, fat_valid as u64, fat as u64], "clock {t}, codel {codel}, age {age}, interval {interval}");
+            on_edge += (fat_valid && !below && age == interval) as u32;
+            found += det as u32;
+            by_qlen += (codel && sojourn >= target && qlen <= min_qlen) as u32;
+        }
+        assert!(on_edge > 50 && found > 5000 && by_qlen > 1000, "{on_edge} ages on the interval, {found} detections, {by_qlen} short queues");
     }
 }

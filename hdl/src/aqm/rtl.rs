@@ -487,6 +487,122 @@ impl Logic for MarkerConfig {
     }
 }
 
+/// The above-target tracker that ECN♯ and CoDel share (model: `track_above`; ECN♯ Algorithm 1's
+/// `first_above_time`). The sojourn is below target (for CoDel also when the queue holds at most
+/// `CODEL_MIN_QLEN`), or it has been above since `fat` for longer than the interval (ECN♯:
+/// more than, CoDel: at least; the age is `now − fat` on the 32-bit clock, so it wraps with
+/// it). Once found, the detection is latched until the sojourn goes below. On a dequeue the
+/// persistent rules see (`track`), the state moves: below clears it, the first dequeue above
+/// target starts the age, later ones latch the detection.
+#[derive(LogicBlock, Default)]
+pub struct AboveTracker {
+    pub track: Signal<In, Bit>,
+    pub now: Signal<In, Bits<32>>,
+    pub sojourn: Signal<In, Bits<32>>,
+    pub qlen: Signal<In, Bits<32>>,
+    pub is_codel: Signal<In, Bit>,
+    pub pst_target: Signal<In, Bits<32>>,
+    pub interval32: Signal<In, Bits<32>>,
+    pub codel_min_qlen: Signal<In, Bits<32>>,
+    pub s_fat_valid: Signal<In, Bit>,
+    pub s_det_latched: Signal<In, Bit>,
+    pub s_fat: Signal<In, Bits<32>>,
+    pub below: Signal<Out, Bit>,
+    /// Above target for longer than the interval (this dequeue's `det`).
+    pub det: Signal<Out, Bit>,
+    pub n_fat_valid: Signal<Out, Bit>,
+    pub n_det_latched: Signal<Out, Bit>,
+    pub n_fat: Signal<Out, Bits<32>>,
+    age: Signal<Local, Bits<32>>,
+}
+
+impl Logic for AboveTracker {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.below.next = self.sojourn.val() < self.pst_target.val();
+        if self.is_codel.val() & (self.qlen.val() <= self.codel_min_qlen.val()) {
+            self.below.next = true;
+        }
+        self.age.next = self.now.val() - self.s_fat.val();
+        self.det.next = false;
+        if !self.below.val() & self.s_fat_valid.val() {
+            if self.s_det_latched.val() {
+                self.det.next = true;
+            } else if self.is_codel.val() {
+                self.det.next = self.age.val() >= self.interval32.val();
+            } else {
+                self.det.next = self.age.val() > self.interval32.val();
+            }
+        }
+        self.n_fat_valid.next = self.s_fat_valid.val();
+        self.n_det_latched.next = self.s_det_latched.val();
+        self.n_fat.next = self.s_fat.val();
+        if self.track.val() {
+            if self.below.val() {
+                self.n_fat_valid.next = false;
+                self.n_det_latched.next = false;
+            } else if !self.s_fat_valid.val() {
+                self.n_fat_valid.next = true;
+                self.n_fat.next = self.now.val();
+            } else {
+                self.n_det_latched.next = self.det.val();
+            }
+        }
+    }
+}
+
+/// [`AboveTracker`] with its state in registers, as one queue's marker keeps it: the instance
+/// the component's own test drives (`sim-tests/tests/port_components.rs`).
+#[derive(LogicBlock, Default)]
+pub struct TestAboveTracker {
+    pub clock: Signal<In, Clock>,
+    pub track: Signal<In, Bit>,
+    pub now: Signal<In, Bits<32>>,
+    pub sojourn: Signal<In, Bits<32>>,
+    pub qlen: Signal<In, Bits<32>>,
+    pub is_codel: Signal<In, Bit>,
+    pub pst_target: Signal<In, Bits<32>>,
+    pub interval32: Signal<In, Bits<32>>,
+    pub codel_min_qlen: Signal<In, Bits<32>>,
+    pub below: Signal<Out, Bit>,
+    pub det: Signal<Out, Bit>,
+    pub fat_valid: Signal<Out, Bit>,
+    pub fat: Signal<Out, Bits<32>>,
+    tracker: AboveTracker,
+    fat_valid_r: DFF<Bit>,
+    det_latched_r: DFF<Bit>,
+    fat_r: DFF<Bits<32>>,
+}
+
+impl Logic for TestAboveTracker {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, fat_valid_r, det_latched_r, fat_r);
+        self.tracker.track.next = self.track.val();
+        self.tracker.now.next = self.now.val();
+        self.tracker.sojourn.next = self.sojourn.val();
+        self.tracker.qlen.next = self.qlen.val();
+        self.tracker.is_codel.next = self.is_codel.val();
+        self.tracker.pst_target.next = self.pst_target.val();
+        self.tracker.interval32.next = self.interval32.val();
+        self.tracker.codel_min_qlen.next = self.codel_min_qlen.val();
+        self.tracker.s_fat_valid.next = self.fat_valid_r.q.val();
+        self.tracker.s_det_latched.next = self.det_latched_r.q.val();
+        self.tracker.s_fat.next = self.fat_r.q.val();
+        self.fat_valid_r.d.next = self.tracker.n_fat_valid.val();
+        self.det_latched_r.d.next = self.tracker.n_det_latched.val();
+        self.fat_r.d.next = self.tracker.n_fat.val();
+        self.below.next = self.tracker.below.val();
+        self.det.next = self.tracker.det.val();
+        self.fat_valid.next = self.fat_valid_r.q.val();
+        self.fat.next = self.fat_r.q.val();
+    }
+}
+
+crate::pin_io!(TestAboveTracker;
+    in: track, now, sojourn, qlen, is_codel, pst_target, interval32, codel_min_qlen;
+    out: below, det, fat_valid, fat);
+
 /// The marker's registers, counters and decision logic, with the per-queue state outside
 /// (`s_*` in, `n_*` out): [`AqmTop`] keeps one queue's state in registers, the switch port
 /// keeps one set per queue and serves them all with one core (ECN♯ §2.5, §5 item 13). The
@@ -544,9 +660,9 @@ pub struct AqmCore {
     c_inst: SatCounter,
     c_pers: SatCounter,
     c_dropped: SatCounter,
+    /// Whether the sojourn has been above target for an interval (`AboveTracker`).
+    tracker: AboveTracker,
     // wires
-    below: Signal<Local, Bit>,
-    age: Signal<Local, Bits<32>>,
     det_w: Signal<Local, Bit>,
     cnt_entry: Signal<Local, Bits<16>>,
     ins_w: Signal<Local, Bit>,
@@ -564,30 +680,28 @@ impl Logic for AqmCore {
         self.cfg.csr_wdata.next = self.csr_wdata.val();
         // the state is kept unless a dequeue or a register write changes it
         self.n_ms.next = self.s_ms.val();
-        self.n_fat_valid.next = self.s_fat_valid.val();
-        self.n_det_latched.next = self.s_det_latched.val();
-        self.n_fat.next = self.s_fat.val();
         self.n_cnt.next = self.s_cnt.val();
         self.n_lastcount.next = self.s_lastcount.val();
         self.n_next.next = self.s_next.val();
         self.is_ect.next = (self.ecn_in.val() == 1) | (self.ecn_in.val() == 2);
 
-        // --- above-target tracker shared by ECN♯ and CoDel (model: track_above)
-        self.below.next = self.sojourn.val() < self.cfg.pst_target.val();
-        if self.cfg.is_codel.val() & (self.qlen.val() <= self.cfg.codel_min_qlen.val()) {
-            self.below.next = true;
-        }
-        self.age.next = self.now.val() - self.s_fat.val();
-        self.det_w.next = false;
-        if !self.below.val() & self.s_fat_valid.val() {
-            if self.s_det_latched.val() {
-                self.det_w.next = true;
-            } else if self.cfg.is_codel.val() {
-                self.det_w.next = self.age.val() >= self.cfg.interval32.val();
-            } else {
-                self.det_w.next = self.age.val() > self.cfg.interval32.val();
-            }
-        }
+        // --- above-target tracker shared by ECN♯ and CoDel; its state moves on every dequeue
+        // the persistent rules see
+        self.tracker.track.next = self.deq.val() & (self.cfg.is_sharp.val() | self.cfg.is_codel.val());
+        self.tracker.now.next = self.now.val();
+        self.tracker.sojourn.next = self.sojourn.val();
+        self.tracker.qlen.next = self.qlen.val();
+        self.tracker.is_codel.next = self.cfg.is_codel.val();
+        self.tracker.pst_target.next = self.cfg.pst_target.val();
+        self.tracker.interval32.next = self.cfg.interval32.val();
+        self.tracker.codel_min_qlen.next = self.cfg.codel_min_qlen.val();
+        self.tracker.s_fat_valid.next = self.s_fat_valid.val();
+        self.tracker.s_det_latched.next = self.s_det_latched.val();
+        self.tracker.s_fat.next = self.s_fat.val();
+        self.n_fat_valid.next = self.tracker.n_fat_valid.val();
+        self.n_det_latched.next = self.tracker.n_det_latched.val();
+        self.n_fat.next = self.tracker.n_fat.val();
+        self.det_w.next = self.tracker.det.val();
 
         // --- counts and the control law (`MarkerCounts`): each divider starts from a table
         // index kept with the state, so the division is a table read and a shift beside the
@@ -632,16 +746,7 @@ impl Logic for AqmCore {
         self.pst_w.next = false;
 
         // --- persistent rules: ECN♯ Algorithm 1 / CoDel, state advances on every dequeue
-        if self.deq.val() & (self.cfg.is_sharp.val() | self.cfg.is_codel.val()) {
-            if self.below.val() {
-                self.n_fat_valid.next = false;
-                self.n_det_latched.next = false;
-            } else if !self.s_fat_valid.val() {
-                self.n_fat_valid.next = true;
-                self.n_fat.next = self.now.val();
-            } else {
-                self.n_det_latched.next = self.det_w.val();
-            }
+        if self.tracker.track.val() {
             if self.s_ms.val() {
                 if !self.det_w.val() {
                     self.n_ms.next = false;
