@@ -507,12 +507,12 @@ pub struct AboveTracker {
     pub s_fat_valid: Signal<In, Bit>,
     pub s_det_latched: Signal<In, Bit>,
     pub s_fat: Signal<In, Bits<32>>,
-    pub below: Signal<Out, Bit>,
     /// Above target for longer than the interval (this dequeue's `det`).
     pub det: Signal<Out, Bit>,
     pub n_fat_valid: Signal<Out, Bit>,
     pub n_det_latched: Signal<Out, Bit>,
     pub n_fat: Signal<Out, Bits<32>>,
+    below: Signal<Local, Bit>,
     age: Signal<Local, Bits<32>>,
 }
 
@@ -564,7 +564,6 @@ pub struct TestAboveTracker {
     pub pst_target: Signal<In, Bits<32>>,
     pub interval32: Signal<In, Bits<32>>,
     pub codel_min_qlen: Signal<In, Bits<32>>,
-    pub below: Signal<Out, Bit>,
     pub det: Signal<Out, Bit>,
     pub fat_valid: Signal<Out, Bit>,
     pub fat: Signal<Out, Bits<32>>,
@@ -592,7 +591,6 @@ impl Logic for TestAboveTracker {
         self.fat_valid_r.d.next = self.tracker.n_fat_valid.val();
         self.det_latched_r.d.next = self.tracker.n_det_latched.val();
         self.fat_r.d.next = self.tracker.n_fat.val();
-        self.below.next = self.tracker.below.val();
         self.det.next = self.tracker.det.val();
         self.fat_valid.next = self.fat_valid_r.q.val();
         self.fat.next = self.fat_r.q.val();
@@ -601,7 +599,7 @@ impl Logic for TestAboveTracker {
 
 crate::pin_io!(TestAboveTracker;
     in: track, now, sojourn, qlen, is_codel, pst_target, interval32, codel_min_qlen;
-    out: below, det, fat_valid, fat);
+    out: det, fat_valid, fat);
 
 /// The marker's registers, counters and decision logic, with the per-queue state outside
 /// (`s_*` in, `n_*` out): [`AqmTop`] keeps one queue's state in registers, the switch port
