@@ -112,7 +112,8 @@ crate::switch_block!(
                 the stage), so no check shares a clock with the bucket. Counters count a clock late. What is left \
                 is the bucket's loop itself: the head length into the eligibility chain (`bucket − len − \
                 OVERHEAD`), then the departure and the cap selecting among the outcomes into 20 + 16 flip-flops, \
-                about half of it routing. Tried and not kept (none faster than this on the HX8K, median of 5 \
+                about half of it routing; on one placement of five a write's `FILL − DEPTH − OVERHEAD` chain \
+                (`ShaperRegs`) is as long. Tried and not kept (none faster than this on the HX8K, median of 5 \
                 seeds): the remainder zeroed where it is read (a flag instead of a reset of 16 flip-flops), each \
                 outcome's capped next value made before the departure's select, and `bucket − OVERHEAD` kept as a \
                 register so the eligibility is `− len` alone (abc then put four LUT levels after that chain). The \
