@@ -205,7 +205,12 @@ fn int_stamper_goes_through_the_ecp5_flow_at_the_target() {
 #[test]
 fn aqm_goes_through_the_ecp5_flow_behind_the_pll() {
     let r = ecp5_flow("aqm");
-    assert!(r.fmax_by_seed[0] < 100.0, "the unpipelined AQM met 100 MHz on the ECP5: pick another top for the PLL path {r:?}");
+    // the PLL path is taken by a top that misses the ECP5 target: the AQM places near 100 MHz
+    // (its seed 1 on either side of it as the netlist changes), short of 150
+    assert!(
+        r.fmax_by_seed[0] < bitstreams::ecp5::TARGET_MHZ,
+        "the AQM met the ECP5 target: pick another top for the PLL path {r:?}"
+    );
     assert_eq!(r.plls, 1, "{r:?}");
     assert!(r.board_clock_mhz <= 0.9 * r.fmax_by_seed[0] * 1.01 && r.board_clock_mhz > 10.0, "{r:?}");
 }

@@ -488,12 +488,12 @@ impl Logic for MarkerConfig {
 }
 
 /// The above-target tracker that ECN♯ and CoDel share (model: `track_above`; ECN♯ Algorithm 1's
-/// `first_above_time`). The sojourn is below target (for CoDel also when the queue holds at most
-/// `CODEL_MIN_QLEN`), or it has been above since `fat` for longer than the interval (ECN♯:
-/// more than, CoDel: at least; the age is `now − fat` on the 32-bit clock, so it wraps with
-/// it). Once found, the detection is latched until the sojourn goes below. On a dequeue the
-/// persistent rules see (`track`), the state moves: below clears it, the first dequeue above
-/// target starts the age, later ones latch the detection.
+/// `first_above_time`). It finds the sojourn below target (for CoDel also when the queue holds
+/// at most `CODEL_MIN_QLEN`), or above it since `fat` for longer than the interval (`det`;
+/// ECN♯: more than, CoDel: at least; the age is `now − fat` on the 32-bit clock, so it wraps
+/// with it). On a dequeue the persistent rules see (`track`) the state moves: below clears it,
+/// the first dequeue above target starts the age, later ones latch `det` until the sojourn
+/// goes below.
 #[derive(LogicBlock, Default)]
 pub struct AboveTracker {
     pub track: Signal<In, Bit>,
