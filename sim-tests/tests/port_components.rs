@@ -1,7 +1,7 @@
 //! The switch port's sub-blocks on their own, on rust-hdl and Verilator, against plain models:
 //! `hdl::port::fifo::BypassFifo` (a queue) against a `VecDeque`,
 //! `hdl::aqm::rtl::AqmQueueStates` (the marker state of every queue) against an array,
-//! `hdl::aqm::rtl::AboveTracker` (ECN♯'s and CoDel's above-target tracker) against its rule,
+//! `hdl::aqm::rtl::AboveTracker` (ECN♯'s and CoDel's above-target tracker) against the AQM model,
 //! `hdl::port::pacer::LinkPacer` (of two queues) against the port model's `Pacer`, and
 //! `hdl::shaper::regs::ShaperRegs` (the shaper's register file) against the shaper model.
 
@@ -221,63 +221,41 @@ const AT_IN: &[Pin] = &[
 ];
 const AT_OUT: &[Pin] = &[Pin { name: "det", width: 1 }, Pin { name: "fat_valid", width: 1 }, Pin { name: "fat", width: 32 }];
 
-/// The tracker's rule as the AQM model states it (`track_above`, with `below` as ECN♯ and CoDel
-/// compute it), on the 32-bit clock.
-#[derive(Default)]
-struct Tracker {
-    fat_valid: bool,
-    det_latched: bool,
-    fat: u32,
-}
-
-impl Tracker {
-    /// (below, det) in a clock with these inputs, and the state after its edge.
-    #[allow(clippy::too_many_arguments)]
-    fn clock(&mut self, track: bool, now: u32, sojourn: u32, qlen: u32, codel: bool, target: u32, interval: u32, min_qlen: u32) -> (bool, bool) {
-        let below = sojourn < target || (codel && qlen <= min_qlen);
-        let age = now.wrapping_sub(self.fat);
-        let det = !below && self.fat_valid && (self.det_latched || if codel { age >= interval } else { age > interval });
-        if track {
-            if below {
-                (self.fat_valid, self.det_latched) = (false, false);
-            } else if !self.fat_valid {
-                (self.fat_valid, self.fat) = (true, now);
-            } else {
-                self.det_latched = det;
-            }
-        }
-        (below, det)
-    }
-}
-
 /// Dequeues in phases above and below target, for ECN♯ (age above the interval) and CoDel (at
 /// least the interval, and a short queue counting as below), with the clock stepping by one
 /// (so the age lands on the interval) or jumping, and wrapping: each clock's detection and the
-/// state are the rule's (`below` shows in both).
+/// state are the AQM model's (`Marker::below_target` and `track_above`; the detection of a
+/// clock without a tracked dequeue is the model's on a copy).
 #[test]
-fn above_tracker_follows_the_rule() {
+fn above_tracker_follows_the_aqm_model() {
+    use hdl::aqm::model::Marker;
     for mut dut in engines::<TestAboveTracker>("above_tracker", AT_IN, AT_OUT) {
-        let (mut r, mut m) = (Rng::new(41), Tracker::default());
+        let (mut r, mut m) = (Rng::new(41), Marker::default());
         let mut now = 0xFFFF_F000u32;
-        let (mut codel, mut target, mut interval, mut min_qlen) = (false, 100u32, 8u32, 2u32);
+        let mut codel = false;
         let (mut above, mut on_edge, mut found, mut by_qlen) = (true, 0, 0, 0);
         for t in 0..100_000 {
             if t % 500 == 0 {
                 codel = r.chance(50);
-                target = r.below(200) as u32;
-                interval = [0, 1, 5, 8, 30, 0x8000_0000][r.below(6) as usize];
-                min_qlen = r.below(4) as u32;
+                m.cfg.pst_target = r.below(200) as u32;
+                m.cfg.pst_interval = [0, 1, 5, 8, 30, 0xFFFF][r.below(6) as usize];
+                m.cfg.codel_min_qlen = r.below(4) as u32;
             }
             if r.chance(3) {
                 above = !above;
             }
             now = now.wrapping_add(if r.chance(2) { r.next() as u32 } else { 1 + r.below(2) as u32 });
+            let (target, interval, min_qlen) = (m.cfg.pst_target, m.cfg.pst_interval as u32, m.cfg.codel_min_qlen);
             let sojourn = if above { target.saturating_add(r.below(50) as u32) } else { r.below(target as u64 + 1) as u32 };
             let qlen = r.below(6) as u32;
             let track = r.chance(70);
-            let age = now.wrapping_sub(m.fat);
-            let (fat_valid, fat) = (m.fat_valid, m.fat);
-            let (below, det) = m.clock(track, now, sojourn, qlen, codel, target, interval, min_qlen);
+            let age = now.wrapping_sub(m.state.fat);
+            let (fat_valid, fat) = (m.state.fat_valid, m.state.fat);
+            let below = m.below_target(sojourn, qlen, codel);
+            let det = m.clone().track_above(now, below, !codel);
+            if track {
+                m.track_above(now, below, !codel);
+            }
             let o = dut.eval(&[track as u64, now as u64, sojourn as u64, qlen as u64, codel as u64, target as u64, interval as u64, min_qlen as u64]).to_vec();
             dut.edge();
             assert_eq!(o, [det as u64, fat_valid as u64, fat as u64], "clock {t}, codel {codel}, age {age}, interval {interval}");

@@ -188,10 +188,17 @@ impl Marker {
         d
     }
 
-    /// The above-target tracker shared by ECN♯ and CoDel: returns `detected`.
+    /// Whether a dequeue is below target for the tracker: the sojourn under `PST_TARGET`, and
+    /// for CoDel also a queue of at most `CODEL_MIN_QLEN`.
+    pub fn below_target(&self, sojourn: u32, qlen: u32, codel: bool) -> bool {
+        sojourn < self.cfg.pst_target || (codel && qlen <= self.cfg.codel_min_qlen)
+    }
+
+    /// The above-target tracker shared by ECN♯ and CoDel (`strict`: ECN♯'s "more than the
+    /// interval"), on a dequeue the persistent rules see: returns `detected`.
     /// `fat` holds the time the sojourn first reached the target; the latch keeps detection
     /// once it fired, so `fat` aging past 2^(W−1) cannot undo it (§5 item 8).
-    fn track_above(&mut self, now: u32, below: bool, strict: bool) -> bool {
+    pub fn track_above(&mut self, now: u32, below: bool, strict: bool) -> bool {
         let p = self.cfg.pst_interval as u64;
         let s = &mut self.state;
         if below {
@@ -213,7 +220,7 @@ impl Marker {
     /// ECN♯ Algorithm 1 (ECN♯ §1.5), evaluated on every dequeue.
     fn ecn_sharp(&mut self, now: u32, sojourn: u32) -> (bool, bool) {
         let cfg = self.cfg;
-        let det = self.track_above(now, sojourn < cfg.pst_target, true);
+        let det = self.track_above(now, self.below_target(sojourn, 0, false), true);
         let p = cfg.pst_interval as u32;
         let pst = if self.state.ms {
             if !det {
@@ -251,8 +258,7 @@ impl Marker {
     /// the place of a drop: one per dequeue at most, `drop_next` advanced from itself.
     fn codel(&mut self, now: u32, sojourn: u32, qlen: u32) -> (bool, bool) {
         let cfg = self.cfg;
-        let below = sojourn < cfg.pst_target || qlen <= cfg.codel_min_qlen;
-        let ok = self.track_above(now, below, false);
+        let ok = self.track_above(now, self.below_target(sojourn, qlen, true), false);
         let p = cfg.pst_interval as u32;
         let pst = if self.state.ms {
             if !ok {
