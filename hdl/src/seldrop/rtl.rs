@@ -46,9 +46,27 @@ pub struct SelectiveDrop {
     cap: DFFWithInit<Bits<32>>,
     drop_non_ect: DFFWithInit<Bit>,
     max_len: DFFWithInit<Bits<16>>,
-    // occupancy
-    q_pkts: DFF<Bits<32>>,
-    q_bytes: DFF<Bits<32>>,
+    // The state, kept twice: `_n` as it is if the last clock's arrival was not admitted, `_a`
+    // if it was; `admitted` picks. The decision's loop through the state is then one register
+    // (README, Latency); the flags and the room are computed a clock ahead, for the `K`/`CAP`
+    // of that clock.
+    admitted: DFF<Bit>,
+    pkts_n: DFF<Bit32>,
+    pkts_a: DFF<Bit32>,
+    bytes_n: DFF<Bit32>,
+    bytes_a: DFF<Bit32>,
+    /// `CAP − q_bytes`, 34-bit two's complement: the bytes an arrival may bring.
+    room_n: DFFWithInit<Bit34>,
+    room_a: DFF<Bit34>,
+    /// `q_pkts ≥ CAP`.
+    full_p_n: DFF<Bit>,
+    full_p_a: DFF<Bit>,
+    /// `q_pkts > K`.
+    above_p_n: DFF<Bit>,
+    above_p_a: DFF<Bit>,
+    /// `q_bytes > K`.
+    above_b_n: DFF<Bit>,
+    above_b_a: DFF<Bit>,
     c_enq: LateCounter,
     c_marked: LateCounter,
     c_sel: LateCounter,
@@ -57,14 +75,18 @@ pub struct SelectiveDrop {
     c_deq: LateCounter,
     c_bad_deq: LateCounter,
     c_rejected: LateCounter,
-    // wires
-    len32: Signal<Local, Bits<32>>,
-    sum_b: Signal<Local, Bits<33>>,
-    /// CAP − occupancy − length in bytes, 34-bit two's complement: negative when it does not fit.
-    room_b: Signal<Local, Bits<34>>,
-    full_b: Signal<Local, Bit>,
-    room_negative: Constant<Bits<34>>,
+    // wires: the state at the start of the clock
+    q_pkts: Signal<Local, Bit32>,
+    q_bytes: Signal<Local, Bit32>,
+    room_b: Signal<Local, Bit34>,
+    full_p: Signal<Local, Bit>,
+    above_p: Signal<Local, Bit>,
+    above_b: Signal<Local, Bit>,
+    // wires: the decision
+    len32: Signal<Local, Bit32>,
     bad: Signal<Local, Bit>,
+    full_b: Signal<Local, Bit>,
+    overflow: Signal<Local, Bit>,
     full: Signal<Local, Bit>,
     above: Signal<Local, Bit>,
     droppable: Signal<Local, Bit>,
@@ -72,12 +94,37 @@ pub struct SelectiveDrop {
     mark: Signal<Local, Bit>,
     enq: Signal<Local, Bit>,
     deq_ok: Signal<Local, Bit>,
-    bytes_if_enq: Signal<Local, Bits<32>>,
-    bytes_if_not: Signal<Local, Bits<32>>,
-    pkts_if_enq: Signal<Local, Bits<32>>,
-    pkts_if_not: Signal<Local, Bits<32>>,
+    // wires: the next state for each outcome. `*_if_enq` when the arrival is admitted,
+    // `*_if_not` when it is not, each already with this clock's dequeue
+    cap34: Signal<Local, Bit34>,
+    k34: Signal<Local, Bit34>,
+    qp34: Signal<Local, Bit34>,
+    qb34: Signal<Local, Bit34>,
+    len34: Signal<Local, Bit34>,
+    deq34: Signal<Local, Bit34>,
+    pkts_if_enq: Signal<Local, Bit32>,
+    pkts_if_not: Signal<Local, Bit32>,
+    bytes_if_enq: Signal<Local, Bit32>,
+    bytes_if_not: Signal<Local, Bit32>,
+    room_if_enq: Signal<Local, Bit34>,
+    room_if_not: Signal<Local, Bit34>,
+    /// `CAP − 1 − q_pkts'` and `K − q_pkts'` for the next packet count: negative when full,
+    /// when above.
+    fullp_if_enq: Signal<Local, Bit34>,
+    fullp_if_not: Signal<Local, Bit34>,
+    abovep_if_enq: Signal<Local, Bit34>,
+    abovep_if_not: Signal<Local, Bit34>,
+    /// `K − q_bytes'`: negative when above.
+    aboveb_if_enq: Signal<Local, Bit34>,
+    aboveb_if_not: Signal<Local, Bit34>,
+    /// 2^33: a 34-bit value at or above it is negative (compared whole so every bit is read;
+    /// yosys reduces it to the sign bit).
+    negative: Constant<Bit34>,
     csr_ok: Signal<Local, Bit>,
 }
+
+type Bit32 = Bits<32>;
+type Bit34 = Bits<34>;
 
 impl Default for SelectiveDrop {
     fn default() -> Self {
@@ -112,8 +159,19 @@ impl Default for SelectiveDrop {
             cap: DFFWithInit::new(super::DEFAULT_CAP.into()),
             drop_non_ect: DFFWithInit::new(true),
             max_len: DFFWithInit::new(super::DEFAULT_MAX_LEN.into()),
-            q_pkts: Default::default(),
-            q_bytes: Default::default(),
+            admitted: Default::default(),
+            pkts_n: Default::default(),
+            pkts_a: Default::default(),
+            bytes_n: Default::default(),
+            bytes_a: Default::default(),
+            room_n: DFFWithInit::new(super::DEFAULT_CAP.into()),
+            room_a: Default::default(),
+            full_p_n: Default::default(),
+            full_p_a: Default::default(),
+            above_p_n: Default::default(),
+            above_p_a: Default::default(),
+            above_b_n: Default::default(),
+            above_b_a: Default::default(),
             c_enq: Default::default(),
             c_marked: Default::default(),
             c_sel: Default::default(),
@@ -122,12 +180,16 @@ impl Default for SelectiveDrop {
             c_deq: Default::default(),
             c_bad_deq: Default::default(),
             c_rejected: Default::default(),
-            len32: Default::default(),
-            sum_b: Default::default(),
+            q_pkts: Default::default(),
+            q_bytes: Default::default(),
             room_b: Default::default(),
-            full_b: Default::default(),
-            room_negative: Constant::new((1u64 << 33).into()),
+            full_p: Default::default(),
+            above_p: Default::default(),
+            above_b: Default::default(),
+            len32: Default::default(),
             bad: Default::default(),
+            full_b: Default::default(),
+            overflow: Default::default(),
             full: Default::default(),
             above: Default::default(),
             droppable: Default::default(),
@@ -135,10 +197,25 @@ impl Default for SelectiveDrop {
             mark: Default::default(),
             enq: Default::default(),
             deq_ok: Default::default(),
-            bytes_if_enq: Default::default(),
-            bytes_if_not: Default::default(),
+            cap34: Default::default(),
+            k34: Default::default(),
+            qp34: Default::default(),
+            qb34: Default::default(),
+            len34: Default::default(),
+            deq34: Default::default(),
             pkts_if_enq: Default::default(),
             pkts_if_not: Default::default(),
+            bytes_if_enq: Default::default(),
+            bytes_if_not: Default::default(),
+            room_if_enq: Default::default(),
+            room_if_not: Default::default(),
+            fullp_if_enq: Default::default(),
+            fullp_if_not: Default::default(),
+            abovep_if_enq: Default::default(),
+            abovep_if_not: Default::default(),
+            aboveb_if_enq: Default::default(),
+            aboveb_if_not: Default::default(),
+            negative: Constant::new((1u64 << 33).into()),
             csr_ok: Default::default(),
         }
     }
@@ -147,32 +224,45 @@ impl Default for SelectiveDrop {
 impl Logic for SelectiveDrop {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, bytes_unit, k, cap, drop_non_ect, max_len, q_pkts, q_bytes);
+        dff_setup!(self, clock, bytes_unit, k, cap, drop_non_ect, max_len, admitted, pkts_n, pkts_a, bytes_n,
+            bytes_a, room_n, room_a, full_p_n, full_p_a, above_p_n, above_p_a, above_b_n, above_b_a);
         clock!(self, clock, c_enq, c_marked, c_sel, c_full, c_bad, c_deq, c_bad_deq, c_rejected);
-        self.occ_pkts.next = self.q_pkts.q.val();
-        self.occ_bytes.next = self.q_bytes.q.val();
+        self.q_pkts.next = self.pkts_n.q.val();
+        self.q_bytes.next = self.bytes_n.q.val();
+        self.room_b.next = self.room_n.q.val();
+        self.full_p.next = self.full_p_n.q.val();
+        self.above_p.next = self.above_p_n.q.val();
+        self.above_b.next = self.above_b_n.q.val();
+        if self.admitted.q.val() {
+            self.q_pkts.next = self.pkts_a.q.val();
+            self.q_bytes.next = self.bytes_a.q.val();
+            self.room_b.next = self.room_a.q.val();
+            self.full_p.next = self.full_p_a.q.val();
+            self.above_p.next = self.above_p_a.q.val();
+            self.above_b.next = self.above_b_a.q.val();
+        }
+        self.occ_pkts.next = self.q_pkts.val();
+        self.occ_bytes.next = self.q_bytes.val();
 
-        // --- admission decision, in the table's order. Every compare is one carry chain on the
-        // registers and this clock's inputs, side by side; the occupancy updates are computed for
-        // every outcome beside them and the decision only selects (the critical path is one chain,
-        // the mode select, and the final select).
+        // --- admission decision, in the table's order, on flags that are registers and two
+        // 16-bit compares with this clock's length (its loop through the occupancy is one short
+        // chain, a few LUTs and the select below)
         self.len32.next = bit_cast::<32, 16>(self.arr_len.val());
         self.bad.next = !self.arr_len.val().any() | (self.arr_len.val() > self.max_len.q.val());
-        // full: occ + size > CAP, or the byte count would pass 2^32 - 1 (`sum_b`'s carry)
-        self.sum_b.next = bit_cast::<33, 32>(self.q_bytes.q.val()) + bit_cast::<33, 32>(self.len32.val());
-        self.room_b.next = bit_cast::<34, 32>(self.cap.q.val()) - bit_cast::<34, 32>(self.q_bytes.q.val())
-            - bit_cast::<34, 32>(self.len32.val());
-        // negative: bit 33 (written as a compare with 2^33 so the whole word is used; yosys
-        // reduces it to the bit)
-        self.full_b.next = self.room_b.val() >= self.room_negative.val();
-        self.full.next = self.q_pkts.q.val() >= self.cap.q.val();
+        // bytes: no room when CAP − q_bytes < len. Below 2^16 of room only its low half can
+        // be short of a 16-bit length.
+        self.full_b.next = self.room_b.val().get_bit(33)
+            | (!self.room_b.val().get_bits::<18>(16).any()
+                & (self.arr_len.val() > self.room_b.val().get_bits::<16>(0)));
+        // the byte count would pass 2^32 − 1 (in bytes the CAP test already covers it): only when
+        // its high half is all ones
+        self.overflow.next = self.q_bytes.val().get_bits::<16>(16).all()
+            & (self.arr_len.val() > !self.q_bytes.val().get_bits::<16>(0));
+        self.full.next = self.full_p.val() | self.overflow.val();
+        self.above.next = self.above_p.val();
         if self.bytes_unit.q.val() {
             self.full.next = self.full_b.val();
-        }
-        self.full.next = self.full.val() | self.sum_b.val().get_bit(32);
-        self.above.next = self.q_pkts.q.val() > self.k.q.val();
-        if self.bytes_unit.q.val() {
-            self.above.next = self.q_bytes.q.val() > self.k.q.val();
+            self.above.next = self.above_b.val();
         }
         self.droppable.next = !self.arr_ecn.val().any() | self.arr_low_prio.val();
         self.sel.next = self.arr_valid.val() & !self.bad.val() & !self.full.val()
@@ -189,28 +279,58 @@ impl Logic for SelectiveDrop {
         self.drop_full.next = self.arr_valid.val() & !self.bad.val() & self.full.val();
         self.drop_bad.next = self.arr_valid.val() & self.bad.val();
 
-        // --- occupancy: admissions in, dequeues out (a bad dequeue is ignored). The next value
-        // for each (admitted, dequeued) pair is ready before the decision; `enq` picks.
+        // --- the next state: admissions in, dequeues out (a bad dequeue is ignored). Every value
+        // is computed for each (admitted, dequeued) pair on registers and this clock's inputs
+        // beside the decision, with this clock's K and CAP; `enq` only selects.
         self.deq_ok.next = self.deq_valid.val()
-            & self.q_pkts.q.val().any()
+            & self.q_pkts.val().any()
             & self.deq_len.val().any()
-            & (bit_cast::<32, 16>(self.deq_len.val()) <= self.q_bytes.q.val());
-        self.bytes_if_enq.next = self.sum_b.val().get_bits::<32>(0);
-        self.bytes_if_not.next = self.q_bytes.q.val();
-        self.pkts_if_enq.next = self.q_pkts.q.val() + 1;
-        self.pkts_if_not.next = self.q_pkts.q.val();
+            & (bit_cast::<32, 16>(self.deq_len.val()) <= self.q_bytes.val());
+        self.cap34.next = bit_cast::<34, 32>(self.cap.q.val());
+        self.k34.next = bit_cast::<34, 32>(self.k.q.val());
+        self.qp34.next = bit_cast::<34, 32>(self.q_pkts.val());
+        self.qb34.next = bit_cast::<34, 32>(self.q_bytes.val());
+        self.len34.next = bit_cast::<34, 16>(self.arr_len.val());
+        self.deq34.next = bit_cast::<34, 16>(self.deq_len.val());
+        self.pkts_if_enq.next = self.q_pkts.val() + 1;
+        self.pkts_if_not.next = self.q_pkts.val();
+        self.bytes_if_enq.next = self.q_bytes.val() + self.len32.val();
+        self.bytes_if_not.next = self.q_bytes.val();
+        self.room_if_enq.next = self.cap34.val() - self.qb34.val() - self.len34.val();
+        self.room_if_not.next = self.cap34.val() - self.qb34.val();
+        self.fullp_if_enq.next = self.cap34.val() - self.qp34.val() - 2;
+        self.fullp_if_not.next = self.cap34.val() - self.qp34.val() - 1;
+        self.abovep_if_enq.next = self.k34.val() - self.qp34.val() - 1;
+        self.abovep_if_not.next = self.k34.val() - self.qp34.val();
+        self.aboveb_if_enq.next = self.k34.val() - self.qb34.val() - self.len34.val();
+        self.aboveb_if_not.next = self.k34.val() - self.qb34.val();
         if self.deq_ok.val() {
-            self.bytes_if_enq.next = self.q_bytes.q.val() + self.len32.val() - bit_cast::<32, 16>(self.deq_len.val());
-            self.bytes_if_not.next = self.q_bytes.q.val() - bit_cast::<32, 16>(self.deq_len.val());
-            self.pkts_if_enq.next = self.q_pkts.q.val();
-            self.pkts_if_not.next = self.q_pkts.q.val() - 1;
+            self.pkts_if_enq.next = self.q_pkts.val();
+            self.pkts_if_not.next = self.q_pkts.val() - 1;
+            self.bytes_if_enq.next = self.q_bytes.val() + self.len32.val() - bit_cast::<32, 16>(self.deq_len.val());
+            self.bytes_if_not.next = self.q_bytes.val() - bit_cast::<32, 16>(self.deq_len.val());
+            self.room_if_enq.next = self.cap34.val() - self.qb34.val() - self.len34.val() + self.deq34.val();
+            self.room_if_not.next = self.cap34.val() - self.qb34.val() + self.deq34.val();
+            self.fullp_if_enq.next = self.cap34.val() - self.qp34.val() - 1;
+            self.fullp_if_not.next = self.cap34.val() - self.qp34.val();
+            self.abovep_if_enq.next = self.k34.val() - self.qp34.val();
+            self.abovep_if_not.next = self.k34.val() - self.qp34.val() + 1;
+            self.aboveb_if_enq.next = self.k34.val() - self.qb34.val() - self.len34.val() + self.deq34.val();
+            self.aboveb_if_not.next = self.k34.val() - self.qb34.val() + self.deq34.val();
         }
-        self.q_bytes.d.next = self.bytes_if_not.val();
-        self.q_pkts.d.next = self.pkts_if_not.val();
-        if self.enq.val() {
-            self.q_bytes.d.next = self.bytes_if_enq.val();
-            self.q_pkts.d.next = self.pkts_if_enq.val();
-        }
+        self.admitted.d.next = self.enq.val();
+        self.pkts_n.d.next = self.pkts_if_not.val();
+        self.pkts_a.d.next = self.pkts_if_enq.val();
+        self.bytes_n.d.next = self.bytes_if_not.val();
+        self.bytes_a.d.next = self.bytes_if_enq.val();
+        self.room_n.d.next = self.room_if_not.val();
+        self.room_a.d.next = self.room_if_enq.val();
+        self.full_p_n.d.next = self.fullp_if_not.val() >= self.negative.val();
+        self.full_p_a.d.next = self.fullp_if_enq.val() >= self.negative.val();
+        self.above_p_n.d.next = self.abovep_if_not.val() >= self.negative.val();
+        self.above_p_a.d.next = self.abovep_if_enq.val() >= self.negative.val();
+        self.above_b_n.d.next = self.aboveb_if_not.val() >= self.negative.val();
+        self.above_b_a.d.next = self.aboveb_if_enq.val() >= self.negative.val();
 
         // --- counters
         self.c_enq.inc.next = self.enq.val();
