@@ -51,6 +51,9 @@ pub struct SelectiveDrop {
     // (README, Latency); the flags and the room are computed a clock ahead, for the `K`/`CAP`
     // of that clock.
     admitted: DFF<Bit>,
+    /// `!admitted`, a second register (inverted so that yosys keeps it) for the decision's own
+    /// choice: `admitted` fans out to every state bit.
+    not_picked: DFFWithInit<Bit>,
     pkts_n: DFF<Bit32>,
     pkts_a: DFF<Bit32>,
     bytes_n: DFF<Bit32>,
@@ -78,15 +81,15 @@ pub struct SelectiveDrop {
     // wires: the state at the start of the clock
     q_pkts: Signal<Local, Bit32>,
     q_bytes: Signal<Local, Bit32>,
-    room_b: Signal<Local, Bit34>,
-    full_p: Signal<Local, Bit>,
-    above_p: Signal<Local, Bit>,
-    above_b: Signal<Local, Bit>,
     // wires: the decision
     len32: Signal<Local, Bit32>,
     bad: Signal<Local, Bit>,
-    full_b: Signal<Local, Bit>,
-    overflow: Signal<Local, Bit>,
+    full_b_n: Signal<Local, Bit>,
+    full_b_a: Signal<Local, Bit>,
+    overflow_n: Signal<Local, Bit>,
+    overflow_a: Signal<Local, Bit>,
+    full_n: Signal<Local, Bit>,
+    full_a: Signal<Local, Bit>,
     full: Signal<Local, Bit>,
     above: Signal<Local, Bit>,
     droppable: Signal<Local, Bit>,
@@ -160,6 +163,7 @@ impl Default for SelectiveDrop {
             drop_non_ect: DFFWithInit::new(true),
             max_len: DFFWithInit::new(super::DEFAULT_MAX_LEN.into()),
             admitted: Default::default(),
+            not_picked: DFFWithInit::new(true),
             pkts_n: Default::default(),
             pkts_a: Default::default(),
             bytes_n: Default::default(),
@@ -182,14 +186,14 @@ impl Default for SelectiveDrop {
             c_rejected: Default::default(),
             q_pkts: Default::default(),
             q_bytes: Default::default(),
-            room_b: Default::default(),
-            full_p: Default::default(),
-            above_p: Default::default(),
-            above_b: Default::default(),
             len32: Default::default(),
             bad: Default::default(),
-            full_b: Default::default(),
-            overflow: Default::default(),
+            full_b_n: Default::default(),
+            full_b_a: Default::default(),
+            overflow_n: Default::default(),
+            overflow_a: Default::default(),
+            full_n: Default::default(),
+            full_a: Default::default(),
             full: Default::default(),
             above: Default::default(),
             droppable: Default::default(),
@@ -224,22 +228,14 @@ impl Default for SelectiveDrop {
 impl Logic for SelectiveDrop {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, bytes_unit, k, cap, drop_non_ect, max_len, admitted, pkts_n, pkts_a, bytes_n,
+        dff_setup!(self, clock, bytes_unit, k, cap, drop_non_ect, max_len, admitted, not_picked, pkts_n, pkts_a, bytes_n,
             bytes_a, room_n, room_a, full_p_n, full_p_a, above_p_n, above_p_a, above_b_n, above_b_a);
         clock!(self, clock, c_enq, c_marked, c_sel, c_full, c_bad, c_deq, c_bad_deq, c_rejected);
         self.q_pkts.next = self.pkts_n.q.val();
         self.q_bytes.next = self.bytes_n.q.val();
-        self.room_b.next = self.room_n.q.val();
-        self.full_p.next = self.full_p_n.q.val();
-        self.above_p.next = self.above_p_n.q.val();
-        self.above_b.next = self.above_b_n.q.val();
         if self.admitted.q.val() {
             self.q_pkts.next = self.pkts_a.q.val();
             self.q_bytes.next = self.bytes_a.q.val();
-            self.room_b.next = self.room_a.q.val();
-            self.full_p.next = self.full_p_a.q.val();
-            self.above_p.next = self.above_p_a.q.val();
-            self.above_b.next = self.above_b_a.q.val();
         }
         self.occ_pkts.next = self.q_pkts.val();
         self.occ_bytes.next = self.q_bytes.val();
@@ -249,20 +245,37 @@ impl Logic for SelectiveDrop {
         // chain, a few LUTs and the select below)
         self.len32.next = bit_cast::<32, 16>(self.arr_len.val());
         self.bad.next = !self.arr_len.val().any() | (self.arr_len.val() > self.max_len.q.val());
+        // Each test on both copies of the state, side by side; `pick` (`admitted` again, for the
+        // few LUTs here) chooses after the compares.
         // bytes: no room when CAP − q_bytes < len. Below 2^16 of room only its low half can
         // be short of a 16-bit length.
-        self.full_b.next = self.room_b.val().get_bit(33)
-            | (!self.room_b.val().get_bits::<18>(16).any()
-                & (self.arr_len.val() > self.room_b.val().get_bits::<16>(0)));
+        self.full_b_n.next = self.room_n.q.val().get_bit(33)
+            | (!self.room_n.q.val().get_bits::<18>(16).any()
+                & (self.arr_len.val() > self.room_n.q.val().get_bits::<16>(0)));
+        self.full_b_a.next = self.room_a.q.val().get_bit(33)
+            | (!self.room_a.q.val().get_bits::<18>(16).any()
+                & (self.arr_len.val() > self.room_a.q.val().get_bits::<16>(0)));
         // the byte count would pass 2^32 − 1 (in bytes the CAP test already covers it): only when
         // its high half is all ones
-        self.overflow.next = self.q_bytes.val().get_bits::<16>(16).all()
-            & (self.arr_len.val() > !self.q_bytes.val().get_bits::<16>(0));
-        self.full.next = self.full_p.val() | self.overflow.val();
-        self.above.next = self.above_p.val();
+        self.overflow_n.next = self.bytes_n.q.val().get_bits::<16>(16).all()
+            & (self.arr_len.val() > !self.bytes_n.q.val().get_bits::<16>(0));
+        self.overflow_a.next = self.bytes_a.q.val().get_bits::<16>(16).all()
+            & (self.arr_len.val() > !self.bytes_a.q.val().get_bits::<16>(0));
+        self.full_n.next = self.full_p_n.q.val() | self.overflow_n.val();
+        self.full_a.next = self.full_p_a.q.val() | self.overflow_a.val();
+        self.above.next = self.above_p_n.q.val();
         if self.bytes_unit.q.val() {
-            self.full.next = self.full_b.val();
-            self.above.next = self.above_b.val();
+            self.full_n.next = self.full_b_n.val();
+            self.full_a.next = self.full_b_a.val();
+            self.above.next = self.above_b_n.q.val();
+        }
+        self.full.next = self.full_n.val();
+        if !self.not_picked.q.val() {
+            self.full.next = self.full_a.val();
+            self.above.next = self.above_p_a.q.val();
+            if self.bytes_unit.q.val() {
+                self.above.next = self.above_b_a.q.val();
+            }
         }
         self.droppable.next = !self.arr_ecn.val().any() | self.arr_low_prio.val();
         self.sel.next = self.arr_valid.val() & !self.bad.val() & !self.full.val()
@@ -319,6 +332,7 @@ impl Logic for SelectiveDrop {
             self.aboveb_if_not.next = self.k34.val() - self.qb34.val() + self.deq34.val();
         }
         self.admitted.d.next = self.enq.val();
+        self.not_picked.d.next = !self.enq.val();
         self.pkts_n.d.next = self.pkts_if_not.val();
         self.pkts_a.d.next = self.pkts_if_enq.val();
         self.bytes_n.d.next = self.bytes_if_not.val();
