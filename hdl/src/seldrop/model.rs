@@ -10,15 +10,11 @@ pub struct SelDrop {
     pub bytes_unit: bool,
     pub k: u64,
     pub cap: u64,
-    /// `K` and `CAP` as the decision reads them: the registers' values one clock earlier, so a
-    /// write reaches the decision two clocks after its own (the RTL's flags and room are
-    /// computed a clock ahead from the registers; README, Latency).
-    pub k_seen: u64,
-    pub cap_seen: u64,
     pub drop_non_ect: bool,
     pub max_len: u64,
     pub occ_pkts: u64,
     pub occ_bytes: u64,
+    /// enq, marked, drop_sel, drop_full, malformed, deq, bad_deq, csr_rejected.
     /// enq, marked, drop_sel, drop_full, malformed, deq, bad_deq, csr_rejected (each counts its
     /// event a clock later).
     pub counters: LateCounters<8>,
@@ -30,8 +26,6 @@ impl Default for SelDrop {
             bytes_unit: false,
             k: DEFAULT_K,
             cap: DEFAULT_CAP,
-            k_seen: DEFAULT_K,
-            cap_seen: DEFAULT_CAP,
             drop_non_ect: true,
             max_len: DEFAULT_MAX_LEN,
             occ_pkts: 0,
@@ -52,17 +46,16 @@ pub enum Decision {
 }
 
 impl SelDrop {
-    /// The admission decision for an arrival against the state at the start of the clock (with
-    /// `K` and `CAP` as the decision sees them, `k_seen` and `cap_seen`).
+    /// The admission decision for an arrival against the state at the start of the clock.
     pub fn decide(&self, len: u64, ecn: u64, low_prio: bool) -> Decision {
         if len == 0 || len > self.max_len {
             return Decision::DropBad;
         }
         let (occ, size) = if self.bytes_unit { (self.occ_bytes, len) } else { (self.occ_pkts, 1) };
-        if occ > self.cap_seen || size > self.cap_seen - occ || len > MAX32 - self.occ_bytes {
+        if occ > self.cap || size > self.cap - occ || len > MAX32 - self.occ_bytes {
             return Decision::DropFull;
         }
-        if occ > self.k_seen {
+        if occ > self.k {
             if (ecn == 0 || low_prio) && self.drop_non_ect {
                 return Decision::DropSel;
             }
@@ -166,7 +159,6 @@ impl CycleModel for SelDrop {
         }
         self.occ_pkts = self.occ_pkts + add_p - sub_p;
         self.occ_bytes = self.occ_bytes + add_b - sub_b;
-        (self.k_seen, self.cap_seen) = (self.k, self.cap);
         let write = if i.csr_we == 1 { self.csr_write(i.csr_addr, i.csr_wdata) } else { Ok(None) };
         ev[7] = write.is_err();
         self.counters.edge(ev, write.unwrap_or(None));

@@ -46,30 +46,9 @@ pub struct SelectiveDrop {
     cap: DFFWithInit<Bits<32>>,
     drop_non_ect: DFFWithInit<Bit>,
     max_len: DFFWithInit<Bits<16>>,
-    // The state, kept twice: `_n` as it is if the last clock's arrival was not admitted, `_a`
-    // if it was; `admitted` picks. The decision's loop through the state is then one register
-    // (README, Latency); the flags and the room are computed a clock ahead, for the `K`/`CAP`
-    // of that clock.
-    admitted: DFF<Bit>,
-    /// `!admitted`, a second register (inverted so that yosys keeps it) for the decision's own
-    /// choice: `admitted` fans out to every state bit.
-    not_picked: DFFWithInit<Bit>,
-    pkts_n: DFF<Bit32>,
-    pkts_a: DFF<Bit32>,
-    bytes_n: DFF<Bit32>,
-    bytes_a: DFF<Bit32>,
-    /// `CAP − q_bytes`, 34-bit two's complement: the bytes an arrival may bring.
-    room_n: DFFWithInit<Bit34>,
-    room_a: DFF<Bit34>,
-    /// `q_pkts ≥ CAP`.
-    full_p_n: DFF<Bit>,
-    full_p_a: DFF<Bit>,
-    /// `q_pkts > K`.
-    above_p_n: DFF<Bit>,
-    above_p_a: DFF<Bit>,
-    /// `q_bytes > K`.
-    above_b_n: DFF<Bit>,
-    above_b_a: DFF<Bit>,
+    // occupancy
+    q_pkts: DFF<Bits<32>>,
+    q_bytes: DFF<Bits<32>>,
     c_enq: LateCounter,
     c_marked: LateCounter,
     c_sel: LateCounter,
@@ -78,18 +57,14 @@ pub struct SelectiveDrop {
     c_deq: LateCounter,
     c_bad_deq: LateCounter,
     c_rejected: LateCounter,
-    // wires: the state at the start of the clock
-    q_pkts: Signal<Local, Bit32>,
-    q_bytes: Signal<Local, Bit32>,
-    // wires: the decision
-    len32: Signal<Local, Bit32>,
+    // wires
+    len32: Signal<Local, Bits<32>>,
+    sum_b: Signal<Local, Bits<33>>,
+    /// CAP − occupancy − length in bytes, 34-bit two's complement: negative when it does not fit.
+    room_b: Signal<Local, Bits<34>>,
+    full_b: Signal<Local, Bit>,
+    room_negative: Constant<Bits<34>>,
     bad: Signal<Local, Bit>,
-    full_b_n: Signal<Local, Bit>,
-    full_b_a: Signal<Local, Bit>,
-    overflow_n: Signal<Local, Bit>,
-    overflow_a: Signal<Local, Bit>,
-    full_n: Signal<Local, Bit>,
-    full_a: Signal<Local, Bit>,
     full: Signal<Local, Bit>,
     above: Signal<Local, Bit>,
     droppable: Signal<Local, Bit>,
@@ -97,37 +72,12 @@ pub struct SelectiveDrop {
     mark: Signal<Local, Bit>,
     enq: Signal<Local, Bit>,
     deq_ok: Signal<Local, Bit>,
-    // wires: the next state for each outcome. `*_if_enq` when the arrival is admitted,
-    // `*_if_not` when it is not, each already with this clock's dequeue
-    cap34: Signal<Local, Bit34>,
-    k34: Signal<Local, Bit34>,
-    qp34: Signal<Local, Bit34>,
-    qb34: Signal<Local, Bit34>,
-    len34: Signal<Local, Bit34>,
-    deq34: Signal<Local, Bit34>,
-    pkts_if_enq: Signal<Local, Bit32>,
-    pkts_if_not: Signal<Local, Bit32>,
-    bytes_if_enq: Signal<Local, Bit32>,
-    bytes_if_not: Signal<Local, Bit32>,
-    room_if_enq: Signal<Local, Bit34>,
-    room_if_not: Signal<Local, Bit34>,
-    /// `CAP − 1 − q_pkts'` and `K − q_pkts'` for the next packet count: negative when full,
-    /// when above.
-    fullp_if_enq: Signal<Local, Bit34>,
-    fullp_if_not: Signal<Local, Bit34>,
-    abovep_if_enq: Signal<Local, Bit34>,
-    abovep_if_not: Signal<Local, Bit34>,
-    /// `K − q_bytes'`: negative when above.
-    aboveb_if_enq: Signal<Local, Bit34>,
-    aboveb_if_not: Signal<Local, Bit34>,
-    /// 2^33: a 34-bit value at or above it is negative (compared whole so every bit is read;
-    /// yosys reduces it to the sign bit).
-    negative: Constant<Bit34>,
+    bytes_if_enq: Signal<Local, Bits<32>>,
+    bytes_if_not: Signal<Local, Bits<32>>,
+    pkts_if_enq: Signal<Local, Bits<32>>,
+    pkts_if_not: Signal<Local, Bits<32>>,
     csr_ok: Signal<Local, Bit>,
 }
-
-type Bit32 = Bits<32>;
-type Bit34 = Bits<34>;
 
 impl Default for SelectiveDrop {
     fn default() -> Self {
@@ -162,20 +112,8 @@ impl Default for SelectiveDrop {
             cap: DFFWithInit::new(super::DEFAULT_CAP.into()),
             drop_non_ect: DFFWithInit::new(true),
             max_len: DFFWithInit::new(super::DEFAULT_MAX_LEN.into()),
-            admitted: Default::default(),
-            not_picked: DFFWithInit::new(true),
-            pkts_n: Default::default(),
-            pkts_a: Default::default(),
-            bytes_n: Default::default(),
-            bytes_a: Default::default(),
-            room_n: DFFWithInit::new(super::DEFAULT_CAP.into()),
-            room_a: Default::default(),
-            full_p_n: Default::default(),
-            full_p_a: Default::default(),
-            above_p_n: Default::default(),
-            above_p_a: Default::default(),
-            above_b_n: Default::default(),
-            above_b_a: Default::default(),
+            q_pkts: Default::default(),
+            q_bytes: Default::default(),
             c_enq: Default::default(),
             c_marked: Default::default(),
             c_sel: Default::default(),
@@ -184,16 +122,12 @@ impl Default for SelectiveDrop {
             c_deq: Default::default(),
             c_bad_deq: Default::default(),
             c_rejected: Default::default(),
-            q_pkts: Default::default(),
-            q_bytes: Default::default(),
             len32: Default::default(),
+            sum_b: Default::default(),
+            room_b: Default::default(),
+            full_b: Default::default(),
+            room_negative: Constant::new((1u64 << 33).into()),
             bad: Default::default(),
-            full_b_n: Default::default(),
-            full_b_a: Default::default(),
-            overflow_n: Default::default(),
-            overflow_a: Default::default(),
-            full_n: Default::default(),
-            full_a: Default::default(),
             full: Default::default(),
             above: Default::default(),
             droppable: Default::default(),
@@ -201,25 +135,10 @@ impl Default for SelectiveDrop {
             mark: Default::default(),
             enq: Default::default(),
             deq_ok: Default::default(),
-            cap34: Default::default(),
-            k34: Default::default(),
-            qp34: Default::default(),
-            qb34: Default::default(),
-            len34: Default::default(),
-            deq34: Default::default(),
-            pkts_if_enq: Default::default(),
-            pkts_if_not: Default::default(),
             bytes_if_enq: Default::default(),
             bytes_if_not: Default::default(),
-            room_if_enq: Default::default(),
-            room_if_not: Default::default(),
-            fullp_if_enq: Default::default(),
-            fullp_if_not: Default::default(),
-            abovep_if_enq: Default::default(),
-            abovep_if_not: Default::default(),
-            aboveb_if_enq: Default::default(),
-            aboveb_if_not: Default::default(),
-            negative: Constant::new((1u64 << 33).into()),
+            pkts_if_enq: Default::default(),
+            pkts_if_not: Default::default(),
             csr_ok: Default::default(),
         }
     }
@@ -228,54 +147,32 @@ impl Default for SelectiveDrop {
 impl Logic for SelectiveDrop {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, bytes_unit, k, cap, drop_non_ect, max_len, admitted, not_picked, pkts_n, pkts_a, bytes_n,
-            bytes_a, room_n, room_a, full_p_n, full_p_a, above_p_n, above_p_a, above_b_n, above_b_a);
+        dff_setup!(self, clock, bytes_unit, k, cap, drop_non_ect, max_len, q_pkts, q_bytes);
         clock!(self, clock, c_enq, c_marked, c_sel, c_full, c_bad, c_deq, c_bad_deq, c_rejected);
-        self.q_pkts.next = self.pkts_n.q.val();
-        self.q_bytes.next = self.bytes_n.q.val();
-        if self.admitted.q.val() {
-            self.q_pkts.next = self.pkts_a.q.val();
-            self.q_bytes.next = self.bytes_a.q.val();
-        }
-        self.occ_pkts.next = self.q_pkts.val();
-        self.occ_bytes.next = self.q_bytes.val();
+        self.occ_pkts.next = self.q_pkts.q.val();
+        self.occ_bytes.next = self.q_bytes.q.val();
 
-        // --- admission decision, in the table's order, on flags that are registers and two
-        // 16-bit compares with this clock's length (its loop through the occupancy is one short
-        // chain, a few LUTs and the select below)
+        // --- admission decision, in the table's order. Every compare is one carry chain on the
+        // registers and this clock's inputs, side by side; the occupancy updates are computed for
+        // every outcome beside them and the decision only selects (the critical path is one chain,
+        // the mode select, and the final select).
         self.len32.next = bit_cast::<32, 16>(self.arr_len.val());
         self.bad.next = !self.arr_len.val().any() | (self.arr_len.val() > self.max_len.q.val());
-        // Each test on both copies of the state, side by side; `pick` (`admitted` again, for the
-        // few LUTs here) chooses after the compares.
-        // bytes: no room when CAP − q_bytes < len. Below 2^16 of room only its low half can
-        // be short of a 16-bit length.
-        self.full_b_n.next = self.room_n.q.val().get_bit(33)
-            | (!self.room_n.q.val().get_bits::<18>(16).any()
-                & (self.arr_len.val() > self.room_n.q.val().get_bits::<16>(0)));
-        self.full_b_a.next = self.room_a.q.val().get_bit(33)
-            | (!self.room_a.q.val().get_bits::<18>(16).any()
-                & (self.arr_len.val() > self.room_a.q.val().get_bits::<16>(0)));
-        // the byte count would pass 2^32 − 1 (in bytes the CAP test already covers it): only when
-        // its high half is all ones
-        self.overflow_n.next = self.bytes_n.q.val().get_bits::<16>(16).all()
-            & (self.arr_len.val() > !self.bytes_n.q.val().get_bits::<16>(0));
-        self.overflow_a.next = self.bytes_a.q.val().get_bits::<16>(16).all()
-            & (self.arr_len.val() > !self.bytes_a.q.val().get_bits::<16>(0));
-        self.full_n.next = self.full_p_n.q.val() | self.overflow_n.val();
-        self.full_a.next = self.full_p_a.q.val() | self.overflow_a.val();
-        self.above.next = self.above_p_n.q.val();
+        // full: occ + size > CAP, or the byte count would pass 2^32 - 1 (`sum_b`'s carry)
+        self.sum_b.next = bit_cast::<33, 32>(self.q_bytes.q.val()) + bit_cast::<33, 32>(self.len32.val());
+        self.room_b.next = bit_cast::<34, 32>(self.cap.q.val()) - bit_cast::<34, 32>(self.q_bytes.q.val())
+            - bit_cast::<34, 32>(self.len32.val());
+        // negative: bit 33 (written as a compare with 2^33 so the whole word is used; yosys
+        // reduces it to the bit)
+        self.full_b.next = self.room_b.val() >= self.room_negative.val();
+        self.full.next = self.q_pkts.q.val() >= self.cap.q.val();
         if self.bytes_unit.q.val() {
-            self.full_n.next = self.full_b_n.val();
-            self.full_a.next = self.full_b_a.val();
-            self.above.next = self.above_b_n.q.val();
+            self.full.next = self.full_b.val();
         }
-        self.full.next = self.full_n.val();
-        if !self.not_picked.q.val() {
-            self.full.next = self.full_a.val();
-            self.above.next = self.above_p_a.q.val();
-            if self.bytes_unit.q.val() {
-                self.above.next = self.above_b_a.q.val();
-            }
+        self.full.next = self.full.val() | self.sum_b.val().get_bit(32);
+        self.above.next = self.q_pkts.q.val() > self.k.q.val();
+        if self.bytes_unit.q.val() {
+            self.above.next = self.q_bytes.q.val() > self.k.q.val();
         }
         self.droppable.next = !self.arr_ecn.val().any() | self.arr_low_prio.val();
         self.sel.next = self.arr_valid.val() & !self.bad.val() & !self.full.val()
@@ -292,59 +189,28 @@ impl Logic for SelectiveDrop {
         self.drop_full.next = self.arr_valid.val() & !self.bad.val() & self.full.val();
         self.drop_bad.next = self.arr_valid.val() & self.bad.val();
 
-        // --- the next state: admissions in, dequeues out (a bad dequeue is ignored). Every value
-        // is computed for each (admitted, dequeued) pair on registers and this clock's inputs
-        // beside the decision, with this clock's K and CAP; `enq` only selects.
+        // --- occupancy: admissions in, dequeues out (a bad dequeue is ignored). The next value
+        // for each (admitted, dequeued) pair is ready before the decision; `enq` picks.
         self.deq_ok.next = self.deq_valid.val()
-            & self.q_pkts.val().any()
+            & self.q_pkts.q.val().any()
             & self.deq_len.val().any()
-            & (bit_cast::<32, 16>(self.deq_len.val()) <= self.q_bytes.val());
-        self.cap34.next = bit_cast::<34, 32>(self.cap.q.val());
-        self.k34.next = bit_cast::<34, 32>(self.k.q.val());
-        self.qp34.next = bit_cast::<34, 32>(self.q_pkts.val());
-        self.qb34.next = bit_cast::<34, 32>(self.q_bytes.val());
-        self.len34.next = bit_cast::<34, 16>(self.arr_len.val());
-        self.deq34.next = bit_cast::<34, 16>(self.deq_len.val());
-        self.pkts_if_enq.next = self.q_pkts.val() + 1;
-        self.pkts_if_not.next = self.q_pkts.val();
-        self.bytes_if_enq.next = self.q_bytes.val() + self.len32.val();
-        self.bytes_if_not.next = self.q_bytes.val();
-        self.room_if_enq.next = self.cap34.val() - self.qb34.val() - self.len34.val();
-        self.room_if_not.next = self.cap34.val() - self.qb34.val();
-        self.fullp_if_enq.next = self.cap34.val() - self.qp34.val() - 2;
-        self.fullp_if_not.next = self.cap34.val() - self.qp34.val() - 1;
-        self.abovep_if_enq.next = self.k34.val() - self.qp34.val() - 1;
-        self.abovep_if_not.next = self.k34.val() - self.qp34.val();
-        self.aboveb_if_enq.next = self.k34.val() - self.qb34.val() - self.len34.val();
-        self.aboveb_if_not.next = self.k34.val() - self.qb34.val();
+            & (bit_cast::<32, 16>(self.deq_len.val()) <= self.q_bytes.q.val());
+        self.bytes_if_enq.next = self.sum_b.val().get_bits::<32>(0);
+        self.bytes_if_not.next = self.q_bytes.q.val();
+        self.pkts_if_enq.next = self.q_pkts.q.val() + 1;
+        self.pkts_if_not.next = self.q_pkts.q.val();
         if self.deq_ok.val() {
-            self.pkts_if_enq.next = self.q_pkts.val();
-            self.pkts_if_not.next = self.q_pkts.val() - 1;
-            self.bytes_if_enq.next = self.q_bytes.val() + self.len32.val() - bit_cast::<32, 16>(self.deq_len.val());
-            self.bytes_if_not.next = self.q_bytes.val() - bit_cast::<32, 16>(self.deq_len.val());
-            self.room_if_enq.next = self.cap34.val() - self.qb34.val() - self.len34.val() + self.deq34.val();
-            self.room_if_not.next = self.cap34.val() - self.qb34.val() + self.deq34.val();
-            self.fullp_if_enq.next = self.cap34.val() - self.qp34.val() - 1;
-            self.fullp_if_not.next = self.cap34.val() - self.qp34.val();
-            self.abovep_if_enq.next = self.k34.val() - self.qp34.val();
-            self.abovep_if_not.next = self.k34.val() - self.qp34.val() + 1;
-            self.aboveb_if_enq.next = self.k34.val() - self.qb34.val() - self.len34.val() + self.deq34.val();
-            self.aboveb_if_not.next = self.k34.val() - self.qb34.val() + self.deq34.val();
+            self.bytes_if_enq.next = self.q_bytes.q.val() + self.len32.val() - bit_cast::<32, 16>(self.deq_len.val());
+            self.bytes_if_not.next = self.q_bytes.q.val() - bit_cast::<32, 16>(self.deq_len.val());
+            self.pkts_if_enq.next = self.q_pkts.q.val();
+            self.pkts_if_not.next = self.q_pkts.q.val() - 1;
         }
-        self.admitted.d.next = self.enq.val();
-        self.not_picked.d.next = !self.enq.val();
-        self.pkts_n.d.next = self.pkts_if_not.val();
-        self.pkts_a.d.next = self.pkts_if_enq.val();
-        self.bytes_n.d.next = self.bytes_if_not.val();
-        self.bytes_a.d.next = self.bytes_if_enq.val();
-        self.room_n.d.next = self.room_if_not.val();
-        self.room_a.d.next = self.room_if_enq.val();
-        self.full_p_n.d.next = self.fullp_if_not.val() >= self.negative.val();
-        self.full_p_a.d.next = self.fullp_if_enq.val() >= self.negative.val();
-        self.above_p_n.d.next = self.abovep_if_not.val() >= self.negative.val();
-        self.above_p_a.d.next = self.abovep_if_enq.val() >= self.negative.val();
-        self.above_b_n.d.next = self.aboveb_if_not.val() >= self.negative.val();
-        self.above_b_a.d.next = self.aboveb_if_enq.val() >= self.negative.val();
+        self.q_bytes.d.next = self.bytes_if_not.val();
+        self.q_pkts.d.next = self.pkts_if_not.val();
+        if self.enq.val() {
+            self.q_bytes.d.next = self.bytes_if_enq.val();
+            self.q_pkts.d.next = self.pkts_if_enq.val();
+        }
 
         // --- counters
         self.c_enq.inc.next = self.enq.val();

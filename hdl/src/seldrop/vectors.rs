@@ -129,7 +129,7 @@ fn robustness_file() -> Vec<Op> {
     run_rows(&mut s, &mut q, &[a(2), a(2), a(2)]);
     s.cycle(SelDropIn { arr_valid: 1, arr_ecn: 0, arr_len: 84, deq_valid: 1, deq_len: 84, ..Default::default() }.to_vec(), 1);
     s.cycle(SelDropIn { arr_valid: 1, arr_ecn: 2, arr_len: 84, deq_valid: 1, deq_len: 84, ..Default::default() }.to_vec(), 1);
-    s.note("CAP lowered below the occupancy: the next clock's arrival is still judged on the old CAP (a K or CAP write reaches the decision two clocks after its own), then every arrival is tail-dropped until the queue drains");
+    s.note("CAP lowered below the occupancy: every arrival is tail-dropped until the queue drains");
     s.csr(csr::CAP, 1);
     let mut q: VecDeque<u64> = VecDeque::from(vec![84; s.model().occ_pkts as usize]);
     run_rows(&mut s, &mut q, &[a(2), a(0), Row::Deq, a(2), Row::Deq, a(2), a(2)]);
