@@ -47,12 +47,29 @@ pub trait PinIo: Block {
     fn set_clock(&mut self, high: bool);
     fn set_inputs(&mut self, v: &[u64]);
     fn outputs(&self) -> Vec<u64>;
+    /// The widths of the inputs and of the outputs, in the order of the names, from the
+    /// signals' types.
+    fn pin_widths(&self) -> (Vec<u32>, Vec<u32>);
+    /// The input and output pins, names and widths, as the block declares them.
+    fn pins(&self) -> (Vec<crate::cycle::Pin>, Vec<crate::cycle::Pin>) {
+        let (wi, wo) = self.pin_widths();
+        let pins = |names: &[&'static str], widths: Vec<u32>| {
+            names.iter().zip(widths).map(|(&name, width)| crate::cycle::Pin { name, width }).collect()
+        };
+        (pins(Self::INPUT_NAMES, wi), pins(Self::OUTPUT_NAMES, wo))
+    }
+}
+
+/// A signal's width, from its type (for [`PinIo::pin_widths`]).
+pub fn signal_width<D: Direction, T: Synth>(_: &Signal<D, T>) -> u32 {
+    T::BITS as u32
 }
 
 /// Implement [`PinIo`] for a block whose clock is `clock` and whose pins are the listed fields
 /// (`pin_io!(T; comb; in: …; out: …)` for a combinational block, which has no clock;
 /// `pin_io!(generic [const N: usize] T<N>; …)` for every `N` of a generic block).
-/// The lists must follow the model's pin tables; `sim-tests` checks that they do.
+/// The lists must follow the model's pin tables; `sim-tests` checks that they do, names and
+/// widths (`PinIo::pins`).
 #[macro_export]
 macro_rules! pin_io {
     // a generic block: `pin_io!(generic [const N: usize] Block<N>; in: …; out: …)`
@@ -78,6 +95,9 @@ macro_rules! pin_io {
             }
             fn outputs(&self) -> Vec<u64> {
                 vec![$($crate::rtl_util::PinValue::to_pin(&self.$o.val())),*]
+            }
+            fn pin_widths(&self) -> (Vec<u32>, Vec<u32>) {
+                (vec![$($crate::rtl_util::signal_width(&self.$i)),*], vec![$($crate::rtl_util::signal_width(&self.$o)),*])
             }
         }
     };

@@ -4,10 +4,10 @@
 //! blocks that use the RAM must not depend on it and the simulation makes them fail if they do).
 //! `BlockRamRe` the same, and with its read enable low the output holds its word.
 
-use hdl::cycle::{Dut, Pin, Rng};
+use hdl::cycle::{Dut, Rng};
 use hdl::rtl_util::{BlockRam, BlockRamRe};
 use rust_hdl::prelude::*;
-use sim_tests::blocks::{RustHdlDut, VerilatorDut};
+use sim_tests::blocks::both_engines;
 
 /// The RAM on one clock, as the blocks use it.
 #[derive(LogicBlock, Default)]
@@ -65,37 +65,14 @@ impl Logic for OneClockRamRe {
 
 hdl::pin_io!(OneClockRamRe; in: read_address, write_address, write_data, write_enable, read_enable; out: read_data);
 
-const INPUTS: &[Pin] = &[
-    Pin { name: "read_address", width: 4 },
-    Pin { name: "write_address", width: 4 },
-    Pin { name: "write_data", width: 8 },
-    Pin { name: "write_enable", width: 1 },
-];
-const INPUTS_RE: &[Pin] = &[
-    Pin { name: "read_address", width: 4 },
-    Pin { name: "write_address", width: 4 },
-    Pin { name: "write_data", width: 8 },
-    Pin { name: "write_enable", width: 1 },
-    Pin { name: "read_enable", width: 1 },
-];
-const OUTPUTS: &[Pin] = &[Pin { name: "read_data", width: 8 }];
-
 #[test]
 fn block_ram_reads_what_was_written_and_nothing_it_collides_with() {
-    let mut uut = OneClockRam::default();
-    uut.connect_all();
-    let engines: Vec<Box<dyn Dut>> =
-        vec![Box::new(RustHdlDut::<OneClockRam>::new().unwrap()), Box::new(VerilatorDut::new("block_ram", &generate_verilog(&uut), INPUTS, OUTPUTS).unwrap())];
-    check(engines, false);
+    check(both_engines(OneClockRam::default, "block_ram").unwrap(), false);
 }
 
 #[test]
 fn block_ram_with_read_enable_holds_its_word_when_disabled() {
-    let mut uut = OneClockRamRe::default();
-    uut.connect_all();
-    let engines: Vec<Box<dyn Dut>> =
-        vec![Box::new(RustHdlDut::<OneClockRamRe>::new().unwrap()), Box::new(VerilatorDut::new("block_ram_re", &generate_verilog(&uut), INPUTS_RE, OUTPUTS).unwrap())];
-    check(engines, true);
+    check(both_engines(OneClockRamRe::default, "block_ram_re").unwrap(), true);
 }
 
 /// Random reads and writes on each engine against a plain memory; with `read_enable`, a read

@@ -34,9 +34,9 @@ fn fuzz_block(b: &BlockDef, engine: Engine) {
 }
 
 fn pins_follow_the_model(b: &BlockDef) {
-    let names = |p: &[hdl::cycle::Pin]| p.iter().map(|p| p.name).collect::<Vec<_>>();
-    assert_eq!(b.rtl_input_names, names(b.inputs).as_slice(), "{} inputs", b.name);
-    assert_eq!(b.rtl_output_names, names(b.outputs).as_slice(), "{} outputs", b.name);
+    let (inputs, outputs) = (b.rtl_pins)();
+    assert_eq!(inputs, b.inputs, "{} inputs (names and widths)", b.name);
+    assert_eq!(outputs, b.outputs, "{} outputs (names and widths)", b.name);
 }
 
 fn lint_block(b: &BlockDef) {

@@ -15,26 +15,9 @@
 use hdl::cblt::header::Header;
 use hdl::cblt::header_rtl::test_header_check;
 use hdl::cblt::{full_mask, HEADER_LEN, K_MAX};
-use hdl::cycle::{Pin, Rng};
+use hdl::cycle::Rng;
 use sim_tests::blocks::both_engines;
 
-const HC_IN: &[Pin] = &[
-    Pin { name: "take", width: 1 },
-    Pin { name: "in_hdr", width: 32 },
-    Pin { name: "in_len", width: 16 },
-    Pin { name: "in_bitset", width: 64 },
-    Pin { name: "tomb_v", width: 1 },
-    Pin { name: "tomb_id", width: 8 },
-    Pin { name: "bound", width: 1 },
-    Pin { name: "ctx_hdr", width: 32 },
-];
-const HC_OUT: &[Pin] = &[
-    Pin { name: "hdr", width: 32 },
-    Pin { name: "bits", width: 64 },
-    Pin { name: "trunc", width: 1 },
-    Pin { name: "tomb", width: 1 },
-    Pin { name: "reason", width: 4 },
-];
 /// `test_header_check`'s geometry.
 const S: usize = 64;
 const K_CORE: usize = 16;
@@ -88,7 +71,7 @@ fn stimulus(r: &mut Rng) -> Taken {
 /// or more ago, against the state of the clock before.
 #[test]
 fn header_check_is_the_models_rules_in_its_order() {
-    for mut dut in both_engines(test_header_check, "header_check", HC_IN, HC_OUT).unwrap() {
+    for mut dut in both_engines(test_header_check, "header_check").unwrap() {
         let mut r = Rng::new(23);
         // the header taken at the last edge (h1) and at the one before (h2)
         let (mut h1, mut h2) = (Taken::default(), Taken::default());
@@ -131,22 +114,6 @@ fn header_check_is_the_models_rules_in_its_order() {
     }
 }
 
-const RO_IN: &[Pin] = &[
-    Pin { name: "start", width: 1 },
-    Pin { name: "size", width: 19 },
-    Pin { name: "msg_ready", width: 1 },
-    Pin { name: "clear", width: 1 },
-    Pin { name: "other_addr", width: 8 },
-];
-const RO_OUT: &[Pin] = &[
-    Pin { name: "active", width: 1 },
-    Pin { name: "done", width: 1 },
-    Pin { name: "msg_valid", width: 1 },
-    Pin { name: "msg_data", width: 8 },
-    Pin { name: "msg_bytes", width: 8 },
-    Pin { name: "msg_last", width: 1 },
-];
-
 /// The beats of a message of `size` bytes from rows of `s` bytes in `wb`-byte words, row q at
 /// word `q·2^sa`: (the word's address, its valid bytes, whether it is the last).
 fn readout_beats(size: usize, s: usize, wb: usize, sa: u32) -> Vec<(u64, u64, bool)> {
@@ -173,7 +140,7 @@ fn readout_beats(size: usize, s: usize, wb: usize, sa: u32) -> Vec<(u64, u64, bo
 #[test]
 fn row_readout_walks_the_rows_in_order_under_back_pressure() {
     use hdl::cblt::readout_rtl::TestReadout;
-    for mut dut in both_engines(TestReadout::default, "row_readout", RO_IN, RO_OUT).unwrap() {
+    for mut dut in both_engines(TestReadout::default, "row_readout").unwrap() {
         let mut r = Rng::new(31);
         let (mut messages, mut cleared, mut held) = (0, 0, 0);
         for _ in 0..300 {
@@ -227,29 +194,6 @@ fn row_readout_walks_the_rows_in_order_under_back_pressure() {
     }
 }
 
-const SC_IN: &[Pin] = &[
-    Pin { name: "load", width: 1 },
-    Pin { name: "touched", width: 16 },
-    Pin { name: "start", width: 1 },
-    Pin { name: "valid", width: 16 },
-    Pin { name: "coef", width: 16 },
-    Pin { name: "m", width: 16 },
-    Pin { name: "q_oh", width: 16 },
-    Pin { name: "clear", width: 1 },
-];
-const SC_OUT: &[Pin] = &[
-    Pin { name: "on", width: 1 },
-    Pin { name: "rem", width: 16 },
-    Pin { name: "low_oh", width: 16 },
-    Pin { name: "low_idx", width: 6 },
-    Pin { name: "read_idx", width: 6 },
-    Pin { name: "wr", width: 1 },
-    Pin { name: "wr_idx", width: 6 },
-    Pin { name: "wr_row", width: 16 },
-    Pin { name: "wr_oh", width: 16 },
-    Pin { name: "wr_same", width: 1 },
-];
-
 /// Scans of random row sets against a coefficient RAM modelled in the test as the decoder's is
 /// (the read address registered, the word a clock after it, no read-during-write bypass),
 /// some cleared midway: every valid row with bit q, and no other, is written once, lowest first,
@@ -258,7 +202,7 @@ const SC_OUT: &[Pin] = &[
 #[test]
 fn elim_scanner_xors_m_into_every_row_with_bit_q() {
     use hdl::cblt::scanner_rtl::TestScanner;
-    for mut dut in both_engines(TestScanner::default, "elim_scanner", SC_IN, SC_OUT).unwrap() {
+    for mut dut in both_engines(TestScanner::default, "elim_scanner").unwrap() {
         let mut r = Rng::new(41);
         let mut mem = [0u64; 64];
         let (mut scans, mut writes, mut same, mut cleared) = (0, 0, 0, 0);
@@ -332,9 +276,6 @@ fn elim_scanner_xors_m_into_every_row_with_bit_q() {
     }
 }
 
-const ER_IN: &[Pin] = &[Pin { name: "take", width: 1 }, Pin { name: "add", width: 1 }, Pin { name: "add_oh", width: 16 }, Pin { name: "zero", width: 1 }];
-const ER_OUT: &[Pin] = &[Pin { name: "next_idx", width: 6 }, Pin { name: "next_any", width: 1 }, Pin { name: "ok", width: 1 }];
-
 /// Random adds, takes (while `ok`) and zeroes on the rows to eliminate, built for rows of several
 /// words: `ok` is low exactly the clock after a change,
 /// and while it is high `next_idx`/`next_any` are the set's lowest row; a take removes the
@@ -342,7 +283,7 @@ const ER_OUT: &[Pin] = &[Pin { name: "next_idx", width: 6 }, Pin { name: "next_a
 #[test]
 fn elim_rows_name_the_lowest_row_a_clock_ahead() {
     use hdl::cblt::scanner_rtl::TestElimRows;
-    for mut dut in both_engines(|| TestElimRows::new(false), "elim_rows", ER_IN, ER_OUT).unwrap() {
+    for mut dut in both_engines(|| TestElimRows::new(false), "elim_rows").unwrap() {
         let mut r = Rng::new(43);
         let (mut set, mut changed) = (0u64, false);
         let (mut takes, mut checked) = (0, 0);
@@ -381,26 +322,6 @@ fn elim_rows_name_the_lowest_row_a_clock_ahead() {
 
 // ---- the encoder's components ----
 
-const MG_IN: &[Pin] = &[
-    Pin { name: "k", width: 7 },
-    Pin { name: "seed", width: 32 },
-    Pin { name: "limit", width: 32 },
-    Pin { name: "load_seed", width: 1 },
-    Pin { name: "start", width: 1 },
-    Pin { name: "stop", width: 1 },
-    Pin { name: "room", width: 1 },
-    Pin { name: "tbl_we", width: 1 },
-    Pin { name: "tbl_addr", width: 6 },
-    Pin { name: "tbl_data", width: 17 },
-];
-const MG_OUT: &[Pin] = &[
-    Pin { name: "on", width: 1 },
-    Pin { name: "push", width: 1 },
-    Pin { name: "mask", width: 64 },
-    Pin { name: "draws", width: 32 },
-    Pin { name: "slot", width: 4 },
-];
-
 /// Messages of random k (1 to 64) and seed, each after its table is written through the table
 /// port, pushed with `room` at random: every push is the golden model's next mask
 /// (`encoder::MaskGenerator`) with the draws up to it and its number mod 16; `on` is high from
@@ -410,7 +331,7 @@ fn mask_gen_pushes_the_models_masks() {
     use hdl::cblt::encoder::MaskGenerator;
     use hdl::cblt::maskgen_rtl::test_mask_gen;
     use hdl::cblt::table::DegreeTable;
-    for mut dut in both_engines(test_mask_gen, "mask_gen", MG_IN, MG_OUT).unwrap() {
+    for mut dut in both_engines(test_mask_gen, "mask_gen").unwrap() {
         let mut r = Rng::new(47);
         let (mut masks, mut limited, mut stopped, mut full) = (0, 0, 0, 0);
         for _ in 0..120 {
@@ -469,22 +390,13 @@ fn mask_gen_pushes_the_models_masks() {
     }
 }
 
-const MF_IN: &[Pin] = &[Pin { name: "push", width: 1 }, Pin { name: "mask", width: 64 }, Pin { name: "pop", width: 1 }, Pin { name: "clear", width: 1 }];
-const MF_OUT: &[Pin] = &[
-    Pin { name: "head", width: 64 },
-    Pin { name: "head_v", width: 1 },
-    Pin { name: "head_new", width: 1 },
-    Pin { name: "room", width: 1 },
-    Pin { name: "any", width: 1 },
-];
-
 /// Pushes (with `room`), pops (with `head_v`) and clears at random against a queue: the head,
 /// its valid bit, `room` and `any` are the queue's, and `head_new` is high after a pop or a push
 /// into the empty FIFO.
 #[test]
 fn mask_fifo_is_a_two_entry_queue() {
     use hdl::cblt::mask_fifo_rtl::MaskFifo;
-    for mut dut in both_engines(MaskFifo::<64>::default, "mask_fifo", MF_IN, MF_OUT).unwrap() {
+    for mut dut in both_engines(MaskFifo::<64>::default, "mask_fifo").unwrap() {
         let mut r = Rng::new(53);
         let mut q = std::collections::VecDeque::new();
         let (mut new_after, mut pops, mut clears) = (false, 0, 0);
@@ -517,25 +429,6 @@ fn mask_fifo_is_a_two_entry_queue() {
     }
 }
 
-const SX_IN: &[Pin] = &[
-    Pin { name: "head", width: 16 },
-    Pin { name: "head_v", width: 1 },
-    Pin { name: "head_new", width: 1 },
-    Pin { name: "out_ready", width: 1 },
-    Pin { name: "buf_we", width: 1 },
-    Pin { name: "buf_addr", width: 6 },
-    Pin { name: "buf_data", width: 32 },
-];
-const SX_OUT: &[Pin] = &[
-    Pin { name: "pop", width: 1 },
-    Pin { name: "hold", width: 1 },
-    Pin { name: "active", width: 1 },
-    Pin { name: "out_valid", width: 1 },
-    Pin { name: "out_first", width: 1 },
-    Pin { name: "out_last", width: 1 },
-    Pin { name: "out_data", width: 32 },
-];
-
 /// Symbols of three words and of one (the accumulator write forwarded) from a buffer written
 /// through the buffer port, masks fed as a two-entry FIFO would, the sink ready at random: every
 /// symbol's beats are the XOR of its sources word by word, first and last flagged, a held beat
@@ -545,7 +438,7 @@ const SX_OUT: &[Pin] = &[
 fn symbol_xor_sends_the_xor_of_each_masks_sources() {
     use hdl::cblt::symbol_xor_rtl::test_symbol_xor;
     for words in [3usize, 1] {
-        for mut dut in both_engines(|| test_symbol_xor(words), "symbol_xor", SX_IN, SX_OUT).unwrap() {
+        for mut dut in both_engines(|| test_symbol_xor(words), "symbol_xor").unwrap() {
             let mut r = Rng::new(59 + words as u64);
             let buf: Vec<u64> = (0..64).map(|_| r.next() & 0xFFFF_FFFF).collect();
             for (a, &w) in buf.iter().enumerate() {
@@ -598,24 +491,6 @@ fn symbol_xor_sends_the_xor_of_each_masks_sources() {
         }
     }
 }
-
-const EC_IN: &[Pin] = &[Pin { name: "cfg_we", width: 1 }, Pin { name: "cfg_addr", width: 8 }, Pin { name: "cfg_wdata", width: 32 }, Pin { name: "busy", width: 1 }];
-const EC_OUT: &[Pin] = &[
-    Pin { name: "k", width: 7 },
-    Pin { name: "msg_size", width: 19 },
-    Pin { name: "msg_id", width: 8 },
-    Pin { name: "seed", width: 32 },
-    Pin { name: "limit", width: 32 },
-    Pin { name: "setup", width: 1 },
-    Pin { name: "start", width: 1 },
-    Pin { name: "refused", width: 1 },
-    Pin { name: "rejected", width: 1 },
-    Pin { name: "stop", width: 1 },
-    Pin { name: "busy_now", width: 1 },
-    Pin { name: "tbl_we", width: 1 },
-    Pin { name: "tbl_addr", width: 6 },
-    Pin { name: "tbl_data", width: 17 },
-];
 
 /// The encoder's register rules (`encoder_csr::csr`) as the test states them, for S = 64 and
 /// k_max = 16: what each write sets, which it refuses, and the start's setup of k + 2 clocks
@@ -680,7 +555,7 @@ impl CfgModel {
 #[test]
 fn encoder_cfg_keeps_the_register_rules_and_checks_the_start() {
     use hdl::cblt::encoder_cfg_rtl::test_encoder_cfg;
-    for mut dut in both_engines(test_encoder_cfg, "encoder_cfg", EC_IN, EC_OUT).unwrap() {
+    for mut dut in both_engines(test_encoder_cfg, "encoder_cfg").unwrap() {
         let mut r = Rng::new(61);
         let mut m = CfgModel { k: 16, size: 1024, id: 0, seed: 1, limit: 0, ok: [true; 3], setup: 0, rejected: false, tbl: None };
         let (mut starts, mut refused, mut rejected, mut tables) = (0, 0, 0, 0);
@@ -721,26 +596,6 @@ fn encoder_cfg_keeps_the_register_rules_and_checks_the_start() {
     }
 }
 
-const PS_IN: &[Pin] = &[
-    Pin { name: "issue", width: 1 },
-    Pin { name: "kind", width: 2 },
-    Pin { name: "w", width: 2 },
-    Pin { name: "src", width: 6 },
-    Pin { name: "has", width: 1 },
-    Pin { name: "rowq", width: 1 },
-    Pin { name: "in_data", width: 32 },
-    Pin { name: "q_idx", width: 6 },
-    Pin { name: "row_word", width: 32 },
-    Pin { name: "clear", width: 1 },
-];
-const PS_OUT: &[Pin] = &[
-    Pin { name: "same_word", width: 1 },
-    Pin { name: "busy", width: 1 },
-    Pin { name: "row_we", width: 1 },
-    Pin { name: "row_addr", width: 8 },
-    Pin { name: "row_data", width: 32 },
-];
-
 /// A word in the payload stages, as the test follows it: what was issued, the accumulator and
 /// row words read at the end of R, and B's XOR.
 #[derive(Clone, Copy, Default)]
@@ -776,7 +631,7 @@ impl PassWord {
 #[test]
 fn payload_stages_xor_each_word_into_the_accumulator_or_its_row() {
     use hdl::cblt::payload_rtl::TestPayloadStages;
-    for mut dut in both_engines(TestPayloadStages::default, "payload_stages", PS_IN, PS_OUT).unwrap() {
+    for mut dut in both_engines(TestPayloadStages::default, "payload_stages").unwrap() {
         let mut r = Rng::new(89);
         let mut rows = [[0u64; 4]; 64];
         for row in rows.iter_mut() {

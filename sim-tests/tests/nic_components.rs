@@ -3,7 +3,7 @@
 //! of records, `rx_feeder::RxFeeder` against the staged packet's beats, and
 //! `msg_capture::MsgCapture` against the message's rows.
 
-use hdl::cycle::{Pin, Rng};
+use hdl::cycle::Rng;
 use sim_tests::blocks::both_engines;
 use std::collections::VecDeque;
 
@@ -13,9 +13,7 @@ use std::collections::VecDeque;
 #[test]
 fn slot_ring_counts_slots_on_both_engines() {
     use hdl::nic::ring::SlotRing;
-    const IN: &[Pin] = &[Pin { name: "push", width: 1 }, Pin { name: "pop", width: 1 }, Pin { name: "clear", width: 1 }];
-    const OUT: &[Pin] = &[Pin { name: "head_next", width: 2 }, Pin { name: "tail", width: 2 }, Pin { name: "count", width: 3 }, Pin { name: "full", width: 1 }];
-    for mut dut in both_engines(SlotRing::default, "slot_ring", IN, OUT).unwrap() {
+    for mut dut in both_engines(SlotRing::default, "slot_ring").unwrap() {
         let (mut r, mut head, mut tail, mut count) = (Rng::new(5), 0u64, 0u64, 0u64);
         let mut wraps = 0;
         let mut fulls = 0;
@@ -44,25 +42,6 @@ fn slot_ring_counts_slots_on_both_engines() {
     }
 }
 
-const TQ_IN: &[Pin] = &[
-    Pin { name: "beat_valid", width: 1 },
-    Pin { name: "beat_first", width: 1 },
-    Pin { name: "beat_last", width: 1 },
-    Pin { name: "beat_data", width: 32 },
-    Pin { name: "hdr", width: 32 },
-    Pin { name: "bitset", width: 64 },
-    Pin { name: "pop", width: 1 },
-    Pin { name: "flush", width: 1 },
-    Pin { name: "rd_addr", width: 4 },
-];
-const TQ_OUT: &[Pin] = &[
-    Pin { name: "ready", width: 1 },
-    Pin { name: "take", width: 1 },
-    Pin { name: "count", width: 3 },
-    Pin { name: "data", width: 32 },
-    Pin { name: "meta", width: 32 },
-];
-
 /// A coded symbol as the queue holds it.
 #[derive(Clone)]
 struct Symbol {
@@ -79,7 +58,7 @@ struct Symbol {
 #[test]
 fn tx_queue_holds_whole_symbols_for_the_host() {
     use hdl::nic::tx_queue::TestTxQueue;
-    for mut dut in both_engines(TestTxQueue::default, "tx_queue", TQ_IN, TQ_OUT).unwrap() {
+    for mut dut in both_engines(TestTxQueue::default, "tx_queue").unwrap() {
         let mut r = Rng::new(67);
         let mut q: VecDeque<Symbol> = VecDeque::new();
         let new_symbol = |r: &mut Rng| {
@@ -132,21 +111,6 @@ fn tx_queue_holds_whole_symbols_for_the_host() {
     }
 }
 
-const CQ_IN: &[Pin] = &[
-    Pin { name: "rec_valid", width: 1 },
-    Pin { name: "rec_failed", width: 1 },
-    Pin { name: "rec_rank", width: 7 },
-    Pin { name: "rec_hdr", width: 32 },
-    Pin { name: "rec_known", width: 64 },
-    Pin { name: "rec_seen", width: 32 },
-    Pin { name: "rec_redundant", width: 32 },
-    Pin { name: "rec_invalid", width: 32 },
-    Pin { name: "pop", width: 1 },
-    Pin { name: "clear", width: 1 },
-    Pin { name: "rd_word", width: 3 },
-];
-const CQ_OUT: &[Pin] = &[Pin { name: "rec_ready", width: 1 }, Pin { name: "count", width: 3 }, Pin { name: "full", width: 1 }, Pin { name: "rdata", width: 32 }];
-
 /// Records offered as the decoder offers them (held until taken), pops and clears from the host,
 /// a read of a random word every clock: a record is taken after its seven words are written,
 /// `count` and `full` are the queue's, and the head record's words read back in the registers'
@@ -154,7 +118,7 @@ const CQ_OUT: &[Pin] = &[Pin { name: "rec_ready", width: 1 }, Pin { name: "count
 #[test]
 fn completion_queue_keeps_the_records_in_order() {
     use hdl::nic::completion_queue::CompletionQueue;
-    for mut dut in both_engines(CompletionQueue::default, "completion_queue", CQ_IN, CQ_OUT).unwrap() {
+    for mut dut in both_engines(CompletionQueue::default, "completion_queue").unwrap() {
         let mut r = Rng::new(71);
         let mut q: VecDeque<[u64; 7]> = VecDeque::new();
         let new_record = |r: &mut Rng| -> (bool, u64, [u64; 7]) {
@@ -207,29 +171,6 @@ fn completion_queue_keeps_the_records_in_order() {
     }
 }
 
-const RF_IN: &[Pin] = &[
-    Pin { name: "stage_we", width: 1 },
-    Pin { name: "addr", width: 4 },
-    Pin { name: "wdata", width: 32 },
-    Pin { name: "reg_we", width: 1 },
-    Pin { name: "hit_hdr", width: 1 },
-    Pin { name: "hit_bhi", width: 1 },
-    Pin { name: "hit_blo", width: 1 },
-    Pin { name: "hit_len", width: 1 },
-    Pin { name: "hit_push", width: 1 },
-    Pin { name: "in_ready", width: 1 },
-];
-const RF_OUT: &[Pin] = &[
-    Pin { name: "on", width: 1 },
-    Pin { name: "in_valid", width: 1 },
-    Pin { name: "in_last", width: 1 },
-    Pin { name: "in_data", width: 32 },
-    Pin { name: "hdr", width: 32 },
-    Pin { name: "bitset_hi", width: 32 },
-    Pin { name: "bitset_lo", width: 32 },
-    Pin { name: "len", width: 16 },
-];
-
 /// Packets staged (words and registers written at random, lengths 0 to 76 bytes) and pushed, fed
 /// to a decoder that is ready at random, with writes tried while a push is in flight: the beats
 /// are the staged words in order, `max(1, ⌈(len − 12)/4⌉)` of them with `in_last` on the last,
@@ -237,7 +178,7 @@ const RF_OUT: &[Pin] = &[
 #[test]
 fn rx_feeder_feeds_the_staged_packet() {
     use hdl::nic::rx_feeder::TestRxFeeder;
-    for mut dut in both_engines(TestRxFeeder::default, "rx_feeder", RF_IN, RF_OUT).unwrap() {
+    for mut dut in both_engines(TestRxFeeder::default, "rx_feeder").unwrap() {
         let mut r = Rng::new(73);
         let (mut stage, mut regs) = ([0u64; 16], [0u64; 4]);
         let (mut packets, mut refused_writes) = (0, 0);
@@ -296,16 +237,6 @@ fn rx_feeder_feeds_the_staged_packet() {
     }
 }
 
-const MC_IN: &[Pin] = &[
-    Pin { name: "msg_valid", width: 1 },
-    Pin { name: "msg_data", width: 32 },
-    Pin { name: "msg_bytes", width: 8 },
-    Pin { name: "msg_last", width: 1 },
-    Pin { name: "free", width: 1 },
-    Pin { name: "rd_addr", width: 8 },
-];
-const MC_OUT: &[Pin] = &[Pin { name: "msg_ready", width: 1 }, Pin { name: "full", width: 1 }, Pin { name: "bytes", width: 32 }, Pin { name: "rdata", width: 32 }];
-
 /// Messages of random length (1 to 192 beats, rows of three words) offered at random, some freed
 /// midway: a beat is taken while not full, the last one fills the buffer and holds the decoder
 /// off, `bytes` counts what was taken, and every word reads back at its row's slot (row i, word
@@ -313,7 +244,7 @@ const MC_OUT: &[Pin] = &[Pin { name: "msg_ready", width: 1 }, Pin { name: "full"
 #[test]
 fn msg_capture_keeps_the_message_by_rows() {
     use hdl::nic::msg_capture::test_msg_capture;
-    for mut dut in both_engines(test_msg_capture, "msg_capture", MC_IN, MC_OUT).unwrap() {
+    for mut dut in both_engines(test_msg_capture, "msg_capture").unwrap() {
         let mut r = Rng::new(79);
         let (mut messages, mut freed_midway, mut reads) = (0, 0, 0);
         for _ in 0..200 {
@@ -365,9 +296,6 @@ fn msg_capture_keeps_the_message_by_rows() {
     }
 }
 
-const WR_IN: &[Pin] = &[Pin { name: "bus_we", width: 1 }, Pin { name: "bus_addr", width: 20 }, Pin { name: "busy", width: 1 }];
-const WR_OUT: &[Pin] = &[Pin { name: "refused", width: 32 }];
-
 /// Whether the NIC refuses a write to `addr` (`BUS_REFUSED`), from the register table and the
 /// windows as `hdl::nic` documents them.
 fn write_refused(addr: u32, busy: bool) -> bool {
@@ -395,7 +323,7 @@ fn write_refused(addr: u32, busy: bool) -> bool {
 fn write_refusal_counts_the_writes_that_change_nothing() {
     use hdl::nic::refusal::WriteRefusal;
     use hdl::nic::REGISTERS;
-    for mut dut in both_engines(WriteRefusal::default, "write_refusal", WR_IN, WR_OUT).unwrap() {
+    for mut dut in both_engines(WriteRefusal::default, "write_refusal").unwrap() {
         let mut r = Rng::new(83);
         let mut counts = VecDeque::from([0u64; 2]);
         let (mut total, mut writes, mut last) = (0u64, 0, None);

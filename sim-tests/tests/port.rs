@@ -98,15 +98,18 @@ fn dwrr_2_1_1_gets_50_25_25_of_a_paced_link() {
     assert!(out > 100_000 && input == 1_000_000, "{input} {out}");
 }
 
-/// Every per-system port, built with only its system's blocks, matches its golden model on
-/// every output of every clock of the port's fuzz stimulus (which writes every block's
-/// registers, `EMU_Q` and `SEL_Q` included): 200,000 clocks on Verilator, 5,000 on rust-hdl.
+/// Every per-system port, built with only its system's blocks, has its model's pins and matches
+/// its golden model on every output of every clock of the port's fuzz stimulus (which writes
+/// every block's registers, `EMU_Q` and `SEL_Q` included): 200,000 clocks on Verilator, 5,000
+/// on rust-hdl.
 #[test]
 fn per_system_ports_match_their_models() {
     let systems = sim_tests::blocks::port_systems();
     let names: Vec<_> = systems.iter().map(|b| b.name).collect();
     assert_eq!(names, hdl::port::SYSTEMS.iter().map(|s| s.name).collect::<Vec<_>>());
     for b in &systems {
+        let (inputs, outputs) = (b.rtl_pins)();
+        assert_eq!((inputs.as_slice(), outputs.as_slice()), (b.inputs, b.outputs), "{}: the RTL's pins, names and widths, are the model's", b.name);
         for (engine, clocks) in [(Engine::Verilator, 200_000), (Engine::Rusthdl, 5_000)] {
             let s = b.fuzz(engine, 1, clocks).unwrap_or_else(|e| panic!("{e:#}"));
             println!("{} on {engine:?}: {} clocks, {} arrivals, 0 mismatches", b.name, s.cycles, s.events);

@@ -6,18 +6,15 @@
 //! `hdl::shaper::regs::ShaperRegs` (the shaper's register file) against the shaper model.
 
 use hdl::aqm::rtl::{TestAboveTracker, TestQueueStates};
-use hdl::cycle::{Dut, Pin, Rng};
+use hdl::cycle::{Dut, Rng};
 use hdl::port::fifo::TestFifo;
 use hdl::port::model::Pacer;
 use hdl::port::pacer::TestPacer;
 use std::collections::VecDeque;
 
-fn engines<T: Default + hdl::rtl_util::PinIo + 'static>(name: &str, inputs: &[Pin], outputs: &[Pin]) -> Vec<Box<dyn Dut>> {
-    sim_tests::blocks::both_engines(T::default, name, inputs, outputs).unwrap()
+fn engines<T: Default + hdl::rtl_util::PinIo + 'static>(name: &str) -> Vec<Box<dyn Dut>> {
+    sim_tests::blocks::both_engines(T::default, name).unwrap()
 }
-
-const FIFO_IN: &[Pin] = &[Pin { name: "push", width: 1 }, Pin { name: "pop", width: 1 }, Pin { name: "in_a", width: 5 }, Pin { name: "in_b", width: 7 }];
-const FIFO_OUT: &[Pin] = &[Pin { name: "head_a", width: 5 }, Pin { name: "head_b", width: 7 }, Pin { name: "count", width: 4 }, Pin { name: "nonempty", width: 1 }];
 
 /// Pushes and pops at random (in phases that fill and drain it, with pushes into the entry
 /// being read and pushes and pops in the same clock): the head is the oldest entry from the
@@ -25,7 +22,7 @@ const FIFO_OUT: &[Pin] = &[Pin { name: "head_a", width: 5 }, Pin { name: "head_b
 #[test]
 fn bypass_fifo_is_a_fifo_whose_head_is_valid_the_clock_after_its_push() {
     const DEPTH: usize = 8;
-    for mut dut in engines::<TestFifo>("bypass_fifo", FIFO_IN, FIFO_OUT) {
+    for mut dut in engines::<TestFifo>("bypass_fifo") {
         let (mut r, mut q) = (Rng::new(7), VecDeque::new());
         let (mut full, mut same_clock, mut into_read) = (0, 0, 0);
         for t in 0..20_000u64 {
@@ -55,16 +52,12 @@ fn bypass_fifo_is_a_fifo_whose_head_is_valid_the_clock_after_its_push() {
 }
 
 const STATE_WIDTHS: [u32; 9] = [1, 1, 1, 32, 16, 16, 32, 7, 7];
-const STATE_NAMES: [&str; 9] = ["ms", "fat_valid", "det_latched", "fat", "cnt", "lastcount", "next", "law_inc", "law_delta"];
 
 /// Random queues written, read and cleared: `s_*` is always the selected queue's last write
 /// (or 0 after a clear), and a clear wins over a write in the same clock.
 #[test]
 fn aqm_queue_states_keep_one_set_per_queue() {
-    let n_pins: Vec<Pin> = STATE_NAMES.iter().zip(STATE_WIDTHS).map(|(n, w)| Pin { name: Box::leak(format!("n_{n}").into_boxed_str()), width: w }).collect();
-    let s_pins: Vec<Pin> = STATE_NAMES.iter().zip(STATE_WIDTHS).map(|(n, w)| Pin { name: Box::leak(format!("s_{n}").into_boxed_str()), width: w }).collect();
-    let inputs: Vec<Pin> = [Pin { name: "sel", width: 2 }, Pin { name: "write", width: 1 }, Pin { name: "clear", width: 1 }].into_iter().chain(n_pins).collect();
-    for mut dut in engines::<TestQueueStates>("aqm_queue_states", &inputs, &s_pins) {
+    for mut dut in engines::<TestQueueStates>("aqm_queue_states") {
         let (mut r, mut states) = (Rng::new(11), [[0u64; 9]; 4]);
         let mut clears_with_write = 0;
         for t in 0..20_000 {
@@ -86,22 +79,12 @@ fn aqm_queue_states_keep_one_set_per_queue() {
     }
 }
 
-const PACER_IN: &[Pin] = &[
-    Pin { name: "rate", width: 24 },
-    Pin { name: "overhead", width: 8 },
-    Pin { name: "pop0", width: 1 },
-    Pin { name: "pop1", width: 1 },
-    Pin { name: "len0", width: 16 },
-    Pin { name: "len1", width: 16 },
-];
-const PACER_OUT: &[Pin] = &[Pin { name: "ready", width: 1 }, Pin { name: "idle", width: 8 }];
-
 /// Departures while the link is free at rates from far below to above one byte per clock (and
 /// rate changes mid-run), from either of two queues whose heads both change every clock: `ready`
 /// and the idle slots follow the model every clock.
 #[test]
 fn link_pacer_follows_the_model() {
-    for mut dut in engines::<TestPacer>("link_pacer", PACER_IN, PACER_OUT) {
+    for mut dut in engines::<TestPacer>("link_pacer") {
         let (mut r, mut m) = (Rng::new(3), Pacer::default());
         let (mut rate, mut overhead) = (0u64, 20u64);
         let (mut busy, mut idle_slots) = (0, 0);
@@ -125,26 +108,6 @@ fn link_pacer_follows_the_model() {
     }
 }
 
-const SR_IN: &[Pin] = &[Pin { name: "csr_we", width: 1 }, Pin { name: "csr_addr", width: 8 }, Pin { name: "csr_wdata", width: 32 }];
-const SR_OUT: &[Pin] = &[
-    Pin { name: "fill", width: 20 },
-    Pin { name: "fill_frac", width: 16 },
-    Pin { name: "scale", width: 16 },
-    Pin { name: "frac_gap", width: 16 },
-    Pin { name: "depth", width: 20 },
-    Pin { name: "overhead", width: 8 },
-    Pin { name: "max_len", width: 16 },
-    Pin { name: "fill_less_depth", width: 22 },
-    Pin { name: "fill_less_ovh", width: 22 },
-    Pin { name: "fill_less_depth_ovh", width: 22 },
-    Pin { name: "fills", width: 1 },
-    Pin { name: "fill_to", width: 20 },
-    Pin { name: "frac_write", width: 1 },
-    Pin { name: "wdata", width: 32 },
-    Pin { name: "rejected", width: 1 },
-    Pin { name: "cnt_load", width: 4 },
-];
-
 /// Random writes near every rule's edge (`SCALE` and `FILL_FRAC` near each other and near a
 /// write still held, back to back), to the counter presets and to unknown addresses: every
 /// clock the registers and the differences kept with them are the shaper model's, and the write
@@ -153,7 +116,7 @@ const SR_OUT: &[Pin] = &[
 fn shaper_regs_keep_the_models_registers_and_judge_each_write_as_it_lands() {
     use hdl::cycle::CycleModel;
     use hdl::shaper::{csr, model::Shaper, regs::ShaperRegs, ShaperIn};
-    for mut dut in engines::<ShaperRegs>("shaper_regs", SR_IN, SR_OUT) {
+    for mut dut in engines::<ShaperRegs>("shaper_regs") {
         let (mut r, mut m) = (Rng::new(29), Shaper::default());
         let (mut fills, mut fracs, mut rejected, mut presets) = (0, 0, 0, 0);
         for t in 0..100_000 {
@@ -209,18 +172,6 @@ fn shaper_regs_keep_the_models_registers_and_judge_each_write_as_it_lands() {
     }
 }
 
-const AT_IN: &[Pin] = &[
-    Pin { name: "track", width: 1 },
-    Pin { name: "now", width: 32 },
-    Pin { name: "sojourn", width: 32 },
-    Pin { name: "qlen", width: 32 },
-    Pin { name: "is_codel", width: 1 },
-    Pin { name: "pst_target", width: 32 },
-    Pin { name: "interval32", width: 32 },
-    Pin { name: "codel_min_qlen", width: 32 },
-];
-const AT_OUT: &[Pin] = &[Pin { name: "det", width: 1 }, Pin { name: "fat_valid", width: 1 }, Pin { name: "fat", width: 32 }];
-
 /// Dequeues in phases above and below target, for ECN♯ (age above the interval) and CoDel (at
 /// least the interval, and a short queue counting as below), with the clock stepping by one
 /// (so the age lands on the interval) or jumping, and wrapping: each clock's detection and the
@@ -229,7 +180,7 @@ const AT_OUT: &[Pin] = &[Pin { name: "det", width: 1 }, Pin { name: "fat_valid",
 #[test]
 fn above_tracker_follows_the_aqm_model() {
     use hdl::aqm::model::Marker;
-    for mut dut in engines::<TestAboveTracker>("above_tracker", AT_IN, AT_OUT) {
+    for mut dut in engines::<TestAboveTracker>("above_tracker") {
         let (mut r, mut m) = (Rng::new(41), Marker::default());
         let mut now = 0xFFFF_F000u32;
         let mut codel = false;

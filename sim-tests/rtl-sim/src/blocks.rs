@@ -63,16 +63,14 @@ impl<T: PinIo> RustHdlDut<T> {
 }
 
 /// A component on both engines, rust-hdl's simulator and Verilator (its Verilog named `name`),
-/// with its pins given in `PinIo`'s order (checked): how a component's own test runs it.
-pub fn both_engines<T: PinIo + 'static>(make: impl Fn() -> T, name: &str, inputs: &[Pin], outputs: &[Pin]) -> Result<Vec<Box<dyn Dut>>> {
-    let names = |p: &[Pin]| p.iter().map(|p| p.name).collect::<Vec<_>>();
-    if (T::INPUT_NAMES, T::OUTPUT_NAMES) != (&names(inputs)[..], &names(outputs)[..]) {
-        bail!("{name}: the pins given are not the block's ({:?}; {:?})", T::INPUT_NAMES, T::OUTPUT_NAMES);
-    }
+/// driven in `PinIo`'s order with the widths its signals declare: how a component's own test
+/// runs it.
+pub fn both_engines<T: PinIo + 'static>(make: impl Fn() -> T, name: &str) -> Result<Vec<Box<dyn Dut>>> {
     let mut uut = make();
     uut.connect_all();
+    let (inputs, outputs) = uut.pins();
     let verilog = generate_verilog(&uut);
-    Ok(vec![Box::new(RustHdlDut::of(make())?), Box::new(VerilatorDut::new(name, &verilog, inputs, outputs)?)])
+    Ok(vec![Box::new(RustHdlDut::of(make())?), Box::new(VerilatorDut::new(name, &verilog, &inputs, &outputs)?)])
 }
 
 impl<T: PinIo> Dut for RustHdlDut<T> {
@@ -135,8 +133,8 @@ pub struct BlockDef {
     pub name: &'static str,
     pub inputs: &'static [Pin],
     pub outputs: &'static [Pin],
-    pub rtl_input_names: &'static [&'static str],
-    pub rtl_output_names: &'static [&'static str],
+    /// The RTL's input and output pins, names and widths, as its signals declare them.
+    pub rtl_pins: fn() -> (Vec<Pin>, Vec<Pin>),
     model: fn() -> Box<dyn Dut>,
     rusthdl: fn() -> Result<Box<dyn Dut>>,
     pub verilog: fn() -> String,
@@ -159,8 +157,7 @@ fn def_of<M: CycleModel + Default + 'static, R: PinIo + Default + 'static>(
         name,
         inputs: M::INPUTS,
         outputs: M::OUTPUTS,
-        rtl_input_names: R::INPUT_NAMES,
-        rtl_output_names: R::OUTPUT_NAMES,
+        rtl_pins: || R::default().pins(),
         model: || Box::new(ModelDut::new(M::default())),
         rusthdl: || Ok(Box::new(RustHdlDut::<R>::new()?)),
         verilog: || {
