@@ -28,10 +28,11 @@ fn update_lengths(dir: &Path, out: &mut Vec<(String, String, usize)>) {
         let mut block = None;
         for (i, line) in lines.iter().enumerate() {
             // `impl<..> Logic for Block<..>`, on one line or with `for Block` on the next
-            if line.starts_with("impl") && (line.contains(" Logic for ") || line.ends_with(" Logic")) {
+            // (indented inside a macro, the block is a macro variable: named `$t` below)
+            if line.trim_start().starts_with("impl") && (line.contains(" Logic for ") || line.ends_with(" Logic")) {
                 let head = if line.ends_with(" Logic") { format!("{line} {}", lines[i + 1].trim()) } else { line.to_string() };
                 let name = &head[head.find(" Logic for ").unwrap() + " Logic for ".len()..];
-                let end = name.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(name.len());
+                let end = name.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(name.len());
                 block = Some(name[..end].to_string());
             }
             if line.trim_start().starts_with("fn update(&mut self)") {
