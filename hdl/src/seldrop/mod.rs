@@ -102,7 +102,7 @@ crate::switch_block!(
                 the packet and byte `K` compares into one chain behind the unit select, and the admission then \
                 drives the occupancy registers' clock enable (four LUT levels after the chain, long routes). \
                 Keeping the flags a clock ahead, or the state for both outcomes of the last arrival, was built and \
-                measured at 2 MHz at most for 20–26 % more cells (`seldrop/README.md`, Toward 100 MHz); 100 MHz needs arithmetic \
+                measured: at most 2 MHz more, for 20–26 % more cells (`seldrop/README.md`, Toward 100 MHz); 100 MHz needs arithmetic \
                 that is never 34 bits long in one clock.",
         min_cells: 100,
         min_ram: 0,
