@@ -1,5 +1,5 @@
-//! The house rule for RTL (CONTRIBUTING, "Sub-blocks as components"): a sub-block with a name of its own
-//! is a component, and no `update` runs past [`LIMIT`] lines. The `update` functions still
+//! The house rule for RTL (CONTRIBUTING, "Sub-blocks as components"): a sub-block with a name
+//! of its own is a component, and no `update` runs past [`LIMIT`] lines. The `update` functions still
 //! longer are listed in [`STILL_LONGER`] with the length they have today, so they can only
 //! shrink. `cargo test -p hdl --test update_lengths -- --nocapture` prints every length.
 
@@ -11,7 +11,7 @@ const LIMIT: usize = 150;
 /// The `update` functions over the limit (issue "One house plan", item 6), with today's length.
 const STILL_LONGER: &[(&str, usize)] = &[("LtDecoder", 434), ("NicTop", 295)];
 
-/// `(block, lines)` for every `impl Logic for <block>` in `dir`, recursively.
+/// `(block, file, lines)` for every `update` of an `impl Logic for <block>` in `dir`, recursively.
 fn update_lengths(dir: &Path, out: &mut Vec<(String, String, usize)>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
     entries.sort();
