@@ -112,8 +112,10 @@ crate::switch_block!(
                 the stage), so no check shares a clock with the bucket. Counters count a clock late. What is left \
                 is the bucket's loop itself: the head length into the eligibility chain (`bucket − len − \
                 OVERHEAD`), then the departure and the cap selecting among the outcomes into 20 + 16 flip-flops, \
-                about half of it routing; on one placement of five a write's `FILL − DEPTH − OVERHEAD` chain \
-                (`ShaperRegs`) is as long. Tried and not kept (none faster than this on the HX8K, median of 5 \
+                about half of it routing. Over the five placements the slowest path ends at the remainder's 16 \
+                flip-flops on three (the decision drives their synchronous reset through a global buffer), at \
+                the bucket on one, and on one at a write's `FILL − DEPTH − OVERHEAD` chain (`ShaperRegs`), all \
+                within 1.2 ns. Tried and not kept (none faster than this on the HX8K, median of 5 \
                 seeds): the remainder zeroed where it is read (a flag instead of a reset of 16 flip-flops), each \
                 outcome's capped next value made before the departure's select, and `bucket − OVERHEAD` kept as a \
                 register so the eligibility is `− len` alone (abc then put four LUT levels after that chain). The \
