@@ -1,6 +1,9 @@
 //! The CB-LT cores' sub-blocks on their own, on rust-hdl and Verilator.
 //!
-//! The decoder's: `hdl::cblt::header_rtl::HeaderCheck` (§6.3's receive checks) against the
+//! The decoder's: `hdl::cblt::book_rtl::DecoderBook` (the statistics, the context's counts,
+//! the tombstone and the idle timer) and `pass_issue_rtl::PassIssue` (the payload passes'
+//! issue stage) against references stated here;
+//! `hdl::cblt::header_rtl::HeaderCheck` (§6.3's receive checks) against the
 //! golden model's `Header::check_data` and the decoder's own rules after it, as
 //! `decoder::Decoder::push` ranks them; `hdl::cblt::scanner_rtl::ElimScanner` (back-elimination)
 //! against a coefficient RAM modelled in the test, and `ElimRows` (the rows to eliminate)
@@ -317,6 +320,235 @@ fn elim_rows_name_the_lowest_row_a_clock_ahead() {
             changed = (take && before != 0) || add || zero;
         }
         assert!(takes > 1000 && checked > 5000, "takes {takes}, clocks checked {checked}");
+    }
+}
+
+/// The book-keeping's reference: §7.4–§7.6 as `DecoderBook`'s doc states them, one clock at a
+/// time (every read is of the state before the edge).
+#[derive(Clone, Default)]
+struct Book {
+    open: bool,
+    bound: bool,
+    hdr: u64,
+    seen: u64,
+    red: u64,
+    inv: u64,
+    idle: u64,
+    failed: bool,
+    /// The tombstone is valid; its header, rank and known rows stay when it is not.
+    tv: bool,
+    tomb: (u64, u64, u64),
+    tidle: u64,
+    cnt: [u64; 8],
+}
+
+/// One clock's events for the book (the inputs of `TestBook`, in its order).
+struct BookIn {
+    commit: bool,
+    hdr: u64,
+    result: Option<(u64, u64)>,
+    free: bool,
+    rank: u64,
+    known: u64,
+    tick_step: bool,
+    limit: u64,
+    clear: bool,
+}
+
+impl Book {
+    /// The outputs before the edge, then the state after it.
+    fn clock(&mut self, e: &BookIn) -> Vec<u64> {
+        let s = self.clone();
+        let expire = e.tick_step && e.limit != 0 && s.bound && (s.idle + 1) & 0xFFFF >= e.limit;
+        let (tv, (th, tr, tk)) = (s.tv, s.tomb);
+        let live = if s.bound { (e.rank, e.known) } else if tv { (tr, tk) } else { (0, 0) };
+        let mut out = vec![s.bound as u64, s.hdr, s.seen, s.red, s.inv, s.failed as u64, expire as u64, tv as u64, th, tr, tk, live.0, live.1];
+        out.extend(s.cnt);
+        self.open = e.commit && !s.bound;
+        if s.open {
+            (self.bound, self.hdr, self.seen, self.red, self.inv, self.idle) = (true, e.hdr, 0, 0, 0, 0);
+        }
+        if let Some((code, reason)) = e.result {
+            self.cnt[0] += 1;
+            match code {
+                0 => {
+                    self.cnt[1] += 1;
+                    if reason == 10 {
+                        self.cnt[2] += 1;
+                    } else if s.bound {
+                        (self.seen, self.inv) = (s.seen + 1, s.inv + 1);
+                    }
+                }
+                1 => (self.cnt[3], self.seen, self.red, self.idle) = (s.cnt[3] + 1, s.seen + 1, s.red + 1, 0),
+                2 | 3 => (self.cnt[4], self.seen, self.idle) = (s.cnt[4] + 1, s.seen + 1, 0),
+                _ => (self.cnt[5], self.tidle) = (s.cnt[5] + 1, 0),
+            }
+            if code == 3 {
+                (self.cnt[6], self.failed) = (s.cnt[6] + 1, false);
+            }
+        }
+        if e.free {
+            self.bound = false;
+            if !s.failed {
+                (self.tv, self.tomb, self.tidle) = (true, (s.hdr, e.rank, e.known), 0);
+            }
+        }
+        if e.tick_step && e.limit != 0 {
+            if s.bound {
+                self.idle = (s.idle + 1) & 0xFFFF;
+                if expire {
+                    (self.failed, self.cnt[7]) = (true, s.cnt[7] + 1);
+                }
+            }
+            if tv {
+                self.tidle = (s.tidle + 1) & 0xFFFF;
+                if self.tidle >= e.limit {
+                    self.tv = false;
+                }
+            }
+        }
+        if e.clear {
+            (self.bound, self.tv, self.open) = (false, false, false);
+        }
+        out
+    }
+}
+
+/// Random events, as the decoder's sequence can make them and beyond (a result with any code
+/// and reason, a free or a tick in any clock, clears): every output, every clock, is the
+/// reference's; contexts open, count, expire, are delivered into tombstones and forgotten.
+#[test]
+fn decoder_book_counts_results_opens_contexts_and_keeps_the_tombstone() {
+    use hdl::cblt::book_rtl::TestBook;
+    for mut dut in both_engines(TestBook::default, "decoder_book").unwrap() {
+        let mut r = Rng::new(47);
+        let mut book = Book::default();
+        let (mut opened, mut expired, mut tombs, mut tomb_expired) = (0, 0, 0, 0);
+        for t in 0..30_000 {
+            let e = BookIn {
+                commit: r.chance(8),
+                hdr: r.next() & 0xFFFF_FFFF,
+                result: r.chance(5).then(|| (r.below(5), if r.chance(25) { 10 } else { r.below(10) })),
+                free: r.chance(12),
+                rank: r.below(17),
+                known: r.next() & 0xFFFF,
+                tick_step: r.chance(10),
+                limit: r.below(6),
+                clear: r.below(200) == 0,
+            };
+            let (was_bound, had_tomb) = (book.bound, book.tv);
+            let want = book.clock(&e);
+            let inputs = [
+                e.commit as u64,
+                e.hdr,
+                e.result.is_some() as u64,
+                e.result.map_or(0, |x| x.0),
+                e.result.map_or(0, |x| x.1),
+                e.free as u64,
+                e.rank,
+                e.known,
+                e.tick_step as u64,
+                e.limit,
+                e.clear as u64,
+            ];
+            let got = dut.eval(&inputs).to_vec();
+            dut.edge();
+            assert_eq!(got, want, "clock {t}");
+            opened += (!was_bound && book.bound) as u32;
+            expired += want[6] as u32;
+            tombs += (e.free && !want[5] != 0 && was_bound) as u32;
+            tomb_expired += (had_tomb && !book.tv && !e.clear) as u32;
+        }
+        assert!(opened > 500 && expired > 100 && tombs > 100 && tomb_expired > 50, "{opened} {expired} {tombs} {tomb_expired}");
+    }
+}
+
+/// The issue stage's reference, as `PassIssue`'s doc states it, for rows of `wps` words.
+#[derive(Clone, Default)]
+struct Issue {
+    wps: u64,
+    on: bool,
+    kind: u64,
+    src: u64,
+    has: bool,
+    rowq: bool,
+    w: u64,
+    rem: u64,
+}
+
+impl Issue {
+    /// The outputs before the edge (`PassIssue`'s order), then the state after it. `x`: start,
+    /// rem, start_elim, elim_any, elim_idx, in_valid, in_last, same_word, clear.
+    fn clock(&mut self, x: [u64; 9]) -> Vec<u64> {
+        let [start, rem, start_elim, elim_any, elim_idx, in_valid, in_last, same_word, clear] = x.map(|v| v != 0);
+        let (rem_v, elim_idx) = (x[1], x[4]);
+        let s = self.clone();
+        let last = s.w == s.wps - 1;
+        let issue = s.on && !(s.wps <= 2 && same_word) && (s.kind != 0 || in_valid);
+        let take_beat = issue && s.kind == 0;
+        let abort = take_beat && in_last != last;
+        let commit = take_beat && !abort && last;
+        let (mut done, mut elim_take) = (false, false);
+        if start {
+            let low = rem_v & rem_v.wrapping_neg();
+            (self.on, self.kind, self.w, self.has) = (true, 0, 0, rem);
+            (self.src, self.rem, self.rowq) = (low.trailing_zeros() as u64 % 64, rem_v & !low, rem_v & !low == 0);
+        }
+        if issue && !last {
+            self.w = s.w + 1;
+        } else if issue && s.kind == 2 {
+            (self.w, elim_take) = (0, true);
+            if elim_any {
+                self.src = elim_idx;
+            } else {
+                self.on = false;
+            }
+        } else if issue && s.rem != 0 {
+            let low = s.rem & s.rem.wrapping_neg();
+            (self.w, self.kind, self.src, self.has) = (0, 1, low.trailing_zeros() as u64, true);
+            (self.rem, self.rowq) = (s.rem & !low, s.rem & !low == 0);
+        } else if issue {
+            (self.w, self.on, done) = (0, false, true);
+        }
+        if abort {
+            self.on = false;
+        }
+        if start_elim {
+            (self.on, self.kind, self.has, self.w, self.src) = (true, 2, true, 0, elim_idx);
+        }
+        if clear {
+            self.on = false;
+        }
+        let b = |v: bool| v as u64;
+        vec![b(s.on), s.kind, s.src, b(s.has), b(s.rowq), s.w, b(issue), b(take_beat), b(abort), b(commit), b(done), b(elim_take)]
+    }
+}
+
+/// Random starts of pass 0 and of ELIM passes, beats that end early, late or on time, the
+/// read stages' wait, clears, for rows of one to four words: every output, every clock, is the
+/// reference's; passes of every kind run to their end, and aborts and commits both happen.
+#[test]
+fn pass_issue_walks_words_then_sources() {
+    use hdl::cblt::pass_issue_rtl::TestPassIssue;
+    for wps in 1..=4u64 {
+        for mut dut in both_engines(|| TestPassIssue::new(wps as usize), "pass_issue").unwrap() {
+            let mut r = Rng::new(53 + wps);
+            let mut m = Issue { wps, ..Default::default() };
+            let (mut done, mut elims, mut aborts, mut commits) = (0, 0, 0, 0);
+            for t in 0..20_000 {
+                let rem = r.next() & r.next() & 0xFFFF;
+                let low = rem & rem.wrapping_neg();
+                let start = r.chance(3) as u64;
+                let x = [start, rem, r.chance(3) as u64, r.chance(60) as u64, r.below(64), r.chance(80) as u64, r.chance(40) as u64, r.chance(20) as u64, (r.below(300) == 0) as u64];
+                let inputs = [x[0], x[1], low, low.trailing_zeros() as u64 % 64, x[2], x[3], x[4], x[5], x[6], x[7], x[8]];
+                let want = m.clock(x);
+                let got = dut.eval(&inputs).to_vec();
+                dut.edge();
+                assert_eq!(got, want, "clock {t}, {wps} words per row");
+                (done, elims, aborts, commits) = (done + want[10], elims + want[11], aborts + want[8], commits + want[9]);
+            }
+            assert!(done > 100 && elims > 100 && aborts > 100 && commits > 100, "{wps}: {done} {elims} {aborts} {commits}");
+        }
     }
 }
 

@@ -23,13 +23,17 @@
 //!    has seen its last beat nothing but the accumulator and the free row q is written, so a
 //!    framing error (beats disagree with the length) aborts with no state change. A word is
 //!    issued, read (R, from a registered address), XORed (B) and written (C) in four stages;
-//!    the issue waits while R or B holds the word it would read. R, B and C with the
-//!    accumulator are a component of their own (`payload_rtl::PayloadStages`).
+//!    the issue waits while R or B holds the word it would read. The issue is a component of
+//!    its own (`pass_issue_rtl::PassIssue`), as are R, B and C with the accumulator
+//!    (`payload_rtl::PayloadStages`).
 //! 4. **Back-elimination**: a scanner reads the valid coef rows (during the passes), one per
 //!    clock with the read address registered, checks each a clock after the RAM returns it, and
 //!    for each with bit q writes `coef_p ⊕ m'` and marks the row; then one pass per marked row
 //!    does `row_p ^= y'`.
 //! 5. **Install** `m'` at slot q; INNOVATIVE, or COMPLETE at rank k.
+//!
+//! What a result does to the statistics, the open context's counts and the tombstone, and the
+//! idle timer, are a component of their own (`book_rtl::DecoderBook`).
 //!
 //! On COMPLETE the rows are streamed out in order (`msg_*`, `msg_bytes` valid bytes per beat:
 //! each row is S bytes, the message is truncated to MSG_SIZE), then the completion record
@@ -39,12 +43,14 @@
 //! Every symbol ends with one `res_valid` clock: status (`Status::code`), reason
 //! (`Invalid::code`, 10 for a framing error), rank and known_mask, and the header a STOP echoes.
 
-use crate::rtl_util::{before_last_word, c, BlockRam, BlockRamRe, LowestOne, SatCounter};
+use crate::rtl_util::{c, BlockRam, BlockRamRe, LowestOne};
 use rust_hdl::prelude::*;
 
+use super::book_rtl::DecoderBook;
 use super::decoder::Status;
 use super::header::Invalid;
 use super::header_rtl::HeaderCheck;
+use super::pass_issue_rtl::PassIssue;
 use super::payload_rtl::PayloadStages;
 use super::readout_rtl::RowReadout;
 use super::scanner_rtl::{ElimRows, ElimScanner};
@@ -132,13 +138,6 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     pub cnt_failed: Signal<Out, Bits<32>>,
     // parameters
     last_word: Constant<Bits<SA>>,
-    /// Rows of one or two words (`⌈S/WB⌉ ≤ 2`): the only geometries where a word can issue
-    /// while R or B holds the same word (see `stall`); elsewhere the wait is constant false.
-    short_rows: Constant<Bit>,
-    /// Rows of one word (`pe_last` stays set), and the word before the last (all ones then,
-    /// which `pe_w` never reaches).
-    one_word: Constant<Bit>,
-    last_word_m1: Constant<Bits<SA>>,
     sa: Constant<Bits<RA>>,
     // the symbol in progress
     state: DFF<Bits<4>>,
@@ -149,25 +148,13 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     dr_check: DFF<Bit>,
     dr_w: DFF<Bits<SA>>,
     dr_over: DFF<Bit>,
-    // the context and the tombstone
-    /// A commit opens the context: applied a clock later.
-    ctx_open_r: DFF<Bit>,
-    bound: DFF<Bit>,
-    ctx_hdr: DFF<Bits<32>>,
+    // the context's rows
     rank: DFF<Bits<7>>,
     valid: DFF<Bits<KM>>,
     known: DFF<Bits<KM>>,
-    ctx_seen: DFF<Bits<32>>,
-    ctx_red: DFF<Bits<32>>,
-    ctx_inv: DFF<Bits<32>>,
-    ctx_idle: DFF<Bits<16>>,
-    tomb_v: DFF<Bit>,
-    tomb_hdr: DFF<Bits<32>>,
-    tomb_rank: DFF<Bits<7>>,
-    tomb_known: DFF<Bits<KM>>,
-    tomb_idle: DFF<Bits<16>>,
+    /// The statistics, the open context's header and counts, the tombstone, the idle timer.
+    book: DecoderBook<KM>,
     tick_pend: DFF<Bit>,
-    rec_fail: DFF<Bit>,
     // mask reduction
     /// The touched rows left to XOR in REDUCE, then m' in DECIDE.
     red_rem: DFF<Bits<KM>>,
@@ -181,17 +168,9 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     m: DFF<Bits<KM>>,
     q_oh: DFF<Bits<KM>>,
     q_idx: DFF<Bits<6>>,
-    // payload passes: the issue stage (pe_*), then `ps` (the row RAM's address in `rd_a`)
-    pe_on: DFF<Bit>,
-    pe_kind: DFF<Bits<2>>,
-    pe_src: DFF<Bits<6>>,
-    pe_has: DFF<Bit>,
-    pe_rowq: DFF<Bit>,
-    pe_w: DFF<Bits<SA>>,
-    /// `pe_w` is the row's last word, kept beside it (the issue's branches read a flip-flop,
-    /// not a compare).
-    pe_last: DFF<Bit>,
-    p_rem: DFF<Bits<KM>>,
+    /// Payload passes: the issue stage (which word of which row next), then `ps` (the row
+    /// RAM's address in `rd_a`).
+    pi: PassIssue<SA, KM>,
     /// The passes after their issue: read (R), XOR (B) and write (C), with the accumulator.
     ps: PayloadStages<W, SA, RA>,
     /// The back-elimination scanner; before a scan it keeps the touched rows (pass 0's
@@ -201,7 +180,7 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     er: ElimRows<KM>,
     /// The message readout (READ): its address walk and beats.
     ro: RowReadout<RA, SA>,
-    /// The row RAM's read address, a register: `{pe_src, pe_w}` as a word issues (read stage
+    /// The row RAM's read address, a register: `{src, w}` of `pi` as a word issues (read stage
     /// R), the readout's `addr_next` in READ. The RAM's address pins
     /// (S = 1460 is 64 block RAMs on the ECP5) are driven by flip-flops, no multiplexer before.
     rd_a: DFF<Bits<RA>>,
@@ -209,19 +188,8 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     row_ram: BlockRamRe<W, RA>,
     coef_ram: BlockRam<KM, 6>,
     lo_a: LowestOne<KM>,
-    /// The passes' own units, on a register each (the sources left, the rows to eliminate),
-    /// so the state's multiplexer is not in series with their carry chains.
-    lo_p: LowestOne<KM>,
-    cnt: [SatCounter; 8],
     // combinational
     ctx_k: Signal<Local, Bits<7>>,
-    live_rank: Signal<Local, Bits<7>>,
-    live_known: Signal<Local, Bits<KM>>,
-    stall: Signal<Local, Bit>,
-    /// `pe_w + 1` is the last word.
-    pw_next_last: Signal<Local, Bit>,
-    issue: Signal<Local, Bit>,
-    fr_bad: Signal<Local, Bit>,
 }
 
 impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecoder<W, RA, SA, KM> {
@@ -281,9 +249,6 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             cnt_complete: Default::default(),
             cnt_failed: Default::default(),
             last_word: c(wps as u64 - 1),
-            short_rows: Constant::new(wps <= 2),
-            one_word: Constant::new(wps == 1),
-            last_word_m1: before_last_word(wps),
             sa: c(SA as u64),
             state: Default::default(),
             hc: HeaderCheck::new(s, k_max),
@@ -292,23 +257,11 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             dr_check: Default::default(),
             dr_w: Default::default(),
             dr_over: Default::default(),
-            ctx_open_r: Default::default(),
-            bound: Default::default(),
-            ctx_hdr: Default::default(),
             rank: Default::default(),
             valid: Default::default(),
             known: Default::default(),
-            ctx_seen: Default::default(),
-            ctx_red: Default::default(),
-            ctx_inv: Default::default(),
-            ctx_idle: Default::default(),
-            tomb_v: Default::default(),
-            tomb_hdr: Default::default(),
-            tomb_rank: Default::default(),
-            tomb_known: Default::default(),
-            tomb_idle: Default::default(),
+            book: Default::default(),
             tick_pend: Default::default(),
-            rec_fail: Default::default(),
             red_rem: Default::default(),
             red_iss: Default::default(),
             red_pend: Default::default(),
@@ -316,14 +269,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             m: Default::default(),
             q_oh: Default::default(),
             q_idx: Default::default(),
-            pe_on: Default::default(),
-            pe_kind: Default::default(),
-            pe_src: Default::default(),
-            pe_has: Default::default(),
-            pe_rowq: Default::default(),
-            pe_w: Default::default(),
-            pe_last: Default::default(),
-            p_rem: Default::default(),
+            pi: PassIssue::new(wps),
             sc: Default::default(),
             er: ElimRows::new(wps == 1),
             ps: Default::default(),
@@ -332,15 +278,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             row_ram: Default::default(),
             coef_ram: Default::default(),
             lo_a: Default::default(),
-            lo_p: Default::default(),
-            cnt: Default::default(),
             ctx_k: Default::default(),
-            live_rank: Default::default(),
-            live_known: Default::default(),
-            stall: Default::default(),
-            pw_next_last: Default::default(),
-            issue: Default::default(),
-            fr_bad: Default::default(),
         }
     }
 
@@ -367,29 +305,20 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, st_code, st_reason, dr_check, dr_w, dr_over, ctx_open_r, bound, ctx_hdr, rank,
-            valid, known, ctx_seen, ctx_red, ctx_inv, ctx_idle, tomb_v, tomb_hdr, tomb_rank, tomb_known, tomb_idle,
-            tick_pend, rec_fail, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, pe_on, pe_kind, pe_src, pe_has, pe_rowq, pe_w, pe_last,
-            p_rem, rd_a
+            self, clock, state, st_code, st_reason, dr_check, dr_w, dr_over, rank, valid, known, tick_pend, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, rd_a
         );
         self.row_ram.read_clock.next = self.clock.val();
         self.row_ram.write_clock.next = self.clock.val();
         self.coef_ram.read_clock.next = self.clock.val();
         self.coef_ram.write_clock.next = self.clock.val();
-        for i in 0..8 {
-            self.cnt[i].clock.next = self.clock.val();
-            self.cnt[i].inc.next = false;
-            self.cnt[i].load.next = false;
-            self.cnt[i].load_val.next = 0.into();
-        }
-        self.cnt_symbols.next = self.cnt[0].value.val();
-        self.cnt_invalid.next = self.cnt[1].value.val();
-        self.cnt_framing.next = self.cnt[2].value.val();
-        self.cnt_redundant.next = self.cnt[3].value.val();
-        self.cnt_innovative.next = self.cnt[4].value.val();
-        self.cnt_after_complete.next = self.cnt[5].value.val();
-        self.cnt_complete.next = self.cnt[6].value.val();
-        self.cnt_failed.next = self.cnt[7].value.val();
+        self.cnt_symbols.next = self.book.cnt_symbols.val();
+        self.cnt_invalid.next = self.book.cnt_invalid.val();
+        self.cnt_framing.next = self.book.cnt_framing.val();
+        self.cnt_redundant.next = self.book.cnt_redundant.val();
+        self.cnt_innovative.next = self.book.cnt_innovative.val();
+        self.cnt_after_complete.next = self.book.cnt_after_complete.val();
+        self.cnt_complete.next = self.book.cnt_complete.val();
+        self.cnt_failed.next = self.book.cnt_failed.val();
         if self.tick.val() {
             self.tick_pend.d.next = true;
         }
@@ -401,59 +330,60 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.hc.in_hdr.next = self.in_hdr.val();
         self.hc.in_len.next = self.in_len.val();
         self.hc.in_bitset.next = self.in_bitset.val();
-        self.hc.tomb_v.next = self.tomb_v.q.val();
-        self.hc.tomb_id.next = self.tomb_hdr.q.val().get_bits::<8>(0);
-        self.hc.bound.next = self.bound.q.val();
-        self.hc.ctx_hdr.next = self.ctx_hdr.q.val();
+        self.hc.tomb_v.next = self.book.tomb_v.val();
+        self.hc.tomb_id.next = self.book.tomb_hdr.val().get_bits::<8>(0);
+        self.hc.bound.next = self.book.bound.val();
+        self.hc.ctx_hdr.next = self.book.ctx_hdr.val();
 
-        // ---- live view: the context, else the tombstone ----
-        self.ctx_k.next = bit_cast::<7, 6>(self.ctx_hdr.q.val().get_bits::<6>(26)) + 1;
-        self.live_rank.next = 0.into();
-        self.live_known.next = 0.into();
-        if self.tomb_v.q.val() {
-            self.live_rank.next = self.tomb_rank.q.val();
-            self.live_known.next = self.tomb_known.q.val();
-        }
-        if self.bound.q.val() {
-            self.live_rank.next = self.rank.q.val();
-            self.live_known.next = self.known.q.val();
-        }
-        self.ctx_open.next = self.bound.q.val();
-        self.ctx_rank.next = self.live_rank.val();
-        self.ctx_known.next = bit_cast::<64, KM>(self.live_known.val());
+        // ---- the book (`DecoderBook`): its events come from the sequence below ----
+        self.book.clock.next = self.clock.val();
+        self.book.commit.next = false;
+        self.book.hdr.next = self.hc.hdr.val();
+        self.book.result.next = self.state.q.val() == 8;
+        self.book.code.next = self.st_code.q.val();
+        self.book.reason.next = self.st_reason.q.val();
+        self.book.free.next = (self.state.q.val() == 10) & self.rec_ready.val();
+        self.book.rank.next = self.rank.q.val();
+        self.book.known.next = self.known.q.val();
+        self.book.tick_step.next = self.state.q.val() == 11;
+        self.book.idle_limit.next = self.idle_limit.val();
+        self.book.clear.next = self.clear.val();
+        self.ctx_k.next = bit_cast::<7, 6>(self.book.ctx_hdr.val().get_bits::<6>(26)) + 1;
+        self.ctx_open.next = self.book.bound.val();
+        self.ctx_rank.next = self.book.live_rank.val();
+        self.ctx_known.next = bit_cast::<64, KM>(self.book.live_known.val());
         self.busy.next = (self.state.q.val() != 0) | self.tick_pend.q.val();
 
         // ---- result, message and record outputs ----
         self.res_valid.next = self.state.q.val() == 8;
         self.res_status.next = self.st_code.q.val();
         self.res_reason.next = self.st_reason.q.val();
-        self.res_rank.next = self.live_rank.val();
-        self.res_known.next = bit_cast::<64, KM>(self.live_known.val());
+        self.res_rank.next = self.book.live_rank.val();
+        self.res_known.next = bit_cast::<64, KM>(self.book.live_known.val());
         self.res_hdr.next = self.hc.hdr.val();
         if self.st_code.q.val() == 4 {
-            self.res_rank.next = self.tomb_rank.q.val();
-            self.res_known.next = bit_cast::<64, KM>(self.tomb_known.q.val());
-            self.res_hdr.next = self.tomb_hdr.q.val();
+            self.res_rank.next = self.book.tomb_rank.val();
+            self.res_known.next = bit_cast::<64, KM>(self.book.tomb_known.val());
+            self.res_hdr.next = self.book.tomb_hdr.val();
         }
         self.msg_valid.next = self.ro.msg_valid.val();
         self.msg_data.next = self.row_ram.read_data.val();
         self.msg_bytes.next = self.ro.msg_bytes.val();
         self.msg_last.next = self.ro.msg_last.val();
         self.rec_valid.next = self.state.q.val() == 10;
-        self.rec_failed.next = self.rec_fail.q.val();
-        self.rec_hdr.next = self.ctx_hdr.q.val();
+        self.rec_failed.next = self.book.failed.val();
+        self.rec_hdr.next = self.book.ctx_hdr.val();
         self.rec_rank.next = self.rank.q.val();
         self.rec_known.next = bit_cast::<64, KM>(self.known.q.val());
-        self.rec_seen.next = self.ctx_seen.q.val();
-        self.rec_redundant.next = self.ctx_red.q.val();
-        self.rec_invalid.next = self.ctx_inv.q.val();
+        self.rec_seen.next = self.book.seen.val();
+        self.rec_redundant.next = self.book.redundant.val();
+        self.rec_invalid.next = self.book.invalid.val();
 
         // ---- lowest-one units, each on one register (no multiplexer before its carry chain):
         // lo_a on `red_rem` (the touched rows in REDUCE, then m' for DECIDE's pivot), the
         // scanner's on its rows (the touched rows for pass 0's source in DECIDE, then the rows
-        // to scan), lo_p on the passes' sources, `ElimRows`'s on the rows to eliminate ----
+        // to scan), `PassIssue`'s on the passes' sources, `ElimRows`'s on the rows to eliminate ----
         self.lo_a.x.next = self.red_rem.q.val();
-        self.lo_p.x.next = self.p_rem.q.val();
         self.er.clock.next = self.clock.val();
         self.er.add_oh.next = self.sc.wr_oh.val();
         self.sc.clock.next = self.clock.val();
@@ -474,28 +404,30 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.coef_ram.write_address.next = self.sc.wr_idx.val();
         self.coef_ram.write_data.next = self.sc.wr_row.val();
 
-        // ---- payload passes: issue (read) ----
-        // a word is read at the end of R, the clock after it issues: it waits while a word R or
-        // B holds now, written at or after that edge, is the same (words only, whatever the row).
-        // The issues walk the words in order, and R and B hold the issues of one and two clocks
-        // ago, so word w issues again no sooner than ⌈S/WB⌉ clocks later: with three or more
-        // words per row the wait never happens and is left out (`short_rows`)
-        self.ps.clock.next = self.clock.val();
-        self.stall.next = self.short_rows.val() & self.ps.same_word.val();
-        self.issue.next =
-            self.pe_on.q.val() & !self.stall.val() & ((self.pe_kind.q.val() != 0) | self.in_valid.val());
-        self.in_ready.next = self.issue.val() & (self.pe_kind.q.val() == 0);
-        self.fr_bad.next = (self.pe_kind.q.val() == 0) & (self.in_last.val() != self.pe_last.q.val());
-        self.pw_next_last.next = self.pe_w.q.val() == self.last_word_m1.val();
+        // ---- payload passes: issue (`PassIssue`), then read, XOR and write (`PayloadStages`) ----
+        self.pi.clock.next = self.clock.val();
+        self.pi.start.next = false;
+        self.pi.rem.next = self.sc.rem.val();
+        self.pi.low_oh.next = self.sc.low_oh.val();
+        self.pi.low_idx.next = self.sc.low_idx.val();
+        self.pi.start_elim.next = false;
+        self.pi.elim_any.next = self.er.next_any.val();
+        self.pi.elim_idx.next = self.er.next_idx.val();
+        self.pi.in_valid.next = self.in_valid.val();
+        self.pi.in_last.next = self.in_last.val();
+        self.pi.same_word.next = self.ps.same_word.val();
+        self.pi.clear.next = self.clear.val();
+        self.in_ready.next = self.pi.take_beat.val();
         self.er.take.next = false;
         self.er.add.next = false;
         self.er.zero.next = false;
-        self.ps.issue.next = self.issue.val();
-        self.ps.kind.next = self.pe_kind.q.val();
-        self.ps.w.next = self.pe_w.q.val();
-        self.ps.src.next = self.pe_src.q.val();
-        self.ps.has.next = self.pe_has.q.val();
-        self.ps.rowq.next = self.pe_rowq.q.val();
+        self.ps.clock.next = self.clock.val();
+        self.ps.issue.next = self.pi.issue.val();
+        self.ps.kind.next = self.pi.kind.val();
+        self.ps.w.next = self.pi.w.val();
+        self.ps.src.next = self.pi.src.val();
+        self.ps.has.next = self.pi.has.val();
+        self.ps.rowq.next = self.pi.rowq.val();
         self.ps.in_data.next = self.in_data.val();
         self.ps.q_idx.next = self.q_idx.q.val();
         self.ps.row_word.next = self.row_ram.read_data.val();
@@ -518,24 +450,12 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         // holds its word (read enable low) while it waits ----
         self.ro.clock.next = self.clock.val();
         self.ro.start.next = false;
-        self.ro.size.next = bit_cast::<19, 18>(self.ctx_hdr.q.val().get_bits::<18>(8));
+        self.ro.size.next = bit_cast::<19, 18>(self.book.ctx_hdr.val().get_bits::<18>(8));
         self.ro.msg_ready.next = self.msg_ready.val();
         self.ro.clear.next = self.clear.val();
         self.row_ram.read_address.next = self.rd_a.q.val();
         // (the passes read every clock)
         self.row_ram.read_enable.next = self.msg_ready.val() | !self.ro.active.val();
-
-        // ---- the context a commit opens, a clock after it (the commit decision is off the
-        // context's registers; nothing reads them before the symbol's RESULT) ----
-        self.ctx_open_r.d.next = false;
-        if self.ctx_open_r.q.val() {
-            self.bound.d.next = true;
-            self.ctx_hdr.d.next = self.hc.hdr.val();
-            self.ctx_seen.d.next = 0.into();
-            self.ctx_red.d.next = 0.into();
-            self.ctx_inv.d.next = 0.into();
-            self.ctx_idle.d.next = 0.into();
-        }
 
         // ---- the sequence ----
         if self.state.q.val() == 0 {
@@ -600,72 +520,37 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             } else {
                 self.q_oh.d.next = self.lo_a.oh.val();
                 self.q_idx.d.next = self.lo_a.idx.val();
-                self.pe_on.d.next = true;
-                self.pe_kind.d.next = 0.into();
-                self.pe_w.d.next = 0.into();
-                self.pe_last.d.next = self.one_word.val();
-                self.pe_has.d.next = self.sc.rem.val().any();
-                self.pe_src.d.next = self.sc.low_idx.val();
-                self.p_rem.d.next = self.sc.rem.val() & !self.sc.low_oh.val();
-                self.pe_rowq.d.next = !(self.sc.rem.val() & !self.sc.low_oh.val()).any();
+                self.pi.start.next = true;
                 self.er.zero.next = true;
                 self.state.d.next = 4.into();
             }
         }
         if (self.state.q.val() == 4) | (self.state.q.val() == 5) {
             // PASS and ELIM: the issue stage walks words, then sources
-            if self.issue.val() {
-                if self.pe_last.q.val() {
-                    self.pe_w.d.next = 0.into();
-                    self.pe_last.d.next = self.one_word.val();
-                    if self.pe_kind.q.val() == 2 {
-                        // the next row to eliminate, if any (taking from none changes nothing)
-                        self.er.take.next = true;
-                        if self.er.next_any.val() {
-                            self.pe_src.d.next = self.er.next_idx.val();
-                        } else {
-                            self.pe_on.d.next = false;
-                        }
-                    } else if self.p_rem.q.val().any() {
-                        self.pe_kind.d.next = 1.into();
-                        self.pe_src.d.next = self.lo_p.idx.val();
-                        self.pe_has.d.next = true;
-                        self.p_rem.d.next = self.p_rem.q.val() & !self.lo_p.oh.val();
-                        self.pe_rowq.d.next = !(self.p_rem.q.val() & !self.lo_p.oh.val()).any();
-                    } else {
-                        self.pe_on.d.next = false;
-                        self.state.d.next = 5.into();
-                    }
-                } else {
-                    self.pe_w.d.next = self.pe_w.q.val() + 1;
-                    self.pe_last.d.next = self.pw_next_last.val();
-                }
-                if self.pe_kind.q.val() == 0 {
-                    if self.fr_bad.val() {
-                        // beats disagree with the length: nothing is committed
-                        self.pe_on.d.next = false;
-                        self.st_code.d.next = 0.into();
-                        self.st_reason.d.next = 10.into();
-                        self.state.d.next = 7.into();
-                        if self.in_last.val() {
-                            self.state.d.next = 8.into();
-                        }
-                    } else if self.pe_last.q.val() {
-                        // commit: open the context (a clock later) and start the scanner
-                        self.ctx_open_r.d.next = !self.bound.q.val();
-                        self.sc.start.next = true;
-                    }
+            if self.pi.elim_take.val() {
+                self.er.take.next = true;
+            }
+            if self.pi.passes_done.val() {
+                self.state.d.next = 5.into();
+            }
+            if self.pi.abort.val() {
+                // pass 0's beats disagree with the length: nothing is committed
+                self.st_code.d.next = 0.into();
+                self.st_reason.d.next = 10.into();
+                self.state.d.next = 7.into();
+                if self.in_last.val() {
+                    self.state.d.next = 8.into();
                 }
             }
-            if (self.state.q.val() == 5) & !self.pe_on.q.val() & !self.sc.on.val() & self.er.ok.val() {
+            if self.pi.commit.val() {
+                // open the context (a clock later) and start the scanner
+                self.book.commit.next = true;
+                self.sc.start.next = true;
+            }
+            if (self.state.q.val() == 5) & !self.pi.on.val() & !self.sc.on.val() & self.er.ok.val() {
                 self.er.take.next = true;
                 if self.er.next_any.val() {
-                    self.pe_on.d.next = true;
-                    self.pe_kind.d.next = 2.into();
-                    self.pe_has.d.next = true;
-                    self.pe_w.d.next = 0.into();
-                    self.pe_last.d.next = self.one_word.val();
-                    self.pe_src.d.next = self.er.next_idx.val();
+                    self.pi.start_elim.next = true;
                 } else if !self.ps.busy.val() {
                     self.state.d.next = 6.into();
                 }
@@ -705,38 +590,11 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             }
         }
         if self.state.q.val() == 8 {
-            // RESULT (res_valid): counters, then the readout on COMPLETE
-            self.cnt[0].inc.next = true;
+            // RESULT (res_valid; the book counts it), then the readout on COMPLETE
             self.state.d.next = 0.into();
-            if self.st_code.q.val() == 0 {
-                self.cnt[1].inc.next = true;
-                if self.st_reason.q.val() == 10 {
-                    self.cnt[2].inc.next = true;
-                } else if self.bound.q.val() {
-                    self.ctx_seen.d.next = self.ctx_seen.q.val() + 1;
-                    self.ctx_inv.d.next = self.ctx_inv.q.val() + 1;
-                }
-            }
-            if self.st_code.q.val() == 1 {
-                self.cnt[3].inc.next = true;
-                self.ctx_seen.d.next = self.ctx_seen.q.val() + 1;
-                self.ctx_red.d.next = self.ctx_red.q.val() + 1;
-                self.ctx_idle.d.next = 0.into();
-            }
-            if (self.st_code.q.val() == 2) | (self.st_code.q.val() == 3) {
-                self.cnt[4].inc.next = true;
-                self.ctx_seen.d.next = self.ctx_seen.q.val() + 1;
-                self.ctx_idle.d.next = 0.into();
-            }
             if self.st_code.q.val() == 3 {
-                self.cnt[6].inc.next = true;
                 self.ro.start.next = true;
-                self.rec_fail.d.next = false;
                 self.state.d.next = 9.into();
-            }
-            if self.st_code.q.val() == 4 {
-                self.cnt[5].inc.next = true;
-                self.tomb_idle.d.next = 0.into();
             }
         }
         if self.ro.done.val() {
@@ -744,57 +602,33 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             self.state.d.next = 10.into();
         }
         if self.state.q.val() == 10 {
-            // RECORD (rec_valid) until taken; then free the context (tombstone if delivered)
+            // RECORD (rec_valid) until taken; then free the context (the book keeps the
+            // tombstone if delivered)
             if self.rec_ready.val() {
-                self.bound.d.next = false;
                 self.valid.d.next = 0.into();
                 self.known.d.next = 0.into();
                 self.rank.d.next = 0.into();
-                if !self.rec_fail.q.val() {
-                    self.tomb_v.d.next = true;
-                    self.tomb_hdr.d.next = self.ctx_hdr.q.val();
-                    self.tomb_rank.d.next = self.rank.q.val();
-                    self.tomb_known.d.next = self.known.q.val();
-                    self.tomb_idle.d.next = 0.into();
-                }
                 self.state.d.next = 0.into();
             }
         }
         if self.state.q.val() == 11 {
-            // TICK of the idle timer
+            // TICK of the idle timer (the book's): an expired context's record fails
             self.tick_pend.d.next = self.tick.val();
             self.state.d.next = 0.into();
-            if self.idle_limit.val().any() {
-                if self.bound.q.val() {
-                    self.ctx_idle.d.next = self.ctx_idle.q.val() + 1;
-                    if (self.ctx_idle.q.val() + 1) >= self.idle_limit.val() {
-                        self.rec_fail.d.next = true;
-                        self.cnt[7].inc.next = true;
-                        self.state.d.next = 10.into();
-                    }
-                }
-                if self.tomb_v.q.val() {
-                    self.tomb_idle.d.next = self.tomb_idle.q.val() + 1;
-                    if (self.tomb_idle.q.val() + 1) >= self.idle_limit.val() {
-                        self.tomb_v.d.next = false;
-                    }
-                }
+            if self.book.expire.val() {
+                self.state.d.next = 10.into();
             }
         }
         if self.clear.val() {
             self.state.d.next = 0.into();
-            self.bound.d.next = false;
             self.valid.d.next = 0.into();
             self.known.d.next = 0.into();
             self.rank.d.next = 0.into();
-            self.tomb_v.d.next = false;
             self.tick_pend.d.next = false;
-            self.pe_on.d.next = false;
-            self.ctx_open_r.d.next = false;
         }
         // the row RAM's address for the next clock: the word the passes issue now (read in R),
         // or the readout's
-        self.rd_a.d.next = (bit_cast::<RA, 6>(self.pe_src.q.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.pe_w.q.val());
+        self.rd_a.d.next = (bit_cast::<RA, 6>(self.pi.src.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.pi.w.val());
         if self.ro.active_next.val() {
             self.rd_a.d.next = self.ro.addr_next.val();
         }

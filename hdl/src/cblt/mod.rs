@@ -23,6 +23,8 @@
 //! * [`stimulus`]: random messages, interleaved streams and every §6.3 violation as a mutation
 //!   of a valid symbol: the receive-side fuzz stimulus.
 
+#[cfg(feature = "rtl")]
+pub mod book_rtl;
 pub mod decoder;
 #[cfg(feature = "rtl")]
 pub mod decoder_rtl;
@@ -40,6 +42,8 @@ pub mod header_rtl;
 pub mod mask_fifo_rtl;
 #[cfg(feature = "rtl")]
 pub mod maskgen_rtl;
+#[cfg(feature = "rtl")]
+pub mod pass_issue_rtl;
 #[cfg(feature = "rtl")]
 pub mod payload_rtl;
 pub mod pcap;
