@@ -533,7 +533,7 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
             if self.pi.passes_done.val() {
                 self.state.d.next = 5.into();
             }
-            if self.pi.abort.val() {
+            if self.pi.misframed.val() {
                 // pass 0's beats disagree with the length: nothing is committed
                 self.st_code.d.next = 0.into();
                 self.st_reason.d.next = 10.into();

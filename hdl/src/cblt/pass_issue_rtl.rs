@@ -16,7 +16,7 @@ use rust_hdl::prelude::*;
 ///
 /// A word issues (`issue`) while the stage is on, the input has a beat for pass 0, and the
 /// read stages do not hold the same word (`same_word`, which only rows of one or two words can
-/// meet). Pass 0's beats must end with its last word: a beat that disagrees is `abort` (the
+/// meet). Pass 0's beats must end with its last word: a beat that disagrees is `misframed` (the
 /// stage stops, nothing is committed), and the last word issued whole is `commit`.
 /// `passes_done` is the last word of the last pass of the symbol (not of an ELIM pass).
 /// `clear` stops the stage.
@@ -43,7 +43,7 @@ pub struct PassIssue<const SA: usize, const KM: usize> {
     pub issue: Signal<Out, Bit>,
     /// A beat of pass 0 is taken.
     pub take_beat: Signal<Out, Bit>,
-    pub abort: Signal<Out, Bit>,
+    pub misframed: Signal<Out, Bit>,
     pub commit: Signal<Out, Bit>,
     pub passes_done: Signal<Out, Bit>,
     pub elim_take: Signal<Out, Bit>,
@@ -97,7 +97,7 @@ impl<const SA: usize, const KM: usize> PassIssue<SA, KM> {
             w: Default::default(),
             issue: Default::default(),
             take_beat: Default::default(),
-            abort: Default::default(),
+            misframed: Default::default(),
             commit: Default::default(),
             passes_done: Default::default(),
             elim_take: Default::default(),
@@ -140,7 +140,7 @@ impl<const SA: usize, const KM: usize> Logic for PassIssue<SA, KM> {
             & ((self.pe_kind.q.val() != 0) | self.in_valid.val());
         self.take_beat.next = self.issue.val() & (self.pe_kind.q.val() == 0);
         self.fr_bad.next = self.in_last.val() != self.pe_last.q.val();
-        self.abort.next = self.take_beat.val() & self.fr_bad.val();
+        self.misframed.next = self.take_beat.val() & self.fr_bad.val();
         self.commit.next = self.take_beat.val() & !self.fr_bad.val() & self.pe_last.q.val();
         self.passes_done.next = false;
         self.elim_take.next = false;
@@ -183,7 +183,7 @@ impl<const SA: usize, const KM: usize> Logic for PassIssue<SA, KM> {
                 self.pe_last.d.next = self.pw_next_last.val();
             }
         }
-        if self.abort.val() {
+        if self.misframed.val() {
             // beats disagree with the length: nothing is committed
             self.pe_on.d.next = false;
         }
@@ -206,4 +206,4 @@ pub type TestPassIssue = PassIssue<2, 16>;
 
 crate::pin_io!(TestPassIssue;
     in: start, rem, low_oh, low_idx, start_elim, elim_any, elim_idx, in_valid, in_last, same_word, clear;
-    out: on, kind, src, has, rowq, w, issue, take_beat, abort, commit, passes_done, elim_take);
+    out: on, kind, src, has, rowq, w, issue, take_beat, misframed, commit, passes_done, elim_take);
