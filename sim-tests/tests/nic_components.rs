@@ -1,7 +1,8 @@
 //! The FEC NIC's sub-blocks on their own, on rust-hdl and Verilator: `hdl::nic::ring::SlotRing`
 //! against counters, `tx_queue::TxQueue` and `completion_queue::CompletionQueue` against queues
-//! of records, `rx_feeder::RxFeeder` against the staged packet's beats, and
-//! `msg_capture::MsgCapture` against the message's rows.
+//! of records, `rx_feeder::RxFeeder` against the staged packet's beats,
+//! `msg_capture::MsgCapture` against the message's rows, and `bus_read::BusRead` against the
+//! read timing the register map states.
 
 use hdl::cycle::Rng;
 use sim_tests::blocks::both_engines;
@@ -348,5 +349,52 @@ fn write_refusal_counts_the_writes_that_change_nothing() {
             counts.push_back(total);
         }
         assert!(total > 5000 && (total as u32) < writes - 3000, "refused {total} of {writes} writes");
+    }
+}
+
+/// `BusRead` (ten registers, two groups, and the four windows) on both engines: random reads,
+/// hits (register index 0..15, so some hit none), windows (several at once: the last of TX
+/// symbol, RX message, completion queue, TX meta wins) and data changing every clock. A read's
+/// data is on `data` two clocks after its edge: the hit register's value as it is after that
+/// edge, ORed with the window's word as it is then (the completion queue's head with bit 0
+/// cleared when it was empty at the read).
+#[test]
+fn bus_read_returns_the_register_or_window_two_clocks_later() {
+    use hdl::nic::bus_read::TestBusRead;
+    for mut dut in both_engines(TestBusRead::default, "bus_read").unwrap() {
+        let mut r = Rng::new(61);
+        // the read registered at the last edge: (register hit, window, empty CQ head)
+        let mut stage: (Option<usize>, u64, bool) = (None, 0, false);
+        let mut want_data = 0u64;
+        let (mut reg_reads, mut win_reads) = (0, 0);
+        for t in 0..20_000 {
+            let re = r.chance(60);
+            let (hit_any, hit_idx) = (r.chance(50), r.below(16) as usize);
+            let win = [r.chance(15), r.chance(15), r.chance(15), r.chance(15)];
+            let cq_empty = r.chance(30);
+            let w = [r.next() & 0xFFFF_FFFF, r.next() & 0xFFFF_FFFF, r.next() & 0xFFFF_FFFF, r.next() & 0xFFFF_FFFF];
+            let base = r.next() & 0xFFFF_FFFF;
+            let inputs = [re as u64, hit_any as u64, hit_idx as u64, base, win[0] as u64, win[1] as u64, win[2] as u64, win[3] as u64, cq_empty as u64, w[0], w[1], w[2], w[3]];
+            let o = dut.eval(&inputs).to_vec();
+            dut.edge();
+            assert_eq!(o[0], want_data, "data at clock {t}");
+            // the read of the last edge completes at this one: its data shows next clock
+            let reg = stage.0.map_or(0, |i| base ^ TestBusRead::key(i));
+            let window = match stage.1 {
+                1 => w[0],
+                2 => w[1],
+                3 if stage.2 => w[2] & !1,
+                3 => w[2],
+                4 => w[3],
+                _ => 0,
+            };
+            want_data = reg | window;
+            reg_reads += stage.0.is_some() as u32;
+            win_reads += (stage.1 != 0) as u32;
+            let src = if !re { 0 } else { (1..=4).rev().find(|&k| win[k as usize - 1]).unwrap_or(0) };
+            let hit = (re && hit_any && hit_idx < 10).then_some(hit_idx);
+            stage = (hit, src, if re { cq_empty } else { stage.2 });
+        }
+        assert!(reg_reads > 3000 && win_reads > 3000, "{reg_reads} register reads, {win_reads} window reads");
     }
 }

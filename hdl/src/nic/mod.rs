@@ -1,6 +1,8 @@
 #![doc = include_str!("README.md")]
 
 #[cfg(feature = "rtl")]
+pub mod bus_read;
+#[cfg(feature = "rtl")]
 pub mod completion_queue;
 #[cfg(feature = "rtl")]
 pub mod msg_capture;

@@ -16,6 +16,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::bus_read::BusRead;
 use super::completion_queue::CompletionQueue;
 use super::msg_capture::MsgCapture;
 use super::refusal::{decode_span, WriteRefusal};
@@ -98,20 +99,14 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     all32: Constant<Bits<32>>,
     // bus
     /// The read, two clocks from its edge to its data (`READ_LATENCY`), every path between
-    /// registers: at the read's edge the register decode (`hit_r`, all zero for a window or no
-    /// read), the window (`rd_src`) and the window RAMs' addresses are registered; at the next
-    /// edge each group of eight registers' AND-OR (`rd_grp[g]`, zero unless the read hit it) and
-    /// the window's word (`rd_win`, zero for a register read); `bus_rdata` is the OR of the nine.
-    /// A register reads as it is after the read's edge.
-    hit_r: [DFF<Bit>; 58],
-    rd_grp: [DFF<Bits<32>>; 8],
-    rd_win: DFF<Bits<32>>,
-    /// Where the read data comes from: 0 the registers (or no read), 1 the TX window, 2 the RX
-    /// message window, 3 the completion queue, 4 the TX head's header and bitset.
-    rd_src: DFF<Bits<3>>,
+    /// registers; the window RAMs' addresses are registered at the read's edge. A register
+    /// reads as it is after the read's edge.
+    rd: BusRead<58>,
     cyc_lo: DFF<Bits<32>>,
     cyc_hi: DFF<Bits<32>>,
     cyc_latch: DFF<Bits<32>>,
+    /// CYCLES_LO was read at the last edge.
+    cyc_read: DFF<Bit>,
     scratch: DFF<Bits<32>>,
     draws: DFF<Bits<32>>,
     // the last result
@@ -122,20 +117,11 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     idle_limit: DFF<Bits<16>>,
     tick_div: DFF<Bits<32>>,
     tick_cnt: DFF<Bits<32>>,
-    /// The word read is CQ_HEAD and the queue is empty: its `valid` bit reads 0.
-    rd_cqz: DFF<Bit>,
     // combinational
     a12: Signal<Local, Bits<12>>,
     in_regs: Signal<Local, Bit>,
     hit: [Signal<Local, Bit>; 58],
     rv: [Signal<Local, Bits<32>>; 58],
-    /// The register read as a one-hot AND-OR: `rv[i]` where register i is hit (0 past the
-    /// map's 58), and the OR of those from the group's first up to i (at most one is hit, see
-    /// `new`; an OR chain is one synthesis balances).
-    rhit_v: [Signal<Local, Bits<32>>; 64],
-    ror: [Signal<Local, Bits<32>>; 64],
-    rsel: Signal<Local, Bits<32>>,
-    win: Signal<Local, Bits<32>>,
     we_reg: Signal<Local, Bit>,
     w_stage: Signal<Local, Bit>,
     w_txmsg: Signal<Local, Bit>,
@@ -209,13 +195,11 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             caps_c: c(caps as u64),
             layout_c: c(layout as u64),
             all32: c(0xFFFF_FFFF),
-            hit_r: std::array::from_fn(|_| Default::default()),
-            rd_grp: Default::default(),
-            rd_win: Default::default(),
-            rd_src: Default::default(),
+            rd: Default::default(),
             cyc_lo: Default::default(),
             cyc_hi: Default::default(),
             cyc_latch: Default::default(),
+            cyc_read: Default::default(),
             scratch: Default::default(),
             draws: Default::default(),
             res_seq: Default::default(),
@@ -225,15 +209,10 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             idle_limit: Default::default(),
             tick_div: Default::default(),
             tick_cnt: Default::default(),
-            rd_cqz: Default::default(),
             a12: Default::default(),
             in_regs: Default::default(),
             hit: std::array::from_fn(|_| Default::default()),
             rv: std::array::from_fn(|_| Default::default()),
-            rhit_v: std::array::from_fn(|_| Default::default()),
-            ror: std::array::from_fn(|_| Default::default()),
-            rsel: Default::default(),
-            win: Default::default(),
             we_reg: Default::default(),
             w_stage: Default::default(),
             w_txmsg: Default::default(),
@@ -274,8 +253,8 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
     fn update(&mut self) {
         dff_setup!(
             self, clock, rx_clear_r, tx_pop_r, tx_flush_r, cq_pop_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rw_stage, rw_we, rw_hdr, rw_bhi, rw_blo,
-            rw_len, rw_push, rd_win, rd_src, cyc_lo, cyc_hi, cyc_latch, scratch, draws,
-            res_seq, res_word, res_known, res_stop, idle_limit, tick_div, tick_cnt, rd_cqz
+            rw_len, rw_push, cyc_lo, cyc_hi, cyc_latch, cyc_read, scratch, draws,
+            res_seq, res_word, res_known, res_stop, idle_limit, tick_div, tick_cnt
         );
         self.enc.clock.next = self.clock.val();
         self.dec.clock.next = self.clock.val();
@@ -307,7 +286,8 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             self.cyc_hi.d.next = self.cyc_hi.q.val() + 1;
         }
         // CYCLES_HI is latched as CYCLES_LO is read, both as they are after the read's edge
-        if self.hit_r[4].q.val() {
+        self.cyc_read.d.next = self.bus_re.val() & self.hit[4].val();
+        if self.cyc_read.q.val() {
             self.cyc_latch.d.next = self.cyc_hi.q.val();
         }
         if self.we_reg.val() & self.hit[6].val() {
@@ -498,70 +478,24 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.rv[47].next = self.dec.cnt_complete.val();
         self.rv[48].next = self.dec.cnt_failed.val();
         self.rv[57].next = self.draws.q.val();
-        for i in 0..58 {
-            self.hit_r[i].clock.next = self.clock.val();
-            self.hit_r[i].d.next = self.bus_re.val() & self.hit[i].val();
-        }
-        for i in 0..64 {
-            self.rhit_v[i].next = 0.into();
-        }
-        for i in 0..58 {
-            if self.hit_r[i].q.val() {
-                self.rhit_v[i].next = self.rv[i].val();
-            }
-        }
-        for g in 0..8 {
-            self.ror[8 * g].next = self.rhit_v[8 * g].val();
-            for j in 1..8 {
-                self.ror[8 * g + j].next = self.ror[8 * g + j - 1].val() | self.rhit_v[8 * g + j].val();
-            }
-            self.rd_grp[g].clock.next = self.clock.val();
-            self.rd_grp[g].d.next = self.ror[8 * g + 7].val();
-        }
 
-        // ---- read port: the decode and the window at the edge, their data at the next ----
-        self.rd_src.d.next = 0.into();
-        if self.bus_re.val() {
-            if self.r_txsym.val() {
-                self.rd_src.d.next = 1.into();
-            }
-            if self.r_rxmsg.val() {
-                self.rd_src.d.next = 2.into();
-            }
-            if self.r_cq.val() {
-                self.rd_src.d.next = 3.into();
-            }
-            if self.r_txmeta.val() {
-                self.rd_src.d.next = 4.into();
-            }
-            self.rd_cqz.d.next = self.hit[49].val() & (self.cq.count.val() == 0);
+        // ---- the read path (`BusRead`) ----
+        self.rd.clock.next = self.clock.val();
+        self.rd.re.next = self.bus_re.val();
+        for i in 0..58 {
+            self.rd.hit[i].next = self.hit[i].val();
+            self.rd.value[i].next = self.rv[i].val();
         }
-        self.win.next = 0.into();
-        if self.rd_src.q.val() == 1 {
-            self.win.next = self.txq.data.val();
-        }
-        if self.rd_src.q.val() == 2 {
-            self.win.next = self.capture.rdata.val();
-        }
-        if self.rd_src.q.val() == 4 {
-            self.win.next = self.txq.meta.val();
-        }
-        if self.rd_src.q.val() == 3 {
-            self.win.next = self.cq.rdata.val();
-            if self.rd_cqz.q.val() {
-                self.win.next = (self.cq.rdata.val() >> 1) << 1;
-            }
-        }
-        self.rd_win.d.next = self.win.val();
-        self.rsel.next = self.rd_grp[0].q.val()
-            | self.rd_grp[1].q.val()
-            | self.rd_grp[2].q.val()
-            | self.rd_grp[3].q.val()
-            | self.rd_grp[4].q.val()
-            | self.rd_grp[5].q.val()
-            | self.rd_grp[6].q.val()
-            | self.rd_grp[7].q.val();
-        self.bus_rdata.next = self.rsel.val() | self.rd_win.q.val();
+        self.rd.txsym.next = self.r_txsym.val();
+        self.rd.rxmsg.next = self.r_rxmsg.val();
+        self.rd.cq.next = self.r_cq.val();
+        self.rd.txmeta.next = self.r_txmeta.val();
+        self.rd.cq_empty_head.next = self.hit[49].val() & (self.cq.count.val() == 0);
+        self.rd.tx_data.next = self.txq.data.val();
+        self.rd.rx_data.next = self.capture.rdata.val();
+        self.rd.cq_data.next = self.cq.rdata.val();
+        self.rd.tx_meta.next = self.txq.meta.val();
+        self.bus_rdata.next = self.rd.data.val();
         self.active.next = (self.enc.busy.val() & self.txq.ready.val())
             | self.feeder.on.val()
             | (self.dec.busy.val() & self.capture.msg_ready.val() & !(self.dec.rec_valid.val() & self.cq.full.val()));
