@@ -248,7 +248,11 @@ pub fn all() -> Vec<Top> {
                 each group of eight registers' AND-OR at the next; the encoder's writes, the RX staging writes, the \
                 RX clear, the TX and CQ pops, the TX flush and the message RAM's writes are registered a clock \
                 after the bus or the decoder. Every statistic is a \
-                32-bit counter.",
+                32-bit counter. On three of the five placements the slowest path is the idle timer's tick \
+                divider: `tick_cnt + 1` and its compare with `RX_TICK_DIV` (two 32-bit carry chains in series) \
+                into the count's reset or the decoder's pending tick; a count down from the divider, reloaded \
+                at zero, would leave one chain. On the other two it is the encoder's draw count into the mask \
+                generator's `on` flag.",
         },
     ]);
     tops
