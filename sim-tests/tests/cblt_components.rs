@@ -456,7 +456,7 @@ fn decoder_book_counts_results_opens_contexts_and_keeps_the_tombstone() {
             assert_eq!(got, want, "clock {t}");
             opened += (!was_bound && book.bound) as u32;
             expired += want[6] as u32;
-            tombs += (e.free && !want[5] != 0 && was_bound) as u32;
+            tombs += (e.free && want[5] == 0 && was_bound) as u32;
             tomb_expired += (had_tomb && !book.tv && !e.clear) as u32;
         }
         assert!(opened > 500 && expired > 100 && tombs > 100 && tomb_expired > 50, "{opened} {expired} {tombs} {tomb_expired}");
