@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
+# the driver and its CLI as a user's program builds them: without rust-hdl (the workspace's
+# tests turn the `rtl` feature on, which would hide a model module that needs it)
+cargo build --release -p host-driver --bins
 log=$(mktemp)
 set +e
 cargo test --release --workspace 2>&1 | tee "$log"

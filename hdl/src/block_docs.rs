@@ -58,6 +58,7 @@ macro_rules! readme_tables {
 
 /// Every README with a generated section: (path under `hdl/src`, the generated text): every
 /// switch block's `readme_tables()`, the AQM's register map and the encoder's.
+#[cfg(feature = "rtl")]
 pub fn generated() -> Vec<(&'static str, String)> {
     macro_rules! blocks {
         ($($n:ident: $b:ty),*) => { vec![$((concat!(stringify!($n), "/README.md"), crate::$n::readme_tables())),*] };

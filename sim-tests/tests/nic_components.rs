@@ -1,8 +1,9 @@
 //! The FEC NIC's sub-blocks on their own, on rust-hdl and Verilator: `hdl::nic::ring::SlotRing`
 //! against counters, `tx_queue::TxQueue` and `completion_queue::CompletionQueue` against queues
 //! of records, `rx_feeder::RxFeeder` against the staged packet's beats,
-//! `msg_capture::MsgCapture` against the message's rows, and `bus_read::BusRead` against the
-//! read timing the register map states.
+//! `msg_capture::MsgCapture` against the message's rows, `bus_read::RegisterRead` and
+//! `bus_read::WindowRead` against the read timing the register map states, and
+//! `tick_divider::TickDivider` against its period.
 
 use hdl::cycle::Rng;
 use sim_tests::blocks::both_engines;
@@ -352,49 +353,104 @@ fn write_refusal_counts_the_writes_that_change_nothing() {
     }
 }
 
-/// `BusRead` (ten registers, two groups, and the four windows) on both engines: random reads,
-/// hits (register index 0..15, so some hit none), windows (several at once: the last of TX
-/// symbol, RX message, completion queue, TX meta wins) and data changing every clock. A read's
-/// data is on `data` two clocks after its edge: the hit register's value as it is after that
-/// edge, ORed with the window's word as it is then (the completion queue's head with bit 0
-/// cleared when it was empty at the read).
+/// `RegisterRead` (ten registers, two groups) on both engines: random reads and hits (register
+/// index 0..15, so some hit none), with the values changing every clock. A read's data is on
+/// `data` two clocks after its edge: the hit register's value as it is after that edge, 0 for
+/// no hit.
 #[test]
-fn bus_read_returns_the_register_or_window_two_clocks_later() {
-    use hdl::nic::bus_read::TestBusRead;
-    for mut dut in both_engines(TestBusRead::default, "bus_read").unwrap() {
+fn register_read_returns_the_register_two_clocks_later() {
+    use hdl::nic::bus_read::TestRegisterRead;
+    for mut dut in both_engines(TestRegisterRead::default, "register_read").unwrap() {
         let mut r = Rng::new(61);
-        // the read registered at the last edge: (register hit, window, empty CQ head)
-        let mut stage: (Option<usize>, u64, bool) = (None, 0, false);
+        // the register hit by the read registered at the last edge
+        let mut stage: Option<usize> = None;
         let mut want_data = 0u64;
-        let (mut reg_reads, mut win_reads) = (0, 0);
+        let mut reads = 0;
         for t in 0..20_000 {
             let re = r.chance(60);
-            let (hit_any, hit_idx) = (r.chance(50), r.below(16) as usize);
-            let win = [r.chance(15), r.chance(15), r.chance(15), r.chance(15)];
-            let cq_empty = r.chance(30);
-            let w = [r.next() & 0xFFFF_FFFF, r.next() & 0xFFFF_FFFF, r.next() & 0xFFFF_FFFF, r.next() & 0xFFFF_FFFF];
+            let (hit_any, hit_idx) = (r.chance(70), r.below(16) as usize);
             let base = r.next() & 0xFFFF_FFFF;
-            let inputs = [re as u64, hit_any as u64, hit_idx as u64, base, win[0] as u64, win[1] as u64, win[2] as u64, win[3] as u64, cq_empty as u64, w[0], w[1], w[2], w[3]];
-            let o = dut.eval(&inputs).to_vec();
+            let o = dut.eval(&[re as u64, hit_any as u64, hit_idx as u64, base]).to_vec();
             dut.edge();
             assert_eq!(o[0], want_data, "data at clock {t}");
             // the read of the last edge completes at this one: its data shows next clock
-            let reg = stage.0.map_or(0, |i| base ^ TestBusRead::key(i));
-            let window = match stage.1 {
-                1 => w[0],
-                2 => w[1],
-                3 if stage.2 => w[2] & !1,
-                3 => w[2],
-                4 => w[3],
+            want_data = stage.map_or(0, |i| base ^ TestRegisterRead::key(i));
+            reads += stage.is_some() as u32;
+            stage = (re && hit_any && hit_idx < 10).then_some(hit_idx);
+        }
+        assert!(reads > 3000, "{reads} register reads");
+    }
+}
+
+/// `WindowRead` on both engines: random reads, windows (several at once: the last of TX
+/// symbol, RX message, completion queue, TX meta wins) and words changing every clock. A read's
+/// data is on `data` two clocks after its edge: the window's word as it is at the next edge
+/// (the completion queue's head with bit 0 cleared when it was empty at the read), 0 for a read
+/// in no window.
+#[test]
+fn window_read_returns_the_word_two_clocks_later() {
+    use hdl::nic::bus_read::WindowRead;
+    for mut dut in both_engines(WindowRead::default, "window_read").unwrap() {
+        let mut r = Rng::new(67);
+        // the read registered at the last edge: (window, empty CQ head)
+        let mut stage: (u64, bool) = (0, false);
+        let mut want_data = 0u64;
+        let mut reads = [0u32; 5];
+        for t in 0..20_000 {
+            let re = r.chance(60);
+            let win = [r.chance(15), r.chance(15), r.chance(15), r.chance(15)];
+            let cq_empty = r.chance(30);
+            let w = [r.next() & 0xFFFF_FFFF, r.next() & 0xFFFF_FFFF, r.next() & 0xFFFF_FFFF, r.next() & 0xFFFF_FFFF];
+            let inputs = [re as u64, win[0] as u64, win[1] as u64, win[2] as u64, win[3] as u64, cq_empty as u64, w[0], w[1], w[2], w[3]];
+            let o = dut.eval(&inputs).to_vec();
+            dut.edge();
+            assert_eq!(o[0], want_data, "data at clock {t}");
+            want_data = match stage {
+                (1, _) => w[0],
+                (2, _) => w[1],
+                (3, true) => w[2] & !1,
+                (3, false) => w[2],
+                (4, _) => w[3],
                 _ => 0,
             };
-            want_data = reg | window;
-            reg_reads += stage.0.is_some() as u32;
-            win_reads += (stage.1 != 0) as u32;
+            reads[stage.0 as usize] += 1;
             let src = if !re { 0 } else { (1..=4).rev().find(|&k| win[k as usize - 1]).unwrap_or(0) };
-            let hit = (re && hit_any && hit_idx < 10).then_some(hit_idx);
-            stage = (hit, src, if re { cq_empty } else { stage.2 });
+            stage = (src, if re { cq_empty } else { stage.1 });
         }
-        assert!(reg_reads > 3000 && win_reads > 3000, "{reg_reads} register reads, {win_reads} window reads");
+        assert!(reads[1..].iter().all(|&n| n > 500), "reads per window {reads:?}");
+    }
+}
+
+/// `TickDivider` on both engines against its definition: after a write of `div`, a tick in
+/// every clock whose distance from the write's edge is a multiple of `div`, none while `div` is
+/// 0. Writes come at random, mostly of small periods (so ticks are many and a write often lands
+/// at a tick or just before one), sometimes of periods past 2^31 (the count must not tick).
+#[test]
+fn tick_divider_ticks_every_div_clocks_from_the_write() {
+    use hdl::nic::tick_divider::TickDivider;
+    for mut dut in both_engines(TickDivider::default, "tick_divider").unwrap() {
+        let mut r = Rng::new(71);
+        let (mut div, mut since) = (0u64, 0u64);
+        let (mut ticks, mut writes) = (0u32, 0u32);
+        for t in 0..30_000 {
+            let we = r.chance(2);
+            let wdata = match r.below(8) {
+                0 => 0,
+                1 => 0x8000_0000 + r.below(1 << 31),
+                2 => r.below(300),
+                _ => r.below(8),
+            };
+            let o = dut.eval(&[we as u64, wdata]).to_vec();
+            dut.edge();
+            since += 1;
+            let tick = div != 0 && since % div == 0;
+            assert_eq!(o, [div, tick as u64], "clock {t} ({since} clocks after the write of {div})");
+            ticks += tick as u32;
+            if we {
+                (div, since) = (wdata, 0);
+                writes += 1;
+            }
+        }
+        assert!(ticks > 3000 && writes > 400, "{ticks} ticks, {writes} writes");
     }
 }

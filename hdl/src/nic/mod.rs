@@ -15,6 +15,8 @@ pub mod rtl;
 #[cfg(feature = "rtl")]
 pub mod rx_feeder;
 #[cfg(feature = "rtl")]
+pub mod tick_divider;
+#[cfg(feature = "rtl")]
 pub mod tx_queue;
 
 pub use crate::regmap::{Access, Field, Register};
@@ -69,7 +71,7 @@ pub mod reg {
         RX_KNOWN_HI @ 0x820 : Ro, "known_mask after the last symbol, bits 63..32.";
         RX_STOP_HDR @ 0x824 : Ro, "W0 of the STOP to send back after COMPLETE / AFTER_COMPLETE.";
         RX_IDLE_LIMIT @ 0x828 : Rw, "Ticks without a valid symbol before an open context fails (0 = never).";
-        RX_TICK_DIV @ 0x82C : Rw, "Core cycles per idle tick (0 = no ticks).";
+        RX_TICK_DIV @ 0x82C : Rw, "Core cycles per idle tick (0 = no ticks); a write restarts the period.";
         RX_CTX @ 0x830 : Ro, "The open context." { rank[0 +: 7] "rank", open[8 +: 1] "open" };
         RX_CTX_KNOWN_LO @ 0x834 : Ro, "The open context's known_mask, bits 31..0.";
         RX_CTX_KNOWN_HI @ 0x838 : Ro, "The open context's known_mask, bits 63..32.";

@@ -16,11 +16,12 @@
 
 use rust_hdl::prelude::*;
 
-use super::bus_read::BusRead;
+use super::bus_read::{RegisterRead, WindowRead};
 use super::completion_queue::CompletionQueue;
 use super::msg_capture::MsgCapture;
 use super::refusal::{decode_span, WriteRefusal};
 use super::rx_feeder::RxFeeder;
+use super::tick_divider::TickDivider;
 use super::tx_queue::TxQueue;
 use super::{caps_words, idx, MAGIC, REGISTERS, TX_SLOTS, CQ_DEPTH, VERSION};
 use crate::cblt::decoder_rtl::LtDecoder;
@@ -99,9 +100,10 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     all32: Constant<Bits<32>>,
     // bus
     /// The read, two clocks from its edge to its data (`READ_LATENCY`), every path between
-    /// registers; the window RAMs' addresses are registered at the read's edge. A register
-    /// reads as it is after the read's edge.
-    rd: BusRead<58>,
+    /// registers: the registers' half and the windows' half, ORed. The window RAMs' addresses
+    /// are registered at the read's edge. A register reads as it is after the read's edge.
+    rd: RegisterRead<58>,
+    rd_win: WindowRead,
     cyc_lo: DFF<Bits<32>>,
     cyc_hi: DFF<Bits<32>>,
     cyc_latch: DFF<Bits<32>>,
@@ -115,8 +117,8 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     res_known: DFF<Bits<64>>,
     res_stop: DFF<Bits<32>>,
     idle_limit: DFF<Bits<16>>,
-    tick_div: DFF<Bits<32>>,
-    tick_cnt: DFF<Bits<32>>,
+    /// `RX_TICK_DIV` and the decoder's idle ticks.
+    ticks: TickDivider,
     // combinational
     a12: Signal<Local, Bits<12>>,
     in_regs: Signal<Local, Bit>,
@@ -196,6 +198,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             layout_c: c(layout as u64),
             all32: c(0xFFFF_FFFF),
             rd: Default::default(),
+            rd_win: Default::default(),
             cyc_lo: Default::default(),
             cyc_hi: Default::default(),
             cyc_latch: Default::default(),
@@ -207,8 +210,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             res_known: Default::default(),
             res_stop: Default::default(),
             idle_limit: Default::default(),
-            tick_div: Default::default(),
-            tick_cnt: Default::default(),
+            ticks: Default::default(),
             a12: Default::default(),
             in_regs: Default::default(),
             hit: std::array::from_fn(|_| Default::default()),
@@ -254,7 +256,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         dff_setup!(
             self, clock, rx_clear_r, tx_pop_r, tx_flush_r, cq_pop_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rw_stage, rw_we, rw_hdr, rw_bhi, rw_blo,
             rw_len, rw_push, cyc_lo, cyc_hi, cyc_latch, cyc_read, scratch, draws,
-            res_seq, res_word, res_known, res_stop, idle_limit, tick_div, tick_cnt
+            res_seq, res_word, res_known, res_stop, idle_limit
         );
         self.enc.clock.next = self.clock.val();
         self.dec.clock.next = self.clock.val();
@@ -375,15 +377,10 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         if self.we_reg.val() & self.hit[34].val() {
             self.idle_limit.d.next = self.bus_wdata.val().get_bits::<16>(0);
         }
-        if self.we_reg.val() & self.hit[35].val() {
-            self.tick_div.d.next = self.bus_wdata.val();
-        }
-        self.dec.tick.next = false;
-        self.tick_cnt.d.next = self.tick_cnt.q.val() + 1;
-        if (self.tick_div.q.val() == 0) | (self.tick_cnt.q.val() + 1 >= self.tick_div.q.val()) {
-            self.tick_cnt.d.next = 0.into();
-            self.dec.tick.next = self.tick_div.q.val() != 0;
-        }
+        self.ticks.clock.next = self.clock.val();
+        self.ticks.we.next = self.we_reg.val() & self.hit[35].val();
+        self.ticks.wdata.next = self.bus_wdata.val();
+        self.dec.tick.next = self.ticks.tick.val();
         self.dec.idle_limit.next = self.idle_limit.q.val();
         self.dec.clear.next = self.rx_clear.val();
 
@@ -464,7 +461,7 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.rv[32].next = self.res_known.q.val().get_bits::<32>(32);
         self.rv[33].next = self.res_stop.q.val();
         self.rv[34].next = bit_cast::<32, 16>(self.idle_limit.q.val());
-        self.rv[35].next = self.tick_div.q.val();
+        self.rv[35].next = self.ticks.div.val();
         self.rv[36].next = bit_cast::<32, 7>(self.dec.ctx_rank.val()) | (self.f_open.val() << 8);
         self.rv[37].next = self.dec.ctx_known.val().get_bits::<32>(0);
         self.rv[38].next = self.dec.ctx_known.val().get_bits::<32>(32);
@@ -479,23 +476,25 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.rv[48].next = self.dec.cnt_failed.val();
         self.rv[57].next = self.draws.q.val();
 
-        // ---- the read path (`BusRead`) ----
+        // ---- the read path (`RegisterRead`, `WindowRead`) ----
         self.rd.clock.next = self.clock.val();
         self.rd.re.next = self.bus_re.val();
         for i in 0..58 {
             self.rd.hit[i].next = self.hit[i].val();
             self.rd.value[i].next = self.rv[i].val();
         }
-        self.rd.txsym.next = self.r_txsym.val();
-        self.rd.rxmsg.next = self.r_rxmsg.val();
-        self.rd.cq.next = self.r_cq.val();
-        self.rd.txmeta.next = self.r_txmeta.val();
-        self.rd.cq_empty_head.next = self.hit[49].val() & (self.cq.count.val() == 0);
-        self.rd.tx_data.next = self.txq.data.val();
-        self.rd.rx_data.next = self.capture.rdata.val();
-        self.rd.cq_data.next = self.cq.rdata.val();
-        self.rd.tx_meta.next = self.txq.meta.val();
-        self.bus_rdata.next = self.rd.data.val();
+        self.rd_win.clock.next = self.clock.val();
+        self.rd_win.re.next = self.bus_re.val();
+        self.rd_win.txsym.next = self.r_txsym.val();
+        self.rd_win.rxmsg.next = self.r_rxmsg.val();
+        self.rd_win.cq.next = self.r_cq.val();
+        self.rd_win.txmeta.next = self.r_txmeta.val();
+        self.rd_win.cq_empty_head.next = self.hit[49].val() & (self.cq.count.val() == 0);
+        self.rd_win.tx_data.next = self.txq.data.val();
+        self.rd_win.rx_data.next = self.capture.rdata.val();
+        self.rd_win.cq_data.next = self.cq.rdata.val();
+        self.rd_win.tx_meta.next = self.txq.meta.val();
+        self.bus_rdata.next = self.rd.data.val() | self.rd_win.data.val();
         self.active.next = (self.enc.busy.val() & self.txq.ready.val())
             | self.feeder.on.val()
             | (self.dec.busy.val() & self.capture.msg_ready.val() & !(self.dec.rec_valid.val() & self.cq.full.val()));

@@ -12,6 +12,7 @@ pub mod pacer;
 #[cfg(feature = "rtl")]
 pub mod regs;
 /// The resident descriptors and bytes.
+#[cfg(feature = "rtl")]
 pub mod resident;
 #[cfg(feature = "rtl")]
 pub mod rtl;
