@@ -117,6 +117,41 @@ fn rusthdl_and_verilator_nics_agree_cycle_for_cycle() {
     assert_eq!(a.len(), b.len());
 }
 
+/// The NIC's own idle timer (`RX_TICK_DIV`, `RX_IDLE_LIMIT`) on both engines: a message whose
+/// sender stops after three symbols is failed by the hardware, its record (rank 3, three seen)
+/// coming more than `LIMIT − 1` tick periods after its last symbol went in (the first tick after
+/// it may come at once) and within `LIMIT` periods plus one for the push and the driver's polls.
+#[test]
+fn the_nic_idle_timer_fails_a_message_whose_sender_stopped() {
+    const DIV: u32 = 100;
+    const LIMIT: u32 = 5;
+    let trace = std::sync::Arc::new(std::sync::Mutex::new(vec![]));
+    let rh = BusDevice { bus: RustHdlNic::new().unwrap(), name: "rust-hdl", trace: trace.clone() };
+    let vl = BusDevice { bus: VerilatorNic::new(NicBuild::SMALL).unwrap(), name: "verilator", trace };
+    for dev in [Box::new(rh) as Box<dyn Device>, Box::new(vl)] {
+        let name = dev.describe();
+        let mut nic = FecNic::open(dev).unwrap();
+        nic.timeout = Duration::from_secs(600);
+        let s = nic.caps.s;
+        let p = EncodeParams { s, msg_id: 9, seed: 0x1357_9BDF, table: None };
+        let sw = soft::encode(&msg_b(10 * s), &p, 3).unwrap();
+        nic.clear_rx().unwrap();
+        nic.device().write32(reg::RX_TICK_DIV, DIV).unwrap();
+        nic.device().write32(reg::RX_IDLE_LIMIT, LIMIT).unwrap();
+        // the clock count just before the last symbol goes in: its idle time starts after
+        let mut c0 = 0;
+        for c in &sw {
+            c0 = nic.cycles().unwrap();
+            assert_eq!(nic.push(&c.to_bytes()).unwrap().status, Status::Innovative, "{name}");
+        }
+        let rec = nic.take_record().unwrap();
+        let idle = nic.cycles().unwrap() - c0;
+        assert!(rec.failed && rec.rank == 3 && rec.seen == 3, "{name}: {rec:?}");
+        let (lo, hi) = (((LIMIT - 1) * DIV + 1) as u64, ((LIMIT + 1) * DIV) as u64);
+        assert!((lo..=hi).contains(&idle), "{name}: failed {idle} clocks after the last symbol, not within {lo}..={hi}");
+    }
+}
+
 #[test]
 fn registers_md_is_current() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("REGISTERS.md");
