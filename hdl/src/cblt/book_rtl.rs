@@ -3,7 +3,7 @@
 //! the idle timer that fails a stalled context. The model is `receiver.rs`; the decoder's vectors
 //! and fuzz check the book in place, `sim-tests/tests/cblt_components.rs` alone.
 
-use crate::rtl_util::SatCounter;
+use crate::rtl_util::{AddSub, SatCounter};
 use rust_hdl::prelude::*;
 
 /// The decoder's book: its statistics, the open context's header and counts, the tombstone.
@@ -74,6 +74,15 @@ pub struct DecoderBook<const KM: usize> {
     tknown_r: DFF<Bits<KM>>,
     tidle_r: DFF<Bits<16>>,
     cnt: [SatCounter; 8],
+    /// `idle + 1 − idle_limit` and the same for the tombstone, each one carry chain (17 bits, so
+    /// its sign is the compare): the step reaches the limit where it is not negative, and the
+    /// count is not all ones (a 16-bit step from 65,535 wraps to 0, which reaches no limit).
+    idle_due: AddSub<17>,
+    tidle_due: AddSub<17>,
+    due: Signal<Local, Bit>,
+    tdue: Signal<Local, Bit>,
+    /// The sums' bits that nothing reads (the lint's `unused` convention).
+    unused_due: Signal<Local, Bit>,
 }
 
 impl<const KM: usize> Logic for DecoderBook<KM> {
@@ -169,11 +178,22 @@ impl<const KM: usize> Logic for DecoderBook<KM> {
                 self.tidle_r.d.next = 0.into();
             }
         }
+        self.idle_due.a.next = bit_cast::<17, 16>(self.idle_r.q.val());
+        self.idle_due.b.next = 0.into();
+        self.idle_due.sub.next = bit_cast::<17, 16>(self.idle_limit.val());
+        self.idle_due.cin.next = true;
+        self.tidle_due.a.next = bit_cast::<17, 16>(self.tidle_r.q.val());
+        self.tidle_due.b.next = 0.into();
+        self.tidle_due.sub.next = bit_cast::<17, 16>(self.idle_limit.val());
+        self.tidle_due.cin.next = true;
+        self.due.next = !self.idle_due.out.val().get_bit(16) & !self.idle_r.q.val().all();
+        self.tdue.next = !self.tidle_due.out.val().get_bit(16) & !self.tidle_r.q.val().all();
+        self.unused_due.next = self.idle_due.out.val().get_bits::<16>(0).any() | self.tidle_due.out.val().get_bits::<16>(0).any();
         self.expire.next = false;
         if self.tick_step.val() & self.idle_limit.val().any() {
             if self.bound_r.q.val() {
                 self.idle_r.d.next = self.idle_r.q.val() + 1;
-                if (self.idle_r.q.val() + 1) >= self.idle_limit.val() {
+                if self.due.val() {
                     self.expire.next = true;
                     self.fail_r.d.next = true;
                     self.cnt[7].inc.next = true;
@@ -181,7 +201,7 @@ impl<const KM: usize> Logic for DecoderBook<KM> {
             }
             if self.tv_r.q.val() {
                 self.tidle_r.d.next = self.tidle_r.q.val() + 1;
-                if (self.tidle_r.q.val() + 1) >= self.idle_limit.val() {
+                if self.tdue.val() {
                     self.tv_r.d.next = false;
                 }
             }

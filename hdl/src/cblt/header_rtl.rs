@@ -12,8 +12,9 @@ use super::{HEADER_LEN, K_MAX};
 /// (`in_hdr`, W0; `in_bitset`; the UDP payload length `in_len`) is registered with the rules of
 /// the packet alone (truncation; size zero or too large; an empty bitset, the length, k above
 /// the core; and `MSG_SIZE − NPKT·S − 1` with `NPKT·S` from a constant table, no multiply). In
-/// the next clock NPKT's rule and bits at or above k are judged from those registers, and the
-/// header is compared with the decoder's state (`tomb_v`/`tomb_id`: the tombstone's MSG_ID;
+/// the next clock NPKT's rule and bits at or above k (against k's mask, registered with the
+/// header) are judged from those registers, and the header is compared with the decoder's
+/// state (`tomb_v`/`tomb_id`: the tombstone's MSG_ID;
 /// `bound`/`ctx_hdr`: the open context's W0), all registered. From the clock after that,
 /// `trunc`, `tomb` and `reason` are the verdict: the first §6.3 reason in the model's order
 /// (`Invalid::code`, 0 if none; 8 for another message), until the next `take`. `hdr` and
@@ -53,6 +54,9 @@ pub struct HeaderCheck {
     h_sml: DFF<Bits<24>>,
     h_rhi: DFF<Bits<4>>,
     h_rlo: DFF<Bits<4>>,
+    /// The taken header's k bits as a mask (bit i set for i < k), made from the incoming header
+    /// so that the next clock's test of bits at or above k is an AND-OR on registers.
+    h_full: DFF<Bits<64>>,
     // judged in the clock after: the first reason but another message's (`h_reason`), the
     // tombstone's MSG_ID (`h_tomb`), another message than the open context's (`h_other`)
     h_reason: DFF<Bits<4>>,
@@ -64,9 +68,9 @@ pub struct HeaderCheck {
     ck_rhi: Signal<Local, Bits<4>>,
     ck_rlo: Signal<Local, Bits<4>>,
     size_m_lo: Signal<Local, Bits<24>>,
-    /// The taken header's k bits as a mask, and whether its bitset has a bit at k or above.
+    /// The incoming header's k bits as a mask, and whether the taken bitset has a bit at k or
+    /// above.
     full: Signal<Local, Bits<64>>,
-    hk: Signal<Local, Bits<6>>,
     c_beyond: Signal<Local, Bit>,
     c_npkt: Signal<Local, Bit>,
 }
@@ -102,6 +106,7 @@ impl HeaderCheck {
             h_sml: Default::default(),
             h_rhi: Default::default(),
             h_rlo: Default::default(),
+            h_full: Default::default(),
             h_reason: Default::default(),
             h_tomb: Default::default(),
             h_other: Default::default(),
@@ -112,7 +117,6 @@ impl HeaderCheck {
             ck_rlo: Default::default(),
             size_m_lo: Default::default(),
             full: Default::default(),
-            hk: Default::default(),
             c_beyond: Default::default(),
             c_npkt: Default::default(),
         }
@@ -122,7 +126,7 @@ impl HeaderCheck {
 impl Logic for HeaderCheck {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, h_hdr, h_bits, h_trunc, h_sml, h_rhi, h_rlo, h_reason, h_tomb, h_other);
+        dff_setup!(self, clock, h_hdr, h_bits, h_trunc, h_sml, h_rhi, h_rlo, h_full, h_reason, h_tomb, h_other);
         // ---- the packet alone, on the incoming header ----
         self.npkt.next = self.in_hdr.val().get_bits::<6>(26);
         self.size.next = self.in_hdr.val().get_bits::<18>(8);
@@ -150,6 +154,10 @@ impl Logic for HeaderCheck {
         // MSG_SIZE ≤ NPKT·S wraps to at least 2^24 − 2^22, above any S < 2^16); the add here,
         // the compare in the next clock
         self.size_m_lo.next = bit_cast::<24, 18>(self.size.val()) + !self.npkt_s.data.val();
+        self.full.next = self.ones64.val();
+        if self.npkt.val() != 63 {
+            self.full.next = !(self.ones64.val() << self.kk.val());
+        }
         if self.take.val() {
             self.h_hdr.d.next = self.in_hdr.val();
             self.h_bits.d.next = self.in_bitset.val();
@@ -157,16 +165,12 @@ impl Logic for HeaderCheck {
             self.h_sml.d.next = self.size_m_lo.val();
             self.h_rhi.d.next = self.ck_rhi.val();
             self.h_rlo.d.next = self.ck_rlo.val();
+            self.h_full.d.next = self.full.val();
         }
         // ---- the clock after: NPKT's rule (ranked between the size's and the bitset's), bits
         // at or above k (ranked below an empty bitset and above the rest), the decoder's state ----
         self.c_npkt.next = !(self.h_sml.q.val() < self.s24.val());
-        self.hk.next = self.h_hdr.q.val().get_bits::<6>(26) + 1;
-        self.full.next = self.ones64.val();
-        if self.h_hdr.q.val().get_bits::<6>(26) != 63 {
-            self.full.next = !(self.ones64.val() << self.hk.val());
-        }
-        self.c_beyond.next = (self.h_bits.q.val() & !self.full.val()).any();
+        self.c_beyond.next = (self.h_bits.q.val() & !self.h_full.q.val()).any();
         self.h_tomb.d.next = self.tomb_v.val() & (self.h_hdr.q.val().get_bits::<8>(0) == self.tomb_id.val());
         self.h_other.d.next = self.bound.val() & (self.h_hdr.q.val() != self.ctx_hdr.val());
         self.h_reason.d.next = self.h_rlo.q.val();
