@@ -296,7 +296,9 @@ pub struct IndexPrng<const KM: usize> {
     ix_step: DFF<Bits<6>>,
     lt_hold: DFF<Bit>,
     lt_step: DFF<Bit>,
-    /// The index draw's shift (6 − w), derived from k while idle.
+    /// The index draw's shift (6 − w), registered from k: the draws' shifts read it a clock
+    /// behind k, so k's compares are off their path. k changes only while idle and a start's
+    /// own clock draws no index (see `nx_oh`), so the shift is current at the first draw.
     idx_sh_r: DFF<Bits<3>>,
     idx_sh: Signal<Local, Bits<3>>,
     x1: Signal<Local, Bits<32>>,
@@ -404,8 +406,8 @@ impl<const KM: usize> Logic for IndexPrng<KM> {
         }
         // the index draw's one-hot and bound, from `nx` as it will be. After a start they are
         // stale for one clock, which is the degree draw's (a step): no index is drawn there.
-        self.ix_hold.d.next = self.nx.d.val().get_bits::<6>(26) >> self.idx_sh_r.d.val();
-        self.ix_step.d.next = self.nx_t6.d.val() >> self.idx_sh_r.d.val();
+        self.ix_hold.d.next = self.nx.d.val().get_bits::<6>(26) >> self.idx_sh_r.q.val();
+        self.ix_step.d.next = self.nx_t6.d.val() >> self.idx_sh_r.q.val();
         self.lt_hold.d.next = bit_cast::<7, 6>(self.ix_hold.d.val()) < self.k.val();
         self.lt_step.d.next = bit_cast::<7, 6>(self.ix_step.d.val()) < self.k.val();
         self.idx.next = self.ix_hold.q.val();
