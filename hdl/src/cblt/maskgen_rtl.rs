@@ -69,6 +69,11 @@ pub struct MaskGen<const KM: usize> {
     mg_have: DFF<Bits<7>>,
     mg_draws: DFF<Bits<32>>,
     mg_count: DFF<Bits<32>>,
+    /// `limit − 1` and `limit ≠ 0`, registered: the push that reaches the limit is then an
+    /// equality of two registers, not an increment and then a compare. `limit` changes only
+    /// while idle, and a start pushes its first mask clocks after its setup.
+    lim_m1: DFF<Bits<32>>,
+    lim_on: DFF<Bit>,
     /// The PRNG steps this clock (a draw).
     step: Signal<Local, Bit>,
     j1: Signal<Local, Bits<7>>,
@@ -120,6 +125,8 @@ impl<const KM: usize> MaskGen<KM> {
             mg_have: Default::default(),
             mg_draws: Default::default(),
             mg_count: Default::default(),
+            lim_m1: Default::default(),
+            lim_on: Default::default(),
             step: Default::default(),
             j1: Default::default(),
             have1: Default::default(),
@@ -135,7 +142,7 @@ impl<const KM: usize> Logic for MaskGen<KM> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, mg_on, mg_index, mg_scan, mg_u, mg_j, sc_hit, sc_end, sc_j, sc_v, mg_last, full_r,
-            mg_mask, mg_need, mg_have, mg_draws, mg_count
+            mg_mask, mg_need, mg_have, mg_draws, mg_count, lim_m1, lim_on
         );
         self.deg_table.read_clock.next = self.clock.val();
         self.deg_table.write_clock.next = self.clock.val();
@@ -227,9 +234,11 @@ impl<const KM: usize> Logic for MaskGen<KM> {
                 self.deg_table.read_address.next = self.j1.val().get_bits::<6>(0);
             }
         }
+        self.lim_m1.d.next = self.limit.val() - 1;
+        self.lim_on.d.next = self.limit.val().any();
         if self.push.val() {
             self.mg_count.d.next = self.mg_count.q.val() + 1;
-            if self.limit.val().any() & ((self.mg_count.q.val() + 1) == self.limit.val()) {
+            if self.lim_on.q.val() & (self.mg_count.q.val() == self.lim_m1.q.val()) {
                 self.mg_on.d.next = false;
             }
         }
