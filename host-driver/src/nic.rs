@@ -237,6 +237,19 @@ impl FecNic {
         self.dev.write32(reg::CTRL, fields::CTRL::rx_clear.set(1))
     }
 
+    /// Let the NIC fail a message by itself when none of its symbols arrives for `limit` ticks
+    /// of `tick_clocks` core clocks (`RX_IDLE_LIMIT`, `RX_TICK_DIV`): its record comes back
+    /// failed ([`FecNic::take_record`]) and the context is freed for the next message; a
+    /// delivered message's tombstone is forgotten after as long. `limit` 0 turns it off (the
+    /// reset), and so does [`FecNic::decode`]. The period restarts with this call.
+    pub fn set_idle_expiry(&mut self, tick_clocks: u32, limit: u16) -> Result<()> {
+        if limit != 0 && tick_clocks == 0 {
+            return Err(NicError::BadInput("an idle limit needs ticks: tick_clocks must be nonzero".into()));
+        }
+        self.dev.write32(reg::RX_TICK_DIV, tick_clocks)?;
+        self.dev.write32(reg::RX_IDLE_LIMIT, limit as u32)
+    }
+
     /// Feed one UDP payload to the decoder and return its outcome. A packet longer than
     /// `RX_LEN` can say (65,535 bytes) is fed as 65,535 bytes long: INVALID (`PayloadLength`)
     /// as on every engine, never mistaken for a packet of 2^16 fewer bytes.
@@ -331,8 +344,7 @@ impl Receive for FecNic {
         RxConfig { s: self.caps.s, k_max: self.caps.k_max }
     }
     fn clear(&mut self) -> Result<()> {
-        self.dev.write32(reg::RX_IDLE_LIMIT, 0)?;
-        self.dev.write32(reg::RX_TICK_DIV, 0)?;
+        self.set_idle_expiry(0, 0)?;
         self.clear_rx()
     }
     fn push(&mut self, packet: &[u8]) -> Result<RxResult> {

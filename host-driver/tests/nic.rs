@@ -117,10 +117,11 @@ fn rusthdl_and_verilator_nics_agree_cycle_for_cycle() {
     assert_eq!(a.len(), b.len());
 }
 
-/// The NIC's own idle timer (`RX_TICK_DIV`, `RX_IDLE_LIMIT`) on both engines: a message whose
-/// sender stops after three symbols is failed by the hardware, its record (rank 3, three seen)
-/// coming more than `LIMIT − 1` tick periods after its last symbol went in (the first tick after
-/// it may come at once) and within `LIMIT` periods plus one for the push and the driver's polls.
+/// The NIC's own idle timer (`FecNic::set_idle_expiry`: `RX_TICK_DIV`, `RX_IDLE_LIMIT`) on both
+/// engines: a message whose sender stops after three symbols is failed by the hardware, its
+/// record (rank 3, three seen) coming more than `LIMIT − 1` tick periods after its last symbol
+/// went in (the first tick after it may come at once) and within `LIMIT` periods plus one for
+/// the push and the driver's polls. A limit without ticks is refused.
 #[test]
 fn the_nic_idle_timer_fails_a_message_whose_sender_stopped() {
     const DIV: u32 = 100;
@@ -136,8 +137,8 @@ fn the_nic_idle_timer_fails_a_message_whose_sender_stopped() {
         let p = EncodeParams { s, msg_id: 9, seed: 0x1357_9BDF, table: None };
         let sw = soft::encode(&msg_b(10 * s), &p, 3).unwrap();
         nic.clear_rx().unwrap();
-        nic.device().write32(reg::RX_TICK_DIV, DIV).unwrap();
-        nic.device().write32(reg::RX_IDLE_LIMIT, LIMIT).unwrap();
+        assert!(matches!(nic.set_idle_expiry(0, 3), Err(NicError::BadInput(_))), "{name}: a limit without ticks");
+        nic.set_idle_expiry(DIV, LIMIT as u16).unwrap();
         // the clock count just before the last symbol goes in: its idle time starts after
         let mut c0 = 0;
         for c in &sw {
