@@ -236,7 +236,8 @@ pub fn all() -> Vec<Top> {
                 count's enable, where its 32-bit increment's carry out (saturation) and the idle timer's \
                 expiry meet. Keeping the saturation in a register for the book's eight counters was measured \
                 and not kept: 98.28 MHz median (90.67–103.48) against 97.93, for 100 more cells, the path \
-                then the limit's compare into the same enable. Its three RAMs are marked free of read-during-write checks, \
+                then the limit's compare into the same enable (2026-11-28; the trial's RTL is not in the \
+                tree, its figures are from `cargo run --release -p bitstreams -- cblt-decoder` run on it). Its three RAMs are marked free of read-during-write checks, \
                 which took yosys's bypass registers off them. Its area is the elimination, eight 32-bit \
                 statistics, the record's counters and the harness's flip-flops.",
         },
