@@ -9,7 +9,7 @@ use std::path::Path;
 const LIMIT: usize = 150;
 
 /// The `update` functions over the limit (issue "One house plan", item 6), with today's length.
-const STILL_LONGER: &[(&str, usize)] = &[("LtDecoder", 330), ("NicTop", 247)];
+const STILL_LONGER: &[(&str, usize)] = &[("NicTop", 247)];
 
 /// `(block, file, lines)` for every `update` of an `impl Logic for <block>` in `dir`, recursively.
 fn update_lengths(dir: &Path, out: &mut Vec<(String, String, usize)>) {

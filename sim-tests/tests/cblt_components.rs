@@ -929,3 +929,113 @@ fn payload_stages_xor_each_word_into_the_accumulator_or_its_row() {
         assert!(row_writes > 8000 && clears > 200, "row writes {row_writes}, clears {clears}");
     }
 }
+
+/// Symbols through the rows as the decoder's sequence drives them (load, reduce, decide, scan,
+/// install; frees and clears between and inside), against rows kept fully reduced here (CB-LT
+/// §6.6): each m' is the mask with the touched rows XORed in, its pivot is its lowest one, the
+/// scan writes every row with bit q once, lowest first, and the known rows and the rank follow.
+#[test]
+fn coef_rows_reduce_each_mask_and_keep_the_rows_fully_reduced() {
+    use hdl::cblt::coef_rows_rtl::TestCoefRows;
+    // inputs: load, bits, reduce, decide, scan, install, free, clear
+    fn pins(load: bool, bits: u64, reduce: bool, decide: bool, scan: bool, install: bool, free: bool, clear: bool) -> [u64; 8] {
+        [load as u64, bits, reduce as u64, decide as u64, scan as u64, install as u64, free as u64, clear as u64]
+    }
+    for mut dut in both_engines(TestCoefRows::default, "coef_rows").unwrap() {
+        let mut r = Rng::new(53);
+        let mut rows: [Option<u64>; 16] = [None; 16];
+        let (mut innovative, mut redundant, mut writes, mut frees, mut clears, mut full) = (0, 0, 0, 0, 0, 0);
+        for sym in 0..3000 {
+            let valid = (0..16).filter(|&p| rows[p].is_some()).fold(0u64, |v, p| v | 1 << p);
+            // a mask of a few bits, or a sum of rows (redundant)
+            let bits = if valid != 0 && r.chance(20) {
+                (0..16).filter(|&p| valid >> p & 1 == 1 && r.chance(50)).fold(0, |m, p| m ^ rows[p].unwrap())
+            } else {
+                (0..1 + r.below(4)).fold(0u64, |m, _| m | 1 << r.below(16))
+            };
+            if bits == 0 {
+                continue;
+            }
+            let touched = bits & valid;
+            let want_m = (0..16).filter(|&p| touched >> p & 1 == 1).fold(bits, |m, p| m ^ rows[p].unwrap());
+            dut.eval(&pins(true, bits, false, false, false, false, false, false));
+            dut.edge();
+            let mut t = 0;
+            let m = loop {
+                let o = dut.eval(&pins(false, 0, true, false, false, false, false, false)).to_vec();
+                dut.edge();
+                assert_eq!(o[6], touched, "rem keeps the touched rows (symbol {sym})");
+                if o[0] == 1 {
+                    break o[1];
+                }
+                t += 1;
+                assert!(t < 60, "the reduction did not end (symbol {sym})");
+            };
+            assert_eq!(m, want_m, "m' of {bits:#x} over rows {rows:x?}");
+            if m == 0 {
+                redundant += 1;
+                continue;
+            }
+            let o = dut.eval(&pins(false, 0, false, true, false, false, false, false)).to_vec();
+            dut.edge();
+            if touched != 0 {
+                assert_eq!((o[7], o[8]), (touched & touched.wrapping_neg(), touched.trailing_zeros() as u64), "pass 0's source");
+            }
+            let q = m.trailing_zeros() as usize;
+            // the scan, with a clear in it now and then
+            let clear_at = r.chance(3).then(|| r.below(12));
+            let mut written = Vec::new();
+            let mut t = 0;
+            loop {
+                let clear = clear_at == Some(t);
+                let o = dut.eval(&pins(false, 0, false, false, t == 0, false, false, clear)).to_vec();
+                dut.edge();
+                assert_eq!(o[2], q as u64, "the pivot of {m:#x}");
+                if o[4] == 1 {
+                    written.push(o[5].trailing_zeros() as usize);
+                    assert_eq!(o[5].count_ones(), 1, "wr_oh is one-hot");
+                }
+                if clear {
+                    break;
+                }
+                if t > 0 && o[3] == 0 {
+                    break;
+                }
+                t += 1;
+                assert!(t < 100, "the scan did not end");
+            }
+            if clear_at.is_some_and(|c| c <= t) {
+                rows = [None; 16];
+                clears += 1;
+                continue;
+            }
+            let want: Vec<usize> = (0..16).filter(|&p| rows[p].is_some_and(|row| row >> q & 1 == 1)).collect();
+            assert_eq!(written, want, "the rows with bit {q}");
+            writes += written.len();
+            for p in want {
+                *rows[p].as_mut().unwrap() ^= m;
+            }
+            rows[q] = Some(m);
+            innovative += 1;
+            let free = r.chance(4);
+            dut.eval(&pins(false, 0, false, false, false, true, false, false));
+            dut.edge();
+            let o = dut.eval(&pins(false, 0, false, false, false, false, free, false)).to_vec();
+            dut.edge();
+            let known = (0..16).filter(|&p| rows[p] == Some(1 << p)).fold(0u64, |k, p| k | 1 << p);
+            let rank = rows.iter().flatten().count() as u64;
+            assert_eq!((o[9], o[10]), (known, rank), "known rows and rank after symbol {sym}");
+            full += (rank == 16) as u32;
+            if free || rank == 16 {
+                if !free {
+                    dut.eval(&pins(false, 0, false, false, false, false, true, false));
+                    dut.edge();
+                }
+                rows = [None; 16];
+                frees += 1;
+            }
+        }
+        assert!(innovative > 1500 && redundant > 500 && writes > 1000 && frees > 100 && clears > 20 && full > 20,
+            "innovative {innovative}, redundant {redundant}, writes {writes}, frees {frees}, clears {clears}, full {full}");
+    }
+}

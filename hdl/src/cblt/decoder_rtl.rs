@@ -43,17 +43,19 @@
 //! Every symbol ends with one `res_valid` clock: status (`Status::code`), reason
 //! (`Invalid::code`, 10 for a framing error), rank and known_mask, and the header a STOP echoes.
 
-use crate::rtl_util::{c, BlockRam, BlockRamRe, LowestOne};
+use crate::rtl_util::{c, BlockRamRe};
 use rust_hdl::prelude::*;
 
 use super::book_rtl::DecoderBook;
+use super::coef_rows_rtl::CoefRows;
 use super::decoder::Status;
 use super::header::Invalid;
 use super::header_rtl::HeaderCheck;
 use super::pass_issue_rtl::PassIssue;
 use super::payload_rtl::PayloadStages;
 use super::readout_rtl::RowReadout;
-use super::scanner_rtl::{ElimRows, ElimScanner};
+use super::scanner_rtl::ElimRows;
+use super::sequence_rtl::DecoderSequence;
 use super::{HEADER_LEN, K_MAX};
 
 /// `res_reason` of a symbol whose beats disagree with its length (an RTL-only error).
@@ -137,45 +139,22 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     pub cnt_complete: Signal<Out, Bits<32>>,
     pub cnt_failed: Signal<Out, Bits<32>>,
     // parameters
-    last_word: Constant<Bits<SA>>,
     sa: Constant<Bits<RA>>,
-    // the symbol in progress
-    state: DFF<Bits<4>>,
+    /// The state machine, the symbol's status and the drain.
+    seq: DecoderSequence<SA>,
     /// §6.3's checks on the taken header, over SCREEN and CHECK; it holds the header.
     hc: HeaderCheck,
-    st_code: DFF<Bits<3>>,
-    st_reason: DFF<Bits<4>>,
-    dr_check: DFF<Bit>,
-    dr_w: DFF<Bits<SA>>,
-    dr_over: DFF<Bit>,
-    // the context's rows
-    rank: DFF<Bits<7>>,
-    valid: DFF<Bits<KM>>,
-    known: DFF<Bits<KM>>,
+    /// The context's coefficient rows (RREF): the mask's reduction against them, the pivot,
+    /// the back-elimination scan (before a scan it keeps the touched rows, pass 0's sources)
+    /// and the install.
+    rows: CoefRows<KM>,
     /// The statistics, the open context's header and counts, the tombstone, the idle timer.
     book: DecoderBook<KM>,
-    tick_pend: DFF<Bit>,
-    // mask reduction
-    /// The touched rows left to XOR in REDUCE, then m' in DECIDE.
-    red_rem: DFF<Bits<KM>>,
-    /// A touched row's read is issued (its index in `coef_ra`), and its row is on the coefficient
-    /// RAM's output (`red_pend`, a clock later).
-    red_iss: DFF<Bit>,
-    red_pend: DFF<Bit>,
-    /// The coefficient RAM's read address, registered: the lowest-one units feed a register, not
-    /// the block RAM's address pins, so a read takes two clocks from the set to the row.
-    coef_ra: DFF<Bits<6>>,
-    m: DFF<Bits<KM>>,
-    q_oh: DFF<Bits<KM>>,
-    q_idx: DFF<Bits<6>>,
     /// Payload passes: the issue stage (which word of which row next), then `ps` (the row
     /// RAM's address in `rd_a`).
     pi: PassIssue<SA, KM>,
     /// The passes after their issue: read (R), XOR (B) and write (C), with the accumulator.
     ps: PayloadStages<W, SA, RA>,
-    /// The back-elimination scanner; before a scan it keeps the touched rows (pass 0's
-    /// sources) and their lowest.
-    sc: ElimScanner<KM>,
     /// The rows whose ELIM pass is still to come, and the next of them.
     er: ElimRows<KM>,
     /// The message readout (READ): its address walk and beats.
@@ -186,8 +165,6 @@ pub struct LtDecoder<const W: usize, const RA: usize, const SA: usize, const KM:
     rd_a: DFF<Bits<RA>>,
     /// Read at `rd_a`; the read enable holds the readout's word while it waits.
     row_ram: BlockRamRe<W, RA>,
-    coef_ram: BlockRam<KM, 6>,
-    lo_a: LowestOne<KM>,
     // combinational
     ctx_k: Signal<Local, Bits<7>>,
 }
@@ -248,36 +225,17 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
             cnt_after_complete: Default::default(),
             cnt_complete: Default::default(),
             cnt_failed: Default::default(),
-            last_word: c(wps as u64 - 1),
             sa: c(SA as u64),
-            state: Default::default(),
+            seq: DecoderSequence::new(wps),
             hc: HeaderCheck::new(s, k_max),
-            st_code: Default::default(),
-            st_reason: Default::default(),
-            dr_check: Default::default(),
-            dr_w: Default::default(),
-            dr_over: Default::default(),
-            rank: Default::default(),
-            valid: Default::default(),
-            known: Default::default(),
+            rows: Default::default(),
             book: Default::default(),
-            tick_pend: Default::default(),
-            red_rem: Default::default(),
-            red_iss: Default::default(),
-            red_pend: Default::default(),
-            coef_ra: Default::default(),
-            m: Default::default(),
-            q_oh: Default::default(),
-            q_idx: Default::default(),
             pi: PassIssue::new(wps),
-            sc: Default::default(),
             er: ElimRows::new(wps == 1),
             ps: Default::default(),
             rd_a: Default::default(),
             ro: RowReadout::new(s, wb),
             row_ram: Default::default(),
-            coef_ram: Default::default(),
-            lo_a: Default::default(),
             ctx_k: Default::default(),
         }
     }
@@ -297,36 +255,43 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> LtDecode
     }
 }
 
-// States.
-// 0 IDLE, 1 SCREEN, 12 CHECK, 2 REDUCE, 3 DECIDE, 4 PASS, 5 ELIM, 6 INSTALL, 7 DRAIN, 8 RESULT,
-// 9 READ, 10 RECORD, 11 TICK.
-
 impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic for LtDecoder<W, RA, SA, KM> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, state, st_code, st_reason, dr_check, dr_w, dr_over, rank, valid, known, tick_pend, red_rem, red_iss, red_pend, coef_ra, m, q_oh, q_idx, rd_a
-        );
+        dff_setup!(self, clock, rd_a);
+        clock!(self, clock, seq, hc, rows, book, pi, ps, er, ro);
         self.row_ram.read_clock.next = self.clock.val();
         self.row_ram.write_clock.next = self.clock.val();
-        self.coef_ram.read_clock.next = self.clock.val();
-        self.coef_ram.write_clock.next = self.clock.val();
-        self.cnt_symbols.next = self.book.cnt_symbols.val();
-        self.cnt_invalid.next = self.book.cnt_invalid.val();
-        self.cnt_framing.next = self.book.cnt_framing.val();
-        self.cnt_redundant.next = self.book.cnt_redundant.val();
-        self.cnt_innovative.next = self.book.cnt_innovative.val();
-        self.cnt_after_complete.next = self.book.cnt_after_complete.val();
-        self.cnt_complete.next = self.book.cnt_complete.val();
-        self.cnt_failed.next = self.book.cnt_failed.val();
-        if self.tick.val() {
-            self.tick_pend.d.next = true;
-        }
+        self.ctx_k.next = bit_cast::<7, 6>(self.book.ctx_hdr.val().get_bits::<6>(26)) + 1;
+
+        // ---- the sequence (`DecoderSequence`): the other components' flags move it ----
+        self.seq.in_valid.next = self.in_valid.val();
+        self.seq.in_last.next = self.in_last.val();
+        self.seq.tick.next = self.tick.val();
+        self.seq.clear.next = self.clear.val();
+        self.seq.hc_trunc.next = self.hc.trunc.val();
+        self.seq.hc_tomb.next = self.hc.tomb.val();
+        self.seq.hc_reason.next = self.hc.reason.val();
+        self.seq.reduced.next = self.rows.reduced.val();
+        self.seq.m_any.next = self.rows.m.val().any();
+        self.seq.pass_elim_take.next = self.pi.elim_take.val();
+        self.seq.pass_done.next = self.pi.passes_done.val();
+        self.seq.pass_on.next = self.pi.on.val();
+        self.seq.misframed.next = self.pi.misframed.val();
+        self.seq.pass_commit.next = self.pi.commit.val();
+        self.seq.scan_on.next = self.rows.scan_on.val();
+        self.seq.er_ok.next = self.er.ok.val();
+        self.seq.er_any.next = self.er.next_any.val();
+        self.seq.stages_busy.next = self.ps.busy.val();
+        self.seq.completes.next = (self.rows.rank.val() + 1) == self.ctx_k.val();
+        self.seq.ro_done.next = self.ro.done.val();
+        self.seq.rec_ready.next = self.rec_ready.val();
+        self.seq.expire.next = self.book.expire.val();
+        self.busy.next = self.seq.busy.val();
 
         // ---- §6.3 checks (`HeaderCheck`): the packet's first beat is taken in IDLE, judged
         // against the tombstone and the open context in SCREEN, decided in CHECK ----
-        self.hc.clock.next = self.clock.val();
-        self.hc.take.next = (self.state.q.val() == 0) & !self.tick_pend.q.val() & self.in_valid.val();
+        self.hc.take.next = self.seq.take.val();
         self.hc.in_hdr.next = self.in_hdr.val();
         self.hc.in_len.next = self.in_len.val();
         self.hc.in_bitset.next = self.in_bitset.val();
@@ -335,93 +300,79 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.hc.bound.next = self.book.bound.val();
         self.hc.ctx_hdr.next = self.book.ctx_hdr.val();
 
-        // ---- the book (`DecoderBook`): its events come from the sequence below ----
-        self.book.clock.next = self.clock.val();
-        self.book.commit.next = false;
+        // ---- the book (`DecoderBook`): its events come from the sequence ----
+        self.book.commit.next = self.seq.commit.val();
         self.book.hdr.next = self.hc.hdr.val();
-        self.book.result.next = self.state.q.val() == 8;
-        self.book.code.next = self.st_code.q.val();
-        self.book.reason.next = self.st_reason.q.val();
-        self.book.free.next = (self.state.q.val() == 10) & self.rec_ready.val();
-        self.book.rank.next = self.rank.q.val();
-        self.book.known.next = self.known.q.val();
-        self.book.tick_step.next = self.state.q.val() == 11;
+        self.book.result.next = self.seq.result.val();
+        self.book.code.next = self.seq.code.val();
+        self.book.reason.next = self.seq.reason.val();
+        self.book.free.next = self.seq.free.val();
+        self.book.rank.next = self.rows.rank.val();
+        self.book.known.next = self.rows.known.val();
+        self.book.tick_step.next = self.seq.tick_step.val();
         self.book.idle_limit.next = self.idle_limit.val();
         self.book.clear.next = self.clear.val();
-        self.ctx_k.next = bit_cast::<7, 6>(self.book.ctx_hdr.val().get_bits::<6>(26)) + 1;
         self.ctx_open.next = self.book.bound.val();
         self.ctx_rank.next = self.book.live_rank.val();
         self.ctx_known.next = bit_cast::<64, KM>(self.book.live_known.val());
-        self.busy.next = (self.state.q.val() != 0) | self.tick_pend.q.val();
+        self.cnt_symbols.next = self.book.cnt_symbols.val();
+        self.cnt_invalid.next = self.book.cnt_invalid.val();
+        self.cnt_framing.next = self.book.cnt_framing.val();
+        self.cnt_redundant.next = self.book.cnt_redundant.val();
+        self.cnt_innovative.next = self.book.cnt_innovative.val();
+        self.cnt_after_complete.next = self.book.cnt_after_complete.val();
+        self.cnt_complete.next = self.book.cnt_complete.val();
+        self.cnt_failed.next = self.book.cnt_failed.val();
 
-        // ---- result, message and record outputs ----
-        self.res_valid.next = self.state.q.val() == 8;
-        self.res_status.next = self.st_code.q.val();
-        self.res_reason.next = self.st_reason.q.val();
+        // ---- result and record outputs ----
+        self.res_valid.next = self.seq.result.val();
+        self.res_status.next = self.seq.code.val();
+        self.res_reason.next = self.seq.reason.val();
         self.res_rank.next = self.book.live_rank.val();
         self.res_known.next = bit_cast::<64, KM>(self.book.live_known.val());
         self.res_hdr.next = self.hc.hdr.val();
-        if self.st_code.q.val() == 4 {
+        if self.seq.code.val() == 4 {
             self.res_rank.next = self.book.tomb_rank.val();
             self.res_known.next = bit_cast::<64, KM>(self.book.tomb_known.val());
             self.res_hdr.next = self.book.tomb_hdr.val();
         }
-        self.msg_valid.next = self.ro.msg_valid.val();
-        self.msg_data.next = self.row_ram.read_data.val();
-        self.msg_bytes.next = self.ro.msg_bytes.val();
-        self.msg_last.next = self.ro.msg_last.val();
-        self.rec_valid.next = self.state.q.val() == 10;
+        self.rec_valid.next = self.seq.record.val();
         self.rec_failed.next = self.book.failed.val();
         self.rec_hdr.next = self.book.ctx_hdr.val();
-        self.rec_rank.next = self.rank.q.val();
-        self.rec_known.next = bit_cast::<64, KM>(self.known.q.val());
+        self.rec_rank.next = self.rows.rank.val();
+        self.rec_known.next = bit_cast::<64, KM>(self.rows.known.val());
         self.rec_seen.next = self.book.seen.val();
         self.rec_redundant.next = self.book.redundant.val();
         self.rec_invalid.next = self.book.invalid.val();
 
-        // ---- lowest-one units, each on one register (no multiplexer before its carry chain):
-        // lo_a on `red_rem` (the touched rows in REDUCE, then m' for DECIDE's pivot), the
-        // scanner's on its rows (the touched rows for pass 0's source in DECIDE, then the rows
-        // to scan), `PassIssue`'s on the passes' sources, `ElimRows`'s on the rows to eliminate ----
-        self.lo_a.x.next = self.red_rem.q.val();
-        self.er.clock.next = self.clock.val();
-        self.er.add_oh.next = self.sc.wr_oh.val();
-        self.sc.clock.next = self.clock.val();
-        self.sc.load.next = false;
-        self.sc.touched.next = bit_cast::<KM, 64>(self.hc.bits.val()) & self.valid.q.val();
-        self.sc.start.next = false;
-        self.sc.valid.next = self.valid.q.val();
-        self.sc.coef.next = self.coef_ram.read_data.val();
-        self.sc.m.next = self.m.q.val();
-        self.sc.q_oh.next = self.q_oh.q.val();
-        self.sc.clear.next = self.clear.val();
-        self.coef_ra.d.next = self.lo_a.idx.val();
-        if self.sc.on.val() {
-            self.coef_ra.d.next = self.sc.read_idx.val();
-        }
-        self.coef_ram.read_address.next = self.coef_ra.q.val();
-        self.coef_ram.write_enable.next = false;
-        self.coef_ram.write_address.next = self.sc.wr_idx.val();
-        self.coef_ram.write_data.next = self.sc.wr_row.val();
+        // ---- the rows (`CoefRows`): reduced in REDUCE, scanned for back-elimination during
+        // the passes (`ElimRows` keeps the rows it writes for ELIM) ----
+        self.rows.load.next = self.seq.load.val();
+        self.rows.bits.next = bit_cast::<KM, 64>(self.hc.bits.val());
+        self.rows.reduce.next = self.seq.reduce.val();
+        self.rows.decide.next = self.seq.decide.val();
+        self.rows.scan.next = self.seq.commit.val();
+        self.rows.install.next = self.seq.install.val();
+        self.rows.free.next = self.seq.free.val();
+        self.rows.clear.next = self.clear.val();
+        self.er.add.next = self.rows.wr.val();
+        self.er.add_oh.next = self.rows.wr_oh.val();
+        self.er.take.next = self.seq.er_take.val();
+        self.er.zero.next = self.seq.decide.val();
 
         // ---- payload passes: issue (`PassIssue`), then read, XOR and write (`PayloadStages`) ----
-        self.pi.clock.next = self.clock.val();
-        self.pi.start.next = false;
-        self.pi.rem.next = self.sc.rem.val();
-        self.pi.low_oh.next = self.sc.low_oh.val();
-        self.pi.low_idx.next = self.sc.low_idx.val();
-        self.pi.start_elim.next = false;
+        self.pi.start.next = self.seq.decide.val();
+        self.pi.rem.next = self.rows.rem.val();
+        self.pi.low_oh.next = self.rows.low_oh.val();
+        self.pi.low_idx.next = self.rows.low_idx.val();
+        self.pi.start_elim.next = self.seq.start_elim.val();
         self.pi.elim_any.next = self.er.next_any.val();
         self.pi.elim_idx.next = self.er.next_idx.val();
         self.pi.in_valid.next = self.in_valid.val();
         self.pi.in_last.next = self.in_last.val();
         self.pi.same_word.next = self.ps.same_word.val();
         self.pi.clear.next = self.clear.val();
-        self.in_ready.next = self.pi.take_beat.val();
-        self.er.take.next = false;
-        self.er.add.next = false;
-        self.er.zero.next = false;
-        self.ps.clock.next = self.clock.val();
+        self.in_ready.next = self.pi.take_beat.val() | self.seq.drain.val();
         self.ps.issue.next = self.pi.issue.val();
         self.ps.kind.next = self.pi.kind.val();
         self.ps.w.next = self.pi.w.val();
@@ -429,203 +380,25 @@ impl<const W: usize, const RA: usize, const SA: usize, const KM: usize> Logic fo
         self.ps.has.next = self.pi.has.val();
         self.ps.rowq.next = self.pi.rowq.val();
         self.ps.in_data.next = self.in_data.val();
-        self.ps.q_idx.next = self.q_idx.q.val();
+        self.ps.q_idx.next = self.rows.q_idx.val();
         self.ps.row_word.next = self.row_ram.read_data.val();
         self.ps.clear.next = self.clear.val();
         self.row_ram.write_enable.next = self.ps.row_we.val();
         self.row_ram.write_address.next = self.ps.row_addr.val();
         self.row_ram.write_data.next = self.ps.row_data.val();
 
-        // ---- back-elimination scanner: coef rows with bit q get m' XORed in ----
-        if self.sc.wr.val() {
-            self.er.add.next = true;
-            self.coef_ram.write_enable.next = true;
-            self.known.d.next = self.known.q.val() & !self.sc.wr_oh.val();
-            if self.sc.wr_same.val() {
-                self.known.d.next = self.known.q.val() | self.sc.wr_oh.val();
-            }
-        }
-
         // ---- readout (`RowReadout`): its stages advance while the sink is ready; the row RAM
-        // holds its word (read enable low) while it waits ----
-        self.ro.clock.next = self.clock.val();
-        self.ro.start.next = false;
+        // holds its word (read enable low) while it waits (the passes read every clock) ----
+        self.ro.start.next = self.seq.ro_start.val();
         self.ro.size.next = bit_cast::<19, 18>(self.book.ctx_hdr.val().get_bits::<18>(8));
         self.ro.msg_ready.next = self.msg_ready.val();
         self.ro.clear.next = self.clear.val();
+        self.msg_valid.next = self.ro.msg_valid.val();
+        self.msg_data.next = self.row_ram.read_data.val();
+        self.msg_bytes.next = self.ro.msg_bytes.val();
+        self.msg_last.next = self.ro.msg_last.val();
         self.row_ram.read_address.next = self.rd_a.q.val();
-        // (the passes read every clock)
         self.row_ram.read_enable.next = self.msg_ready.val() | !self.ro.active.val();
-
-        // ---- the sequence ----
-        if self.state.q.val() == 0 {
-            // IDLE: a pending tick first, then the next packet's first beat (not taken yet)
-            if self.tick_pend.q.val() {
-                self.state.d.next = 11.into();
-            } else if self.in_valid.val() {
-                // (`hc` takes the header)
-                self.dr_check.d.next = false;
-                self.dr_w.d.next = 0.into();
-                self.dr_over.d.next = false;
-                self.st_reason.d.next = 0.into();
-                self.state.d.next = 1.into();
-            }
-        }
-        if self.state.q.val() == 1 {
-            // SCREEN: `hc` judges the header
-            self.state.d.next = 12.into();
-        }
-        if self.state.q.val() == 12 {
-            // CHECK
-            self.state.d.next = 7.into();
-            if self.hc.trunc.val() {
-                self.st_code.d.next = 0.into();
-                self.st_reason.d.next = 1.into();
-            } else if self.hc.tomb.val() {
-                self.st_code.d.next = 4.into();
-            } else if self.hc.reason.val().any() {
-                self.st_code.d.next = 0.into();
-                self.st_reason.d.next = self.hc.reason.val();
-            } else {
-                // the header check has passed: no bit at or above k ≤ k_max ≤ KM is set
-                self.sc.load.next = true;
-                self.red_rem.d.next = bit_cast::<KM, 64>(self.hc.bits.val()) & self.valid.q.val();
-                self.m.d.next = bit_cast::<KM, 64>(self.hc.bits.val());
-                self.red_iss.d.next = false;
-                self.red_pend.d.next = false;
-                self.state.d.next = 2.into();
-            }
-        }
-        if self.state.q.val() == 2 {
-            // REDUCE: one touched coef row per clock, XORed in two clocks after it is picked
-            if self.red_pend.q.val() {
-                self.m.d.next = self.m.q.val() ^ self.coef_ram.read_data.val();
-            }
-            self.red_iss.d.next = self.red_rem.q.val().any();
-            self.red_pend.d.next = self.red_iss.q.val();
-            if self.red_rem.q.val().any() {
-                self.red_rem.d.next = self.red_rem.q.val() & !self.lo_a.oh.val();
-            } else if !self.red_iss.q.val() & !self.red_pend.q.val() {
-                // m' is final: DECIDE takes its lowest one from `red_rem`'s unit
-                self.red_rem.d.next = self.m.q.val();
-                self.state.d.next = 3.into();
-            }
-        }
-        if self.state.q.val() == 3 {
-            // DECIDE: redundant, or pivot q and pass 0
-            if !self.m.q.val().any() {
-                self.st_code.d.next = 1.into();
-                self.dr_check.d.next = true;
-                self.state.d.next = 7.into();
-            } else {
-                self.q_oh.d.next = self.lo_a.oh.val();
-                self.q_idx.d.next = self.lo_a.idx.val();
-                self.pi.start.next = true;
-                self.er.zero.next = true;
-                self.state.d.next = 4.into();
-            }
-        }
-        if (self.state.q.val() == 4) | (self.state.q.val() == 5) {
-            // PASS and ELIM: the issue stage walks words, then sources
-            if self.pi.elim_take.val() {
-                self.er.take.next = true;
-            }
-            if self.pi.passes_done.val() {
-                self.state.d.next = 5.into();
-            }
-            if self.pi.misframed.val() {
-                // pass 0's beats disagree with the length: nothing is committed
-                self.st_code.d.next = 0.into();
-                self.st_reason.d.next = 10.into();
-                self.state.d.next = 7.into();
-                if self.in_last.val() {
-                    self.state.d.next = 8.into();
-                }
-            }
-            if self.pi.commit.val() {
-                // open the context (a clock later) and start the scanner
-                self.book.commit.next = true;
-                self.sc.start.next = true;
-            }
-            if (self.state.q.val() == 5) & !self.pi.on.val() & !self.sc.on.val() & self.er.ok.val() {
-                self.er.take.next = true;
-                if self.er.next_any.val() {
-                    self.pi.start_elim.next = true;
-                } else if !self.ps.busy.val() {
-                    self.state.d.next = 6.into();
-                }
-            }
-        }
-        if self.state.q.val() == 6 {
-            // INSTALL m' at slot q
-            self.coef_ram.write_enable.next = true;
-            self.coef_ram.write_address.next = self.q_idx.q.val();
-            self.coef_ram.write_data.next = self.m.q.val();
-            self.valid.d.next = self.valid.q.val() | self.q_oh.q.val();
-            if self.m.q.val() == self.q_oh.q.val() {
-                self.known.d.next = self.known.q.val() | self.q_oh.q.val();
-            }
-            self.rank.d.next = self.rank.q.val() + 1;
-            self.st_code.d.next = 2.into();
-            if (self.rank.q.val() + 1) == self.ctx_k.val() {
-                self.st_code.d.next = 3.into();
-            }
-            self.state.d.next = 8.into();
-        }
-        if self.state.q.val() == 7 {
-            // DRAIN to the packet's last beat (a redundant symbol's beats are checked)
-            self.in_ready.next = true;
-            if self.in_valid.val() {
-                self.dr_w.d.next = self.dr_w.q.val() + 1;
-                if (self.dr_w.q.val() == self.last_word.val()) & !self.in_last.val() {
-                    self.dr_over.d.next = true;
-                }
-                if self.in_last.val() {
-                    self.state.d.next = 8.into();
-                    if self.dr_check.q.val() & (self.dr_over.q.val() | (self.dr_w.q.val() != self.last_word.val())) {
-                        self.st_code.d.next = 0.into();
-                        self.st_reason.d.next = 10.into();
-                    }
-                }
-            }
-        }
-        if self.state.q.val() == 8 {
-            // RESULT (res_valid; the book counts it), then the readout on COMPLETE
-            self.state.d.next = 0.into();
-            if self.st_code.q.val() == 3 {
-                self.ro.start.next = true;
-                self.state.d.next = 9.into();
-            }
-        }
-        if self.ro.done.val() {
-            // READ: rows 0..k−1 in order, MSG_SIZE bytes in all, until the last beat is taken
-            self.state.d.next = 10.into();
-        }
-        if self.state.q.val() == 10 {
-            // RECORD (rec_valid) until taken; then free the context (the book keeps the
-            // tombstone if delivered)
-            if self.rec_ready.val() {
-                self.valid.d.next = 0.into();
-                self.known.d.next = 0.into();
-                self.rank.d.next = 0.into();
-                self.state.d.next = 0.into();
-            }
-        }
-        if self.state.q.val() == 11 {
-            // TICK of the idle timer (the book's): an expired context's record fails
-            self.tick_pend.d.next = self.tick.val();
-            self.state.d.next = 0.into();
-            if self.book.expire.val() {
-                self.state.d.next = 10.into();
-            }
-        }
-        if self.clear.val() {
-            self.state.d.next = 0.into();
-            self.valid.d.next = 0.into();
-            self.known.d.next = 0.into();
-            self.rank.d.next = 0.into();
-            self.tick_pend.d.next = false;
-        }
         // the row RAM's address for the next clock: the word the passes issue now (read in R),
         // or the readout's
         self.rd_a.d.next = (bit_cast::<RA, 6>(self.pi.src.val()) << self.sa.val()) | bit_cast::<RA, SA>(self.pi.w.val());

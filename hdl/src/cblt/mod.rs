@@ -18,13 +18,16 @@
 //! * [`decoder`]: the online fully-reduced GF(2) decoder with the statuses, rank and
 //!   `known_mask` of §6.6.
 //! * [`receiver`]: one decoder context with its tombstone, idle expiry and records: the model
-//!   of the decoder RTL (`decoder_rtl`, feature `rtl`, with its components `header_rtl`,
-//!   `scanner_rtl` and `readout_rtl`).
+//!   of the decoder RTL (`decoder_rtl`, feature `rtl`, with its components `sequence_rtl`,
+//!   `header_rtl`, `coef_rows_rtl`, `scanner_rtl`, `pass_issue_rtl`, `payload_rtl`,
+//!   `readout_rtl` and `book_rtl`).
 //! * [`stimulus`]: random messages, interleaved streams and every §6.3 violation as a mutation
 //!   of a valid symbol: the receive-side fuzz stimulus.
 
 #[cfg(feature = "rtl")]
 pub mod book_rtl;
+#[cfg(feature = "rtl")]
+pub mod coef_rows_rtl;
 pub mod decoder;
 #[cfg(feature = "rtl")]
 pub mod decoder_rtl;
@@ -53,6 +56,8 @@ pub mod readout_rtl;
 pub mod receiver;
 #[cfg(feature = "rtl")]
 pub mod scanner_rtl;
+#[cfg(feature = "rtl")]
+pub mod sequence_rtl;
 pub mod stimulus;
 #[cfg(feature = "rtl")]
 pub mod symbol_xor_rtl;
