@@ -2,7 +2,10 @@
 //!
 //! The decoder's: `hdl::cblt::book_rtl::DecoderBook` (the statistics, the context's counts,
 //! the tombstone and the idle timer) and `pass_issue_rtl::PassIssue` (the payload passes'
-//! issue stage) against references stated here;
+//! issue stage) against references stated here; `sequence_rtl::DecoderSequence` (the state
+//! machine) with the components around it played here from its strobes, against the result
+//! its doc states for each symbol; `coef_rows_rtl::CoefRows` (the coefficient rows, their
+//! reduction and back-elimination) against rows kept fully reduced here;
 //! `hdl::cblt::header_rtl::HeaderCheck` (§6.3's receive checks) against the
 //! golden model's `Header::check_data` and the decoder's own rules after it, as
 //! `decoder::Decoder::push` ranks them; `hdl::cblt::scanner_rtl::ElimScanner` (back-elimination)
@@ -1037,5 +1040,230 @@ fn coef_rows_reduce_each_mask_and_keep_the_rows_fully_reduced() {
         }
         assert!(innovative > 1500 && redundant > 500 && writes > 1000 && frees > 100 && clears > 20 && full > 20,
             "innovative {innovative}, redundant {redundant}, writes {writes}, frees {frees}, clears {clears}, full {full}");
+    }
+}
+
+/// One symbol as the components around the decoder's sequence see it.
+#[derive(Clone, Copy, Debug)]
+struct SeqSymbol {
+    /// The header check's verdict: truncated, a tombstoned message, a reason, or passed (0).
+    trunc: bool,
+    tomb: bool,
+    reason: u64,
+    /// The packet's beats (3 is its length; 7 wraps the drain's 2-bit count onto the last word), clocks of REDUCE, m' ≠ 0, clocks of pass 0, pass
+    /// 0 misframed (with its last beat or not), rows to eliminate, the rank reaching k.
+    beats: u64,
+    reduce: u64,
+    m_any: bool,
+    pass0: u64,
+    misframed: Option<bool>,
+    elim: u64,
+    completes: bool,
+}
+
+impl SeqSymbol {
+    /// The result the sequence reports: `(code, reason)`, as `DecoderSequence`'s doc states.
+    fn result(&self) -> (u64, u64) {
+        match () {
+            _ if self.trunc => (0, 1),
+            _ if self.tomb => (4, 0),
+            _ if self.reason != 0 => (0, self.reason),
+            _ if !self.m_any => if self.beats == 3 { (1, 0) } else { (0, 10) },
+            _ if self.misframed.is_some() => (0, 10),
+            _ => (if self.completes { 3 } else { 2 }, 0),
+        }
+    }
+}
+
+/// Random symbols through the sequence, with the components around it played here from its
+/// strobes (each flag only in the state that reads it, as the decoder's components make them),
+/// ticks at any clock and clears now and then: every symbol reports the result its doc states,
+/// with its strobes in order (take, load, reduce, decide, commit, install, result, readout,
+/// record, free); a pending tick is stepped before a packet is taken; busy follows.
+#[test]
+fn decoder_sequence_takes_each_symbol_to_its_result() {
+    use hdl::cblt::sequence_rtl::TestSequence;
+    for mut dut in both_engines(|| TestSequence::new(3), "decoder_sequence").unwrap() {
+        let mut r = Rng::new(59);
+        let new_symbol = |r: &mut Rng| SeqSymbol {
+            trunc: r.chance(5),
+            tomb: r.chance(5),
+            reason: if r.chance(10) { 2 + r.below(8) } else { 0 },
+            beats: if r.chance(80) { 3 } else { 1 + r.below(8) },
+            reduce: r.below(4),
+            m_any: r.chance(85),
+            pass0: 1 + r.below(4),
+            misframed: r.chance(8).then(|| r.chance(50)),
+            elim: r.below(3),
+            completes: r.chance(30),
+        };
+        let mut sym = new_symbol(&mut r);
+        // the world: what the components are doing
+        let (mut offered, mut started, mut beat) = (false, false, 0u64);
+        let (mut reducing, mut red_left, mut deciding) = (None::<u64>, 0, false);
+        let (mut pass_left, mut passes_done_next, mut elim_phase, mut elim_left, mut scan_left) = (0u64, false, false, 0u64, 0u64);
+        let (mut draining, mut reading, mut recording) = (false, 0u64, false);
+        let mut tick_pend = false;
+        let mut seen: Vec<&str> = Vec::new();
+        let (mut results, mut completes, mut ticks, mut expired, mut clears, mut framing) = (0, 0, 0, 0, 0, 0);
+        let mut last_move = 0;
+        for t in 0..200_000u64 {
+            assert!(t - last_move < 500, "stuck at clock {t}: {sym:?} {seen:?} offered {offered} started {started} reducing {reducing:?} pass_left {pass_left} elim {elim_phase} {elim_left} draining {draining} reading {reading} recording {recording}");
+            let tick = r.chance(1);
+            let clear = r.below(2000) == 0;
+            let in_valid = offered || (draining && r.chance(80));
+            let in_last = draining && beat + 1 == sym.beats || pass_left == 1 && sym.misframed == Some(true);
+            let reduced = reducing == Some(0);
+            let pass_on = pass_left > 0;
+            let misframed = pass_left == 1 && sym.misframed.is_some() && !elim_phase;
+            let pass_commit = pass_left == 1 && sym.misframed.is_none() && !elim_phase;
+            let er_ok = r.chance(80);
+            let stages_busy = r.chance(30);
+            let ro_done = reading == 1;
+            let rec_ready = recording && r.chance(40);
+            // (read in TICK only)
+            let expire = r.chance(30);
+            let inputs = [
+                in_valid, in_last, tick, clear, sym.trunc, sym.tomb, sym.reason != 0, reduced, sym.m_any, pass_on && r.chance(20),
+                passes_done_next, pass_on, misframed, pass_commit, scan_left > 0, er_ok, elim_left > 0, stages_busy, sym.completes,
+                ro_done, rec_ready, expire,
+            ]
+            .map(|b| b as u64);
+            let mut inputs = inputs.to_vec();
+            inputs[6] = sym.reason;
+            let o = dut.eval(&inputs).to_vec();
+            dut.edge();
+            // outputs: take, load, reduce, decide, er_take, commit, start_elim, install, drain,
+            // result, ro_start, record, free, tick_step, busy, code, reason
+            let on = |i: usize| o[i] == 1;
+            if on(13) {
+                assert!(tick_pend, "a tick step with no tick pending at clock {t}");
+                ticks += 1;
+            }
+            if on(0) {
+                assert!(!tick_pend, "a packet taken with a tick pending at clock {t}");
+                assert!(offered && !started, "take at clock {t}");
+                (offered, started, beat) = (false, true, 0);
+                seen = vec!["take"];
+                // a rejected header is drained (its beats wait while it is judged)
+                draining = sym.trunc || sym.tomb || sym.reason != 0;
+            }
+            if on(1) {
+                assert_eq!(seen, ["take"], "load at clock {t}");
+                assert!(!sym.trunc && !sym.tomb && sym.reason == 0, "load of a rejected header at clock {t}");
+                seen.push("load");
+                (reducing, red_left) = (Some(sym.reduce), sym.reduce);
+            }
+            // the passes are done (the clock after their last word), then a pass's words
+            let done_now = passes_done_next;
+            passes_done_next = false;
+            if done_now {
+                elim_phase = true;
+                elim_left = sym.elim;
+            }
+            if pass_left > 0 {
+                pass_left -= 1;
+                if pass_left == 0 && misframed {
+                    elim_phase = false;
+                    draining = !in_last;
+                    framing += 1;
+                } else if pass_left == 0 && !elim_phase {
+                    passes_done_next = true;
+                }
+            }
+            if on(2) {
+                assert!(reducing.is_some(), "reduce at clock {t}");
+                if reduced {
+                    (reducing, deciding) = (None, true);
+                } else {
+                    red_left -= 1;
+                    reducing = Some(red_left);
+                }
+            } else {
+                assert!(reducing.is_none() || seen.last() == Some(&"load") && reducing == Some(sym.reduce), "REDUCE left at clock {t}");
+            }
+            if deciding && !on(2) {
+                deciding = false;
+                if on(3) {
+                    assert!(sym.m_any, "a pivot for m' = 0 at clock {t}");
+                    seen.push("decide");
+                    pass_left = sym.pass0;
+                } else {
+                    assert!(!sym.m_any, "no pivot for m' ≠ 0 at clock {t}");
+                    draining = true;
+                }
+            }
+            if on(5) {
+                seen.push("commit");
+                scan_left = 1 + r.below(5);
+            }
+            scan_left = scan_left.saturating_sub(1);
+            if on(6) {
+                assert!(elim_phase && elim_left > 0 && on(4), "an elimination pass at clock {t}");
+                elim_left -= 1;
+                pass_left = 1 + r.below(3);
+            }
+            if on(7) {
+                assert!(elim_phase && elim_left == 0, "install at clock {t}");
+                seen.push("install");
+                elim_phase = false;
+            }
+            if on(8) && in_valid {
+                beat += 1;
+                if in_last {
+                    draining = false;
+                }
+            }
+            if on(9) {
+                assert_eq!((o[15], o[16]), sym.result(), "the result of {sym:?} at clock {t}");
+                assert!(!draining && pass_left == 0, "a result before the packet's end at clock {t}: {sym:?}, {seen:?}, beat {beat}");
+                results += 1;
+                last_move = t;
+                if sym.result().0 == 3 {
+                    assert!(on(10), "a complete message is read out");
+                    reading = 1 + r.below(6);
+                    completes += 1;
+                }
+                started = false;
+                sym = new_symbol(&mut r);
+            }
+            if reading > 0 && !on(10) {
+                reading -= 1;
+                if reading == 0 {
+                    recording = true;
+                }
+            }
+            if on(11) {
+                assert!(recording, "record at clock {t}");
+                if on(12) {
+                    recording = false;
+                    last_move = t;
+                }
+            } else {
+                assert!(!on(12), "free outside RECORD at clock {t}");
+            }
+            if on(13) && expire {
+                recording = true;
+                expired += 1;
+            }
+            tick_pend = if on(13) { tick } else { tick_pend || tick };
+            if clear {
+                tick_pend = false;
+                (offered, started, reducing, deciding, pass_left, passes_done_next, elim_phase) = (false, false, None, false, 0, false, false);
+                (elim_left, scan_left, draining, reading, recording) = (0, 0, false, 0, false);
+                sym = new_symbol(&mut r);
+                clears += 1;
+                last_move = t;
+                let o = dut.eval(&[0; 22]).to_vec();
+                dut.edge();
+                assert_eq!(o[14], 0, "busy after a clear");
+                continue;
+            }
+            if !started && !offered && !recording && reading == 0 && r.chance(30) {
+                offered = true;
+            }
+        }
+        assert!(results > 5000 && completes > 300 && ticks > 1000 && expired > 200 && clears > 50 && framing > 100,
+            "results {results}, completes {completes}, ticks {ticks}, expired {expired}, clears {clears}, framing {framing}");
     }
 }

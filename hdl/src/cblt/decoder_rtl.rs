@@ -33,7 +33,10 @@
 //! 5. **Install** `m'` at slot q; INNOVATIVE, or COMPLETE at rank k.
 //!
 //! What a result does to the statistics, the open context's counts and the tombstone, and the
-//! idle timer, are a component of their own (`book_rtl::DecoderBook`).
+//! idle timer, are a component of their own (`book_rtl::DecoderBook`). So are the state
+//! machine that takes a symbol through these steps (`sequence_rtl::DecoderSequence`) and the
+//! coefficient rows with their reduction, pivot, scan and install (`coef_rows_rtl::CoefRows`);
+//! `LtDecoder` joins the components and owns the row RAM.
 //!
 //! On COMPLETE the rows are streamed out in order (`msg_*`, `msg_bytes` valid bytes per beat:
 //! each row is S bytes, the message is truncated to MSG_SIZE), then the completion record

@@ -23,6 +23,8 @@ pub struct TickDivider {
     on: DFF<Bit>,
     reload: DFF<Bits<33>>,
     rem: DFF<Bits<33>>,
+    /// `wdata − 2`, the count a write starts and reloads.
+    start: Signal<Local, Bits<33>>,
 }
 
 impl Default for TickDivider {
@@ -37,6 +39,7 @@ impl Default for TickDivider {
             on: Default::default(),
             reload: Default::default(),
             rem: Default::default(),
+            start: Default::default(),
         }
     }
 }
@@ -51,11 +54,12 @@ impl Logic for TickDivider {
         if self.rem.q.val().get_bit(32) {
             self.rem.d.next = self.reload.q.val();
         }
+        self.start.next = bit_cast::<33, 32>(self.wdata.val()) - 2;
         if self.we.val() {
             self.div_r.d.next = self.wdata.val();
             self.on.d.next = self.wdata.val().any();
-            self.reload.d.next = bit_cast::<33, 32>(self.wdata.val()) - 2;
-            self.rem.d.next = bit_cast::<33, 32>(self.wdata.val()) - 2;
+            self.reload.d.next = self.start.val();
+            self.rem.d.next = self.start.val();
         }
     }
 }
