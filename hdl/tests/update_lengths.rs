@@ -8,8 +8,10 @@ use std::path::Path;
 /// Lines from `fn update` to its closing brace, both counted.
 const LIMIT: usize = 150;
 
-/// The `update` functions over the limit (issue "One house plan", item 6), with today's length.
-const STILL_LONGER: &[(&str, usize)] = &[("NicTop", 247)];
+/// The `update` functions over the limit, with today's length: none since the decoder's sequence
+/// and rows and the NIC's two halves became components (issue "One house plan", item 6). A
+/// block listed here may only shrink, and must leave the list once it is within the limit.
+const STILL_LONGER: &[(&str, usize)] = &[];
 
 /// `(block, file, lines)` for every `update` of an `impl Logic for <block>` in `dir`, recursively.
 fn update_lengths(dir: &Path, out: &mut Vec<(String, String, usize)>) {

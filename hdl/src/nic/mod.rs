@@ -15,7 +15,11 @@ pub mod rtl;
 #[cfg(feature = "rtl")]
 pub mod rx_feeder;
 #[cfg(feature = "rtl")]
+pub mod rx_path;
+#[cfg(feature = "rtl")]
 pub mod tick_divider;
+#[cfg(feature = "rtl")]
+pub mod tx_path;
 #[cfg(feature = "rtl")]
 pub mod tx_queue;
 

@@ -1,6 +1,8 @@
 //! RTL of the FEC NIC top: the register map of `mod.rs` on a 32-bit memory bus (what a PCIe
-//! BAR0 bridge drives), the CB-LT encoder and decoder, a TX symbol queue, an RX staging buffer
-//! and feeder, an RX message buffer and a completion queue.
+//! BAR0 bridge drives), its transmit half (`tx_path::NicTx`: the CB-LT encoder and a TX symbol
+//! queue) and its receive half (`rx_path::NicRx`: an RX staging buffer and feeder, the CB-LT
+//! decoder, an RX message buffer and a completion queue). The top decodes the bus, registers
+//! the writes that reach the halves a clock later, and reads every register's value.
 //!
 //! `NicTop<MA, SA, TA, KM>` with `TA = SA + 2` and the encoder's masks KM ≥ k_max bits wide: symbols of S bytes in slots of 2^SA words, messages
 //! of up to k_max symbols in 2^MA words, all with a 32-bit data path (one bus word per beat).
@@ -17,16 +19,11 @@
 use rust_hdl::prelude::*;
 
 use super::bus_read::{RegisterRead, WindowRead};
-use super::completion_queue::CompletionQueue;
-use super::msg_capture::MsgCapture;
 use super::refusal::{decode_span, WriteRefusal};
-use super::rx_feeder::RxFeeder;
-use super::tick_divider::TickDivider;
-use super::tx_queue::TxQueue;
+use super::rx_path::NicRx;
+use super::tx_path::NicTx;
 use super::{caps_words, idx, MAGIC, REGISTERS, TX_SLOTS, CQ_DEPTH, VERSION};
-use crate::cblt::decoder_rtl::LtDecoder;
 use crate::cblt::encoder_csr::csr;
-use crate::cblt::encoder_rtl::LtEncoder;
 use crate::rtl_util::c;
 
 /// Registers in the map (the decode arrays' length; `update` loops over `0..58`).
@@ -80,14 +77,11 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     pub bus_rdata: Signal<Out, Bits<32>>,
     /// The core has work it can make progress on (the simulator clocks it while this is high).
     pub active: Signal<Out, Bit>,
-    enc: LtEncoder<32, MA, SA, KM>,
-    dec: LtDecoder<32, MA, SA, KM>,
-    /// The encoder's symbols for the host, the host's packets for the decoder, the decoder's
-    /// message and its records (each a component with its own test).
-    txq: TxQueue<SA, TA>,
-    feeder: RxFeeder<SA>,
-    capture: MsgCapture<MA, SA>,
-    cq: CompletionQueue,
+    /// The transmit half (the encoder and the TX symbol queue) and the receive half (the RX
+    /// staging and feeder, the decoder, the message capture, the completion queue, the last
+    /// result, the idle timer), each with its parts as components with their own tests.
+    tx: NicTx<MA, SA, TA, KM>,
+    rx: NicRx<MA, SA, KM>,
     /// BUS_REFUSED's count.
     refusal: WriteRefusal,
     // the decode, from REGISTERS
@@ -110,15 +104,6 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     /// CYCLES_LO was read at the last edge.
     cyc_read: DFF<Bit>,
     scratch: DFF<Bits<32>>,
-    draws: DFF<Bits<32>>,
-    // the last result
-    res_seq: DFF<Bits<16>>,
-    res_word: DFF<Bits<32>>,
-    res_known: DFF<Bits<64>>,
-    res_stop: DFF<Bits<32>>,
-    idle_limit: DFF<Bits<16>>,
-    /// `RX_TICK_DIV` and the decoder's idle ticks.
-    ticks: TickDivider,
     // combinational
     a12: Signal<Local, Bits<12>>,
     in_regs: Signal<Local, Bit>,
@@ -133,38 +118,16 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     csr_off: Signal<Local, Bits<8>>,
     r_txmeta: Signal<Local, Bit>,
     r_cq: Signal<Local, Bit>,
-    rx_clear: Signal<Local, Bit>,
-    /// CTRL's RX clear, applied a clock after its write (the bus decode is off the many resets
-    /// it drives); a read sees it, as a read returns the registers after its edge.
-    rx_clear_r: DFF<Bit>,
-    /// The TX and CQ pops and the TX flush, registered like the RX clear: each takes effect a
-    /// clock after its write, and the RAMs' read addresses follow the heads' next values, so a
-    /// read in the next clock still sees it.
-    tx_pop_r: DFF<Bit>,
-    tx_flush_r: DFF<Bit>,
-    cq_pop_r: DFF<Bit>,
     /// The encoder's register and buffer writes, registered: they reach it a clock after the
-    /// bus write, in the order they came (the bus decode is off the encoder's write logic).
+    /// bus write, in the order they came (the bus decode is off the encoder's write logic). The
+    /// RX staging writes take the same address and data a clock later (`NicRx`). A write's
+    /// pulses that change several registers (CTRL's clear and flush, the pops) are registered
+    /// by the half they reach: each takes effect a clock after its write.
     ew_cfg: DFF<Bit>,
     ew_caddr: DFF<Bits<8>>,
     ew_buf: DFF<Bit>,
     ew_baddr: DFF<Bits<MA>>,
     ew_data: DFF<Bits<32>>,
-    /// The RX staging writes (its window, `RX_HDR` ..= `RX_PUSH`), registered the same way: they
-    /// reach the feeder a clock after the bus write, with `ew_baddr` and `ew_data` as their
-    /// address and data, and a write refused while a push is in flight is judged as it lands.
-    rw_stage: DFF<Bit>,
-    rw_we: DFF<Bit>,
-    rw_hdr: DFF<Bit>,
-    rw_bhi: DFF<Bit>,
-    rw_blo: DFF<Bit>,
-    rw_len: DFF<Bit>,
-    rw_push: DFF<Bit>,
-    f_ebusy: Signal<Local, Bits<32>>,
-    f_fd: Signal<Local, Bits<32>>,
-    f_dbusy: Signal<Local, Bits<32>>,
-    f_open: Signal<Local, Bits<32>>,
-    f_mfull: Signal<Local, Bits<32>>,
 }
 
 impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<MA, SA, TA, KM> {
@@ -183,12 +146,8 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             bus_wdata: Default::default(),
             bus_rdata: Default::default(),
             active: Default::default(),
-            enc: LtEncoder::new(s, k_max),
-            dec: LtDecoder::new(s, k_max),
-            txq: Default::default(),
-            feeder: Default::default(),
-            capture: MsgCapture::new(s.div_ceil(4)),
-            cq: Default::default(),
+            tx: NicTx::new(s, k_max),
+            rx: NicRx::new(s, k_max),
             refusal: Default::default(),
             raddr: std::array::from_fn(|i| c(decode_span(&REGISTERS[i]).0)),
             rmask: std::array::from_fn(|i| c(decode_span(&REGISTERS[i]).1)),
@@ -204,13 +163,6 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             cyc_latch: Default::default(),
             cyc_read: Default::default(),
             scratch: Default::default(),
-            draws: Default::default(),
-            res_seq: Default::default(),
-            res_word: Default::default(),
-            res_known: Default::default(),
-            res_stop: Default::default(),
-            idle_limit: Default::default(),
-            ticks: Default::default(),
             a12: Default::default(),
             in_regs: Default::default(),
             hit: std::array::from_fn(|_| Default::default()),
@@ -224,28 +176,11 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
             csr_off: Default::default(),
             r_txmeta: Default::default(),
             r_cq: Default::default(),
-            rx_clear: Default::default(),
-            rx_clear_r: Default::default(),
-            tx_pop_r: Default::default(),
-            tx_flush_r: Default::default(),
-            cq_pop_r: Default::default(),
             ew_cfg: Default::default(),
             ew_caddr: Default::default(),
             ew_buf: Default::default(),
             ew_baddr: Default::default(),
             ew_data: Default::default(),
-            rw_stage: Default::default(),
-            rw_we: Default::default(),
-            rw_hdr: Default::default(),
-            rw_bhi: Default::default(),
-            rw_blo: Default::default(),
-            rw_len: Default::default(),
-            rw_push: Default::default(),
-            f_ebusy: Default::default(),
-            f_fd: Default::default(),
-            f_dbusy: Default::default(),
-            f_open: Default::default(),
-            f_mfull: Default::default(),
         }
     }
 }
@@ -253,18 +188,8 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> NicTop<
 impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic for NicTop<MA, SA, TA, KM> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, rx_clear_r, tx_pop_r, tx_flush_r, cq_pop_r, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, rw_stage, rw_we, rw_hdr, rw_bhi, rw_blo,
-            rw_len, rw_push, cyc_lo, cyc_hi, cyc_latch, cyc_read, scratch, draws,
-            res_seq, res_word, res_known, res_stop, idle_limit
-        );
-        self.enc.clock.next = self.clock.val();
-        self.dec.clock.next = self.clock.val();
-        self.txq.clock.next = self.clock.val();
-        self.feeder.clock.next = self.clock.val();
-        self.capture.clock.next = self.clock.val();
-        self.cq.clock.next = self.clock.val();
-        self.refusal.clock.next = self.clock.val();
+        dff_setup!(self, clock, ew_cfg, ew_caddr, ew_buf, ew_baddr, ew_data, cyc_lo, cyc_hi, cyc_latch, cyc_read, scratch);
+        clock!(self, clock, tx, rx, refusal, rd, rd_win);
 
         // ---- address decode: the register block and the four windows ----
         self.a12.next = self.bus_addr.val().get_bits::<12>(0);
@@ -279,8 +204,9 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.r_txsym.next = self.bus_addr.val().get_bits::<5>(15) == 3;
         self.w_txmsg.next = self.bus_we.val() & (self.bus_addr.val().get_bits::<3>(17) == 1);
         self.r_rxmsg.next = self.bus_addr.val().get_bits::<3>(17) == 2;
-        self.rx_clear_r.d.next = self.we_reg.val() & self.hit[7].val() & self.bus_wdata.val().get_bit(0);
-        self.rx_clear.next = self.rx_clear_r.q.val();
+        self.r_txmeta.next = self.hit[19].val() | self.hit[20].val() | self.hit[21].val();
+        self.r_cq.next = self.hit[49].val() | self.hit[50].val() | self.hit[51].val() | self.hit[52].val() | self.hit[53].val() | self.hit[54].val()
+            | self.hit[55].val();
 
         // ---- free-running cycle counter and scratch ----
         self.cyc_lo.d.next = self.cyc_lo.q.val() + 1;
@@ -296,144 +222,49 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
             self.scratch.d.next = self.bus_wdata.val();
         }
 
-        // ---- encoder: CSR writes, message buffer writes ----
+        // ---- the bus write stage: the encoder's register and buffer writes, registered ----
         self.csr_off.next = self.bus_addr.val().get_bits::<8>(2) - 64;
         self.ew_cfg.d.next = self.we_reg.val()
-            & (self.hit[9].val()
-                | self.hit[10].val()
-                | self.hit[11].val()
-                | self.hit[12].val()
-                | self.hit[13].val()
-                | self.hit[14].val()
-                | self.hit[23].val());
+            & (self.hit[9].val() | self.hit[10].val() | self.hit[11].val() | self.hit[12].val() | self.hit[13].val() | self.hit[14].val() | self.hit[23].val());
         self.ew_caddr.d.next = self.csr_off.val();
         self.ew_buf.d.next = self.w_txmsg.val();
         self.ew_baddr.d.next = bit_cast::<MA, 20>(self.wa.val());
         self.ew_data.d.next = self.bus_wdata.val();
-        self.enc.cfg_we.next = self.ew_cfg.q.val();
-        self.enc.cfg_addr.next = self.ew_caddr.q.val();
-        self.enc.cfg_wdata.next = self.ew_data.q.val();
-        self.enc.buf_we.next = self.ew_buf.q.val();
-        self.enc.buf_addr.next = self.ew_baddr.q.val();
-        self.enc.buf_wdata.next = self.ew_data.q.val();
 
-        // ---- TX queue: the encoder's beats into the tail slot, the host reads the head ----
-        self.enc.out_ready.next = self.txq.ready.val();
-        self.txq.beat_valid.next = self.enc.out_valid.val();
-        self.txq.beat_first.next = self.enc.out_first.val();
-        self.txq.beat_last.next = self.enc.out_last.val();
-        self.txq.beat_data.next = self.enc.out_data.val();
-        self.txq.hdr.next = self.enc.out_hdr.val();
-        self.txq.bitset.next = self.enc.out_bitset.val();
-        if self.txq.take.val() {
-            self.draws.d.next = self.enc.out_draws.val();
-        }
-        self.tx_pop_r.d.next = self.we_reg.val() & self.hit[22].val();
-        self.tx_flush_r.d.next = self.we_reg.val() & self.hit[7].val() & self.bus_wdata.val().get_bit(1);
-        self.txq.pop.next = self.tx_pop_r.q.val();
-        self.txq.flush.next = self.tx_flush_r.q.val();
-        self.txq.rd_addr.next = bit_cast::<SA, 20>(self.wa.val());
-        self.r_txmeta.next = self.hit[19].val() | self.hit[20].val() | self.hit[21].val();
+        // ---- the transmit half (`NicTx`) ----
+        self.tx.cfg_we.next = self.ew_cfg.q.val();
+        self.tx.cfg_addr.next = self.ew_caddr.q.val();
+        self.tx.buf_we.next = self.ew_buf.q.val();
+        self.tx.buf_addr.next = self.ew_baddr.q.val();
+        self.tx.wdata.next = self.ew_data.q.val();
+        self.tx.pop_we.next = self.we_reg.val() & self.hit[22].val();
+        self.tx.flush_we.next = self.we_reg.val() & self.hit[7].val() & self.bus_wdata.val().get_bit(1);
+        self.tx.rd_addr.next = self.wa.val();
 
-        // ---- RX staging and feeder: host writes (a clock later) while no push is in flight ----
-        self.rw_stage.d.next = self.w_stage.val();
-        self.rw_we.d.next = self.we_reg.val();
-        self.rw_hdr.d.next = self.hit[24].val();
-        self.rw_bhi.d.next = self.hit[25].val();
-        self.rw_blo.d.next = self.hit[26].val();
-        self.rw_len.d.next = self.hit[27].val();
-        self.rw_push.d.next = self.hit[28].val();
-        self.feeder.stage_we.next = self.rw_stage.q.val();
-        self.feeder.addr.next = bit_cast::<SA, MA>(self.ew_baddr.q.val());
-        self.feeder.wdata.next = self.ew_data.q.val();
-        self.feeder.reg_we.next = self.rw_we.q.val();
-        self.feeder.hit_hdr.next = self.rw_hdr.q.val();
-        self.feeder.hit_bhi.next = self.rw_bhi.q.val();
-        self.feeder.hit_blo.next = self.rw_blo.q.val();
-        self.feeder.hit_len.next = self.rw_len.q.val();
-        self.feeder.hit_push.next = self.rw_push.q.val();
-        self.feeder.in_ready.next = self.dec.in_ready.val();
-        self.dec.in_valid.next = self.feeder.in_valid.val();
-        self.dec.in_last.next = self.feeder.in_last.val();
-        self.dec.in_data.next = self.feeder.in_data.val();
-        self.dec.in_len.next = self.feeder.len.val();
-        self.dec.in_hdr.next = self.feeder.hdr.val();
-        self.dec.in_bitset.next = (bit_cast::<64, 32>(self.feeder.bitset_hi.val()) << 32) | bit_cast::<64, 32>(self.feeder.bitset_lo.val());
+        // ---- the receive half (`NicRx`) ----
+        self.rx.stage_we.next = self.w_stage.val();
+        self.rx.reg_we.next = self.we_reg.val();
+        self.rx.hit_hdr.next = self.hit[24].val();
+        self.rx.hit_bhi.next = self.hit[25].val();
+        self.rx.hit_blo.next = self.hit[26].val();
+        self.rx.hit_len.next = self.hit[27].val();
+        self.rx.hit_push.next = self.hit[28].val();
+        self.rx.waddr.next = bit_cast::<SA, MA>(self.ew_baddr.q.val());
+        self.rx.wdata_r.next = self.ew_data.q.val();
+        self.rx.wdata.next = self.bus_wdata.val();
+        self.rx.idle_we.next = self.we_reg.val() & self.hit[34].val();
+        self.rx.div_we.next = self.we_reg.val() & self.hit[35].val();
+        self.rx.clear_we.next = self.we_reg.val() & self.hit[7].val() & self.bus_wdata.val().get_bit(0);
+        self.rx.ack_we.next = self.we_reg.val() & self.hit[40].val();
+        self.rx.pop_we.next = self.we_reg.val() & self.hit[56].val();
+        self.rx.rd_addr.next = self.wa.val();
 
         // ---- refused writes (counted from the write's registered copy, a clock later) ----
         self.refusal.bus_we.next = self.bus_we.val();
         self.refusal.bus_addr.next = self.bus_addr.val();
-        self.refusal.busy.next = self.feeder.on.val();
-
-        // ---- results, idle ticks, clear ----
-        if self.dec.res_valid.val() {
-            self.res_seq.d.next = self.res_seq.q.val() + 1;
-            self.res_word.d.next = bit_cast::<32, 3>(self.dec.res_status.val())
-                | (bit_cast::<32, 4>(self.dec.res_reason.val()) << 4)
-                | (bit_cast::<32, 7>(self.dec.res_rank.val()) << 8);
-            self.res_known.d.next = self.dec.res_known.val();
-            self.res_stop.d.next = self.dec.res_hdr.val();
-        }
-        if self.we_reg.val() & self.hit[34].val() {
-            self.idle_limit.d.next = self.bus_wdata.val().get_bits::<16>(0);
-        }
-        self.ticks.clock.next = self.clock.val();
-        self.ticks.we.next = self.we_reg.val() & self.hit[35].val();
-        self.ticks.wdata.next = self.bus_wdata.val();
-        self.dec.tick.next = self.ticks.tick.val();
-        self.dec.idle_limit.next = self.idle_limit.q.val();
-        self.dec.clear.next = self.rx_clear.val();
-
-        // ---- RX message capture, and the completion queue ----
-        self.capture.msg_valid.next = self.dec.msg_valid.val();
-        self.capture.msg_data.next = self.dec.msg_data.val();
-        self.capture.msg_bytes.next = self.dec.msg_bytes.val();
-        self.capture.msg_last.next = self.dec.msg_last.val();
-        self.capture.free.next = (self.we_reg.val() & self.hit[40].val()) | self.rx_clear.val();
-        self.capture.rd_addr.next = bit_cast::<MA, 20>(self.wa.val());
-        self.dec.msg_ready.next = self.capture.msg_ready.val();
-        self.cq.rec_valid.next = self.dec.rec_valid.val();
-        self.cq.rec_failed.next = self.dec.rec_failed.val();
-        self.cq.rec_rank.next = self.dec.rec_rank.val();
-        self.cq.rec_hdr.next = self.dec.rec_hdr.val();
-        self.cq.rec_known.next = self.dec.rec_known.val();
-        self.cq.rec_seen.next = self.dec.rec_seen.val();
-        self.cq.rec_redundant.next = self.dec.rec_redundant.val();
-        self.cq.rec_invalid.next = self.dec.rec_invalid.val();
-        self.dec.rec_ready.next = self.cq.rec_ready.val();
-        self.cq_pop_r.d.next = self.we_reg.val() & self.hit[56].val();
-        self.cq.pop.next = self.cq_pop_r.q.val();
-        self.cq.clear.next = self.rx_clear.val();
-        self.cq.rd_word.next = bit_cast::<3, 20>(self.wa.val());
-        self.r_cq.next = self.hit[49].val()
-            | self.hit[50].val()
-            | self.hit[51].val()
-            | self.hit[52].val()
-            | self.hit[53].val()
-            | self.hit[54].val()
-            | self.hit[55].val();
+        self.refusal.busy.next = self.rx.feeding.val();
 
         // ---- read values, by register index ----
-        self.f_ebusy.next = 0.into();
-        if self.enc.busy.val() {
-            self.f_ebusy.next = 1.into();
-        }
-        self.f_fd.next = 0.into();
-        if self.feeder.on.val() {
-            self.f_fd.next = 1.into();
-        }
-        self.f_dbusy.next = 0.into();
-        if self.dec.busy.val() {
-            self.f_dbusy.next = 1.into();
-        }
-        self.f_open.next = 0.into();
-        if self.dec.ctx_open.val() {
-            self.f_open.next = 1.into();
-        }
-        self.f_mfull.next = 0.into();
-        if self.capture.full.val() {
-            self.f_mfull.next = 1.into();
-        }
         self.rv[0].next = self.id_c.val();
         self.rv[1].next = self.version_c.val();
         self.rv[2].next = self.caps_c.val();
@@ -442,61 +273,52 @@ impl<const MA: usize, const SA: usize, const TA: usize, const KM: usize> Logic f
         self.rv[5].next = self.cyc_latch.q.val();
         self.rv[6].next = self.scratch.q.val();
         self.rv[8].next = self.refusal.refused.val();
-        self.rv[15].next = self.f_ebusy.val() | (bit_cast::<32, 3>(self.txq.count.val()) << 8);
-        self.rv[16].next = self.enc.symbols.val();
-        self.rv[17].next = self.enc.starts_refused.val();
-        self.rv[18].next = self.enc.cfg_rejected.val() + self.enc.buf_rejected.val();
-        self.rv[24].next = self.feeder.hdr.val();
-        self.rv[25].next = self.feeder.bitset_hi.val();
-        self.rv[26].next = self.feeder.bitset_lo.val();
-        self.rv[27].next = bit_cast::<32, 16>(self.feeder.len.val());
-        self.rv[29].next = self.f_fd.val()
-            | (self.f_dbusy.val() << 1)
-            | (self.f_open.val() << 2)
-            | (self.f_mfull.val() << 3)
-            | (bit_cast::<32, 3>(self.cq.count.val()) << 8)
-            | (bit_cast::<32, 16>(self.res_seq.q.val()) << 16);
-        self.rv[30].next = self.res_word.q.val();
-        self.rv[31].next = self.res_known.q.val().get_bits::<32>(0);
-        self.rv[32].next = self.res_known.q.val().get_bits::<32>(32);
-        self.rv[33].next = self.res_stop.q.val();
-        self.rv[34].next = bit_cast::<32, 16>(self.idle_limit.q.val());
-        self.rv[35].next = self.ticks.div.val();
-        self.rv[36].next = bit_cast::<32, 7>(self.dec.ctx_rank.val()) | (self.f_open.val() << 8);
-        self.rv[37].next = self.dec.ctx_known.val().get_bits::<32>(0);
-        self.rv[38].next = self.dec.ctx_known.val().get_bits::<32>(32);
-        self.rv[39].next = self.capture.bytes.val();
-        self.rv[41].next = self.dec.cnt_symbols.val();
-        self.rv[42].next = self.dec.cnt_invalid.val();
-        self.rv[43].next = self.dec.cnt_framing.val();
-        self.rv[44].next = self.dec.cnt_redundant.val();
-        self.rv[45].next = self.dec.cnt_innovative.val();
-        self.rv[46].next = self.dec.cnt_after_complete.val();
-        self.rv[47].next = self.dec.cnt_complete.val();
-        self.rv[48].next = self.dec.cnt_failed.val();
-        self.rv[57].next = self.draws.q.val();
+        self.rv[15].next = self.tx.status.val();
+        self.rv[16].next = self.tx.symbols.val();
+        self.rv[17].next = self.tx.starts_refused.val();
+        self.rv[18].next = self.tx.writes_refused.val();
+        self.rv[24].next = self.rx.hdr.val();
+        self.rv[25].next = self.rx.bitset_hi.val();
+        self.rv[26].next = self.rx.bitset_lo.val();
+        self.rv[27].next = self.rx.len.val();
+        self.rv[29].next = self.rx.status.val();
+        self.rv[30].next = self.rx.result.val();
+        self.rv[31].next = self.rx.known_lo.val();
+        self.rv[32].next = self.rx.known_hi.val();
+        self.rv[33].next = self.rx.stop.val();
+        self.rv[34].next = self.rx.idle_limit.val();
+        self.rv[35].next = self.rx.tick_div.val();
+        self.rv[36].next = self.rx.ctx.val();
+        self.rv[37].next = self.rx.ctx_known_lo.val();
+        self.rv[38].next = self.rx.ctx_known_hi.val();
+        self.rv[39].next = self.rx.msg_bytes.val();
+        self.rv[41].next = self.rx.cnt[0].val();
+        self.rv[42].next = self.rx.cnt[1].val();
+        self.rv[43].next = self.rx.cnt[2].val();
+        self.rv[44].next = self.rx.cnt[3].val();
+        self.rv[45].next = self.rx.cnt[4].val();
+        self.rv[46].next = self.rx.cnt[5].val();
+        self.rv[47].next = self.rx.cnt[6].val();
+        self.rv[48].next = self.rx.cnt[7].val();
+        self.rv[57].next = self.tx.draws.val();
 
         // ---- the read path (`RegisterRead`, `WindowRead`) ----
-        self.rd.clock.next = self.clock.val();
         self.rd.re.next = self.bus_re.val();
         for i in 0..58 {
             self.rd.hit[i].next = self.hit[i].val();
             self.rd.value[i].next = self.rv[i].val();
         }
-        self.rd_win.clock.next = self.clock.val();
         self.rd_win.re.next = self.bus_re.val();
         self.rd_win.txsym.next = self.r_txsym.val();
         self.rd_win.rxmsg.next = self.r_rxmsg.val();
         self.rd_win.cq.next = self.r_cq.val();
         self.rd_win.txmeta.next = self.r_txmeta.val();
-        self.rd_win.cq_empty_head.next = self.hit[49].val() & (self.cq.count.val() == 0);
-        self.rd_win.tx_data.next = self.txq.data.val();
-        self.rd_win.rx_data.next = self.capture.rdata.val();
-        self.rd_win.cq_data.next = self.cq.rdata.val();
-        self.rd_win.tx_meta.next = self.txq.meta.val();
+        self.rd_win.cq_empty_head.next = self.hit[49].val() & self.rx.cq_empty.val();
+        self.rd_win.tx_data.next = self.tx.data.val();
+        self.rd_win.rx_data.next = self.rx.msg_rdata.val();
+        self.rd_win.cq_data.next = self.rx.cq_rdata.val();
+        self.rd_win.tx_meta.next = self.tx.meta.val();
         self.bus_rdata.next = self.rd.data.val() | self.rd_win.data.val();
-        self.active.next = (self.enc.busy.val() & self.txq.ready.val())
-            | self.feeder.on.val()
-            | (self.dec.busy.val() & self.capture.msg_ready.val() & !(self.dec.rec_valid.val() & self.cq.full.val()));
+        self.active.next = self.tx.active.val() | self.rx.active.val();
     }
 }
