@@ -363,8 +363,8 @@ pub fn ecp5_all() -> Vec<Top> {
             decoder's and the encoder's notes. The median misses the 125 MHz of a PCIe Gen2 x1 user clock \
             (the row above says by how much), and the seeds spread over about ten percent: what is left is \
             routing across a die whose block RAM is nearly all used, and which path is slowest changes with \
-            the placement. Among them: the decoder's header check into its reason code, the encoder's \
-            symbol limit (`count + 1 = limit` at each push; compared a push ahead, it would be a register), \
+            the placement. Among them: the decoder's header check into its reason code, an `RX_TICK_DIV` \
+            write into the tick divider's count (seed 1 of the 2026-11-28 build, 7.5 of its 8.9 ns routing), \
             and the decoder's row RAM's word into its XOR (the word of one of 64 blocks spread over the die, \
             multiplexed, then XORed and registered; a register on the RAM's output is one more payload \
             stage). The RX staging registers, once written in the bus's clock and the slowest path of one \
