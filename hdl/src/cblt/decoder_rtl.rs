@@ -64,7 +64,8 @@ use super::{HEADER_LEN, K_MAX};
 /// `res_reason` of a symbol whose beats disagree with its length (an RTL-only error).
 pub const REASON_FRAMING: u8 = 10;
 
-// `update` uses these status and reason codes as literals (hdl_gen takes no paths).
+// `update` here and `sequence_rtl::DecoderSequence` use these status and reason codes as
+// literals (hdl_gen takes no paths).
 const _: () = assert!(
     Status::Invalid(Invalid::Truncated).code() == 0
         && Status::Redundant.code() == 1

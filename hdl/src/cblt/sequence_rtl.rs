@@ -26,6 +26,9 @@ use rust_hdl::prelude::*;
 /// - RESULT (`result`, one clock); COMPLETE goes on to READ (`ro_start`) until `ro_done`, then
 ///   RECORD (`record`) until `rec_ready` (`free`).
 /// - `clear` returns to IDLE and forgets a pending tick.
+///
+/// `code` is `Status::code` and `reason` `Invalid::code` (10 a framing error), written here as
+/// literals: the const assert in `decoder_rtl.rs` ties them to the codec's.
 #[derive(LogicBlock)]
 pub struct DecoderSequence<const SA: usize> {
     pub clock: Signal<In, Clock>,

@@ -120,9 +120,10 @@ pub struct NicTop<const MA: usize, const SA: usize, const TA: usize, const KM: u
     r_cq: Signal<Local, Bit>,
     /// The encoder's register and buffer writes, registered: they reach it a clock after the
     /// bus write, in the order they came (the bus decode is off the encoder's write logic). The
-    /// RX staging writes take the same address and data a clock later (`NicRx`). A write's
-    /// pulses that change several registers (CTRL's clear and flush, the pops) are registered
-    /// by the half they reach: each takes effect a clock after its write.
+    /// RX staging writes use the same registered address and data, and `NicRx` registers their
+    /// strobes, so they too reach the feeder a clock after the bus write. CTRL's clear and
+    /// flush and the two pops are registered by the half they reach: each takes effect a clock
+    /// after its write.
     ew_cfg: DFF<Bit>,
     ew_caddr: DFF<Bits<8>>,
     ew_buf: DFF<Bit>,
