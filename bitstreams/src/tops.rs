@@ -364,7 +364,7 @@ pub fn ecp5_all() -> Vec<Top> {
             (the row above says by how much), and the seeds spread over about ten percent: what is left is \
             routing across a die whose block RAM is nearly all used, and which path is slowest changes with \
             the placement. Among them: the decoder's header check into its reason code, an `RX_TICK_DIV` \
-            write into the tick divider's count (seed 1 of the 2026-11-28 build, 7.5 of its 8.9 ns routing), \
+            write into the tick divider's count (its decode's route across the die), \
             and the decoder's row RAM's word into its XOR (the word of one of 64 blocks spread over the die, \
             multiplexed, then XORed and registered; a register on the RAM's output is one more payload \
             stage). The RX staging registers, once written in the bus's clock and the slowest path of one \
