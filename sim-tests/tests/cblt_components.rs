@@ -1263,6 +1263,8 @@ fn decoder_sequence_takes_each_symbol_to_its_result() {
                 offered = true;
             }
         }
+        // the coverage (`-- --nocapture` prints it)
+        eprintln!("decoder_sequence: results {results}, completes {completes}, ticks {ticks}, expired {expired}, clears {clears}, framing {framing}");
         assert!(results > 5000 && completes > 300 && ticks > 1000 && expired > 200 && clears > 50 && framing > 100,
             "results {results}, completes {completes}, ticks {ticks}, expired {expired}, clears {clears}, framing {framing}");
     }
