@@ -78,6 +78,13 @@ fn thousands(n: u32) -> String {
     out
 }
 
+/// A table row's logic cells: `used / available (p %)`, and says so when the top does not fit.
+fn cells_used(r: &Report) -> String {
+    let pct = format!("{:.0} %", 100.0 * r.logic_cells as f64 / r.logic_cells_avail as f64);
+    let pct = if r.fits { pct } else { format!("**{pct}, does not fit**") };
+    format!("{} / {} ({pct})", thousands(r.logic_cells), thousands(r.logic_cells_avail))
+}
+
 impl Row {
     /// One line for the terminal.
     pub fn summary(&self) -> String {
@@ -207,22 +214,18 @@ pub fn markdown(rows: &[Row]) -> String {
         if !r.fits {
             let _ = writeln!(
                 s,
-                "| `{}` | {} / {} (**{:.0} %, does not fit**) | – | {} / 32 | – | – | no | – | – | – |",
+                "| `{}` | {} | – | {} / 32 | – | – | no | – | – | – |",
                 row.name,
-                thousands(r.logic_cells),
-                thousands(r.logic_cells_avail),
-                100.0 * r.logic_cells as f64 / r.logic_cells_avail as f64,
+                cells_used(r),
                 r.ram_blocks
             );
             continue;
         }
         let _ = writeln!(
             s,
-            "| `{}` | {} / {} ({:.0} %) | {} | {} / 32 | {} | {:.2} MHz ({:.2}–{:.2}) | {} | {:.3} MHz (Fmax {:.2}) | [`bin/{}.bin`](bin/{}.bin) | {} |",
+            "| `{}` | {} | {} | {} / 32 | {} | {:.2} MHz ({:.2}–{:.2}) | {} | {:.3} MHz (Fmax {:.2}) | [`bin/{}.bin`](bin/{}.bin) | {} |",
             row.name,
-            thousands(r.logic_cells),
-            thousands(r.logic_cells_avail),
-            100.0 * r.logic_cells as f64 / r.logic_cells_avail as f64,
+            cells_used(r),
             thousands(r.logic_cells.saturating_sub(row.harness_flops)),
             r.ram_blocks,
             r.plls,

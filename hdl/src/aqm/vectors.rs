@@ -438,6 +438,17 @@ fn cfg(c: Config) -> Op {
     Op::Config { cfg: c }
 }
 
+/// A scenario's start: its note, then its configuration.
+fn scenario(v: &mut Vec<Op>, label: &str, c: Config) {
+    v.push(note(label));
+    v.push(cfg(c));
+}
+
+/// ECT(0) dequeues at the given (tick, sojourn) pairs.
+fn deqs_ect0(v: &mut Vec<Op>, at: &[(u32, u32)]) {
+    v.extend(at.iter().map(|&(t, s)| deq(t, s, ecn::ECT0)));
+}
+
 fn check() -> Op {
     Op::Check { counters: None, state: None }
 }
@@ -460,40 +471,25 @@ fn persistent_prefix(ops: &mut Vec<Op>, until: u32) {
 fn ecn_sharp_scenarios(law: Law, due_ge: bool) -> Vec<Op> {
     let c = ecn_sharp(law, due_ge);
     let mut v = vec![];
-    v.push(note("V1: no queue, never mark"));
-    v.push(cfg(c));
-    for (t, s) in [(100, 0), (101, 1), (102, 84), (103, 0)] {
-        v.push(deq(t, s, ecn::ECT0));
-    }
-    v.push(note("V2: instantaneous threshold boundary (strict >)"));
-    v.push(cfg(c));
-    for (t, s) in [(1000, 199), (1001, 0), (1002, 200), (1003, 0), (1004, 201), (1005, 0), (1006, 5000), (1007, 0)] {
-        v.push(deq(t, s, ecn::ECT0));
-    }
-    v.push(note("V3: persistent detection boundary; the detecting packet is marked"));
-    v.push(cfg(c));
+    scenario(&mut v, "V1: no queue, never mark", c);
+    deqs_ect0(&mut v, &[(100, 0), (101, 1), (102, 84), (103, 0)]);
+    scenario(&mut v, "V2: instantaneous threshold boundary (strict >)", c);
+    deqs_ect0(&mut v, &[(1000, 199), (1001, 0), (1002, 200), (1003, 0), (1004, 201), (1005, 0), (1006, 5000), (1007, 0)]);
+    scenario(&mut v, "V3: persistent detection boundary; the detecting packet is marked", c);
     persistent_prefix(&mut v, 1200);
     v.push(deq(1201, 100, ecn::ECT0));
     v.push(deq(1202, 100, ecn::ECT0));
-    v.push(note("V4/V5: marking cadence, one dequeue per tick 1000..3000, soj 100"));
-    v.push(cfg(c));
+    scenario(&mut v, "V4/V5: marking cadence, one dequeue per tick 1000..3000, soj 100", c);
     for t in 1000..=3000 {
         v.push(deq(t, 100, ecn::ECT0));
     }
     v.push(check());
-    v.push(note("V6: exit and re-entry"));
-    v.push(cfg(c));
+    scenario(&mut v, "V6: exit and re-entry", c);
     persistent_prefix(&mut v, 1200);
-    for (t, s) in [(1201, 100), (1300, 100), (1402, 100), (1410, 84), (1420, 100), (1500, 100), (1620, 100), (1621, 100), (1700, 100), (1822, 100)] {
-        v.push(deq(t, s, ecn::ECT0));
-    }
-    v.push(note("V7: target boundary (85 counts as above, 84 resets)"));
-    v.push(cfg(c));
-    for (t, s) in [(1000, 85), (1100, 85), (1200, 85), (1201, 85), (1250, 84), (1260, 85), (1461, 85)] {
-        v.push(deq(t, s, ecn::ECT0));
-    }
-    v.push(note("V8: instantaneous and persistent together; ECN codepoints"));
-    v.push(cfg(c));
+    deqs_ect0(&mut v, &[(1201, 100), (1300, 100), (1402, 100), (1410, 84), (1420, 100), (1500, 100), (1620, 100), (1621, 100), (1700, 100), (1822, 100)]);
+    scenario(&mut v, "V7: target boundary (85 counts as above, 84 resets)", c);
+    deqs_ect0(&mut v, &[(1000, 85), (1100, 85), (1200, 85), (1201, 85), (1250, 84), (1260, 85), (1461, 85)]);
+    scenario(&mut v, "V8: instantaneous and persistent together; ECN codepoints", c);
     let mut t = 1000;
     while t <= 1200 {
         v.push(deq(t, 150, ecn::ECT0));
@@ -502,14 +498,10 @@ fn ecn_sharp_scenarios(law: Law, due_ge: bool) -> Vec<Op> {
     for (t, s, e) in [(1201, 250, ecn::ECT0), (1300, 250, ecn::NOT_ECT), (1402, 150, ecn::NOT_ECT), (1450, 250, ecn::CE), (1502, 150, ecn::ECT1)] {
         v.push(deq(t, s, e));
     }
-    v.push(note("V9: idle gap resets through the low sojourn"));
-    v.push(cfg(c));
+    scenario(&mut v, "V9: idle gap resets through the low sojourn", c);
     persistent_prefix(&mut v, 1200);
-    for (t, s) in [(1201, 100), (1402, 100), (5000, 0), (5001, 0), (5002, 100)] {
-        v.push(deq(t, s, ecn::ECT0));
-    }
-    v.push(note("V10: dequeue stall with backlog (catch-up burst under the paper law)"));
-    v.push(cfg(c));
+    deqs_ect0(&mut v, &[(1201, 100), (1402, 100), (5000, 0), (5001, 0), (5002, 100)]);
+    scenario(&mut v, "V10: dequeue stall with backlog (catch-up burst under the paper law)", c);
     persistent_prefix(&mut v, 1200);
     v.push(deq(1201, 100, ecn::ECT0));
     v.push(deq(1402, 100, ecn::ECT0));
@@ -517,14 +509,12 @@ fn ecn_sharp_scenarios(law: Law, due_ge: bool) -> Vec<Op> {
         v.push(deq(t, 150, ecn::ECT0));
     }
     for (label, off) in [("V11a: wrap inside the detection window", 0u32.wrapping_sub(1100)), ("V11b: wrap between marks", 0u32.wrapping_sub(1300)), ("V12: first above-target dequeue at now = 0 (valid bit)", 0u32.wrapping_sub(1000))] {
-        v.push(note(label));
-        v.push(cfg(c));
+        scenario(&mut v, label, c);
         for t in 1000..=1600u32 {
             v.push(deq(t.wrapping_add(off), 100, ecn::ECT0));
         }
     }
-    v.push(note("V13b at 32 bits: zero increments, then dequeues 2^28 ticks apart; marking must go on"));
-    v.push(cfg(c));
+    scenario(&mut v, "V13b at 32 bits: zero increments, then dequeues 2^28 ticks apart; marking must go on", c);
     v.push(deq_run(1000, 100, ecn::ECT0, 3000));
     for k in 1..=40u32 {
         v.push(deq(4000u32.wrapping_add(k << 28), 100, ecn::ECT0));
@@ -553,8 +543,7 @@ fn codel_scenarios() -> Vec<Op> {
     for t in 3002..=3600 {
         v.push(deq_q(t, 120, ecn::ECT1, 30_000));
     }
-    v.push(note("Not-ECT with drop_non_ect: dropped and counted"));
-    v.push(cfg(Config { drop_non_ect: true, ..c }));
+    scenario(&mut v, "Not-ECT with drop_non_ect: dropped and counted", Config { drop_non_ect: true, ..c });
     for t in 5000..=5600 {
         v.push(deq_q(t, 100, if t % 2 == 0 { ecn::NOT_ECT } else { ecn::CE }, 30_000));
     }
@@ -572,18 +561,15 @@ fn threshold_scenarios() -> Vec<Op> {
     for (i, e) in [ecn::NOT_ECT, ecn::ECT1, ecn::CE].iter().enumerate() {
         v.push(deq_q(200 + i as u32, 0, *e, 51));
     }
-    v.push(note("K in bytes with Not-ECT dropped (RED/ECN style)"));
-    v.push(cfg(Config { mode: Mode::QueueLen, k: 3076, drop_non_ect: true, ..Config::default() }));
+    scenario(&mut v, "K in bytes with Not-ECT dropped (RED/ECN style)", Config { mode: Mode::QueueLen, k: 3076, drop_non_ect: true, ..Config::default() });
     for (i, (q, e)) in [(3076, ecn::NOT_ECT), (3077, ecn::NOT_ECT), (3077, ecn::ECT0), (0, ecn::NOT_ECT)].iter().enumerate() {
         v.push(deq_q(300 + i as u32, 0, *e, *q));
     }
-    v.push(note("TCN: sojourn > 150 ticks (the multi-queue experiment's threshold)"));
-    v.push(cfg(Config { mode: Mode::Tcn, ins_target: 150, ..Config::default() }));
+    scenario(&mut v, "TCN: sojourn > 150 ticks (the multi-queue experiment's threshold)", Config { mode: Mode::Tcn, ins_target: 150, ..Config::default() });
     for (i, s) in [0u32, 149, 150, 151, 100_000, u32::MAX].iter().enumerate() {
         v.push(deq_q(1000 + i as u32, *s, ecn::ECT0, 1_000_000));
     }
-    v.push(note("off: nothing fires whatever the sojourn and queue"));
-    v.push(cfg(Config { mode: Mode::Off, ..Config::default() }));
+    scenario(&mut v, "off: nothing fires whatever the sojourn and queue", Config { mode: Mode::Off, ..Config::default() });
     v.push(deq_q(2000, 100_000, ecn::ECT0, u32::MAX));
     v.push(note("reserved mode encodings read as off"));
     v.push(Op::Csr { addr: csr::MODE, data: 7 });
@@ -603,8 +589,7 @@ fn counter_scenarios() -> Vec<Op> {
     v.push(deq_run(100, 50, ecn::ECT0, 5));
     v.push(deq_run(200, 50, ecn::NOT_ECT, 3));
     v.push(check());
-    v.push(note("marking_count saturates at 65535 (V13a at 16 bits): persistent marks go on"));
-    v.push(cfg(ecn_sharp(Law::PaperHarmonic, false)));
+    scenario(&mut v, "marking_count saturates at 65535 (V13a at 16 bits): persistent marks go on", ecn_sharp(Law::PaperHarmonic, false));
     v.push(Op::Csr { addr: csr::CNT_FIRED_PERS, data: 0 });
     v.push(deq_run(1000, 100, ecn::ECT0, 70_000));
     v.push(check());

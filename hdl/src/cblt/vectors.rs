@@ -132,6 +132,18 @@ struct Spec {
     large: bool,
 }
 
+impl Spec {
+    /// S = 16, payloads in hex.
+    fn s16(name: &'static str, msg_id: u8, seed: u32, table: DegreeTable, message: MessageBytes, symbols: usize) -> Spec {
+        Spec { name, s: 16, msg_id, seed, table, message, symbols, large: false }
+    }
+
+    /// S = 1460, payloads by digest.
+    fn s1460(name: &'static str, msg_id: u8, seed: u32, table: DegreeTable, message: MessageBytes, symbols: usize) -> Spec {
+        Spec { name, s: 1460, msg_id, seed, table, message, symbols, large: true }
+    }
+}
+
 fn records(v: &Spec) -> Vec<EncRecord> {
     let msg = v.message.bytes().expect("generator patterns are valid");
     let table: Vec<u32> = v.table.entries()[..K_MAX - 1].to_vec();
@@ -175,41 +187,41 @@ pub fn files() -> Vec<(&'static str, Vec<EncRecord>)> {
     let fixed = |d| Profile::Fixed(d).table(64).unwrap();
     let small = [
         ("TV-E1: k=4, S=16, msg_a(64), seed 0x12345678, MSG_ID 0x2A (CB-LT §9)",
-         Spec { name: "TV-E1", s: 16, msg_id: 0x2A, seed: 0x12345678, table: rs(4), message: pat("msg_a", 64), symbols: 64, large: false }),
+         Spec::s16("TV-E1", 0x2A, 0x12345678, rs(4), pat("msg_a", 64), 64)),
         ("TV-E2: padding, k=5, S=16, msg_a(70), seed 0xCAFEBABE",
-         Spec { name: "TV-E2", s: 16, msg_id: 0x2A, seed: 0xCAFEBABE, table: rs(5), message: pat("msg_a", 70), symbols: 64, large: false }),
+         Spec::s16("TV-E2", 0x2A, 0xCAFEBABE, rs(5), pat("msg_a", 70), 64)),
         ("TV-E3: k=1, S=16, bytes 00..09, seed 1",
-         Spec { name: "TV-E3", s: 16, msg_id: 1, seed: 1, table: rs(1), message: MessageBytes::Hex("00010203040506070809".into()), symbols: 16, large: false }),
+         Spec::s16("TV-E3", 1, 1, rs(1), MessageBytes::Hex("00010203040506070809".into()), 16)),
         ("TV-F1: undecodable fixed degree 2, k=8, msg_a(128), seed 0x9E3779B9: the encoder still streams",
-         Spec { name: "TV-F1", s: 16, msg_id: 7, seed: 0x9E3779B9, table: fixed(2), message: pat("msg_a", 128), symbols: 200, large: false }),
+         Spec::s16("TV-F1", 7, 0x9E3779B9, fixed(2), pat("msg_a", 128), 200)),
         ("TV-F2: fixed degree 5 at k=4 clamps to all-ones, 1 draw each",
-         Spec { name: "TV-F2", s: 16, msg_id: 0x2A, seed: 0x12345678, table: fixed(5), message: pat("msg_a", 64), symbols: 16, large: false }),
+         Spec::s16("TV-F2", 0x2A, 0x12345678, fixed(5), pat("msg_a", 64), 16)),
     ];
     let edges = [
         ("k=2 (w=1): MSG_SIZE = S+1, a 1-byte tail",
-         Spec { name: "k2-tail1", s: 16, msg_id: 2, seed: 0xDEADBEEF, table: rs(2), message: pat("msg_b", 17), symbols: 64, large: false }),
+         Spec::s16("k2-tail1", 2, 0xDEADBEEF, rs(2), pat("msg_b", 17), 64)),
         ("MSG_SIZE = S exactly (k=1, no padding)",
-         Spec { name: "k1-full", s: 16, msg_id: 3, seed: 99, table: rs(1), message: pat("msg_b", 16), symbols: 8, large: false }),
+         Spec::s16("k1-full", 3, 99, rs(1), pat("msg_b", 16), 8)),
         ("k=3: index draws of 2 bits reject 3",
-         Spec { name: "k3", s: 16, msg_id: 4, seed: 0x0F0F0F0F, table: rs(3), message: pat("count", 40), symbols: 64, large: false }),
+         Spec::s16("k3", 4, 0x0F0F0F0F, rs(3), pat("count", 40), 64)),
         ("k=17: w=5, rejection of 17..31",
-         Spec { name: "k17", s: 16, msg_id: 5, seed: 0x13572468, table: rs(17), message: pat("msg_a", 16 * 16 + 1), symbols: 64, large: false }),
+         Spec::s16("k17", 5, 0x13572468, rs(17), pat("msg_a", 16 * 16 + 1), 64)),
         ("k=33: w=6, rejection of 33..63",
-         Spec { name: "k33", s: 16, msg_id: 6, seed: 0xA5A5A5A5, table: rs(33), message: pat("msg_b", 16 * 33), symbols: 64, large: false }),
+         Spec::s16("k33", 6, 0xA5A5A5A5, rs(33), pat("msg_b", 16 * 33), 64)),
         ("k=64 at S=16: all-ones masks need no 1<<64",
-         Spec { name: "k64-s16", s: 16, msg_id: 0xFF, seed: 0x0BADF00D, table: rs(64), message: pat("msg_b", 1024), symbols: 128, large: false }),
+         Spec::s16("k64-s16", 0xFF, 0x0BADF00D, rs(64), pat("msg_b", 1024), 128)),
         ("uniform 1..5 profile at k=14",
-         Spec { name: "uniform-k14", s: 16, msg_id: 8, seed: 0x2468ACE1, table: Profile::Uniform1To5.table(14).unwrap(), message: pat("msg_a", 14 * 16), symbols: 64, large: false }),
+         Spec::s16("uniform-k14", 8, 0x2468ACE1, Profile::Uniform1To5.table(14).unwrap(), pat("msg_a", 14 * 16), 64)),
         ("fixed degree 3 at k=9 (decodable: odd degree)",
-         Spec { name: "fixed3-k9", s: 16, msg_id: 9, seed: 0x31415926, table: fixed(3), message: pat("msg_a", 9 * 16 - 5), symbols: 64, large: false }),
+         Spec::s16("fixed3-k9", 9, 0x31415926, fixed(3), pat("msg_a", 9 * 16 - 5), 64)),
     ];
     let large = [
         ("TV-E4: k=64, S=1460, msg_b(93440), seed 0x0BADF00D, MSG_ID 0xFF",
-         Spec { name: "TV-E4", s: 1460, msg_id: 0xFF, seed: 0x0BADF00D, table: rs(64), message: pat("msg_b", 93440), symbols: 200, large: true }),
+         Spec::s1460("TV-E4", 0xFF, 0x0BADF00D, rs(64), pat("msg_b", 93440), 200)),
         ("TV-E5: k=35, S=1460, msg_b(50000), seed 0x2468ACE1",
-         Spec { name: "TV-E5", s: 1460, msg_id: 0x35, seed: 0x2468ACE1, table: rs(35), message: pat("msg_b", 50000), symbols: 200, large: true }),
+         Spec::s1460("TV-E5", 0x35, 0x2468ACE1, rs(35), pat("msg_b", 50000), 200)),
         ("TV-E6: k=14, S=1460, msg_b(20000), seed 0x13579BDF",
-         Spec { name: "TV-E6", s: 1460, msg_id: 0x14, seed: 0x13579BDF, table: rs(14), message: pat("msg_b", 20000), symbols: 200, large: true }),
+         Spec::s1460("TV-E6", 0x14, 0x13579BDF, rs(14), pat("msg_b", 20000), 200)),
     ];
     let file = |specs: &[(&str, Spec)]| {
         specs.iter().flat_map(|(note, v)| std::iter::once(EncRecord::Note { text: (*note).into() }).chain(records(v))).collect()
