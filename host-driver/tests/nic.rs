@@ -3,7 +3,7 @@
 
 use hdl::cblt::decoder::Status;
 use hdl::cblt::vectors::msg_b;
-use hdl::nic::{reg, BAR_SIZE, MAGIC, VERSION};
+use hdl::nic::{fields, reg, BAR_SIZE, MAGIC, VERSION};
 use host_driver::demo::{self, DemoConfig};
 use host_driver::device::{Device, NicError};
 use host_driver::mmap::MmapDevice;
@@ -115,6 +115,59 @@ fn rusthdl_and_verilator_nics_agree_cycle_for_cycle() {
         panic!("read {i}: rust-hdl {:x?}, verilator {:x?}", a[i], b[i]);
     }
     assert_eq!(a.len(), b.len());
+}
+
+/// `RX_STATUS`'s flags and `RX_CTX` say what the receive side is doing, as the register table
+/// words them: `ctx_open` and `RX_CTX.open` while a message is being decoded (from its first
+/// symbol until it completes), `RX_CTX.rank` its rank while open (the table says nothing of a
+/// closed context's rank, so it is not read then), `msg_ready` while a decoded message
+/// waits, until it is taken; `busy` is seen while the decoder works on a symbol and drops once it
+/// has (the driver's polls are in the trace); `feeding` drops once the staged packet is in.
+#[test]
+fn rx_status_and_ctx_follow_the_decoder() {
+    use fields::{RX_CTX, RX_STATUS};
+    let trace = std::sync::Arc::new(std::sync::Mutex::new(vec![]));
+    let rh = BusDevice { bus: RustHdlNic::new().unwrap(), name: "rust-hdl", trace: trace.clone() };
+    let vl = BusDevice { bus: VerilatorNic::new(NicBuild::SMALL).unwrap(), name: "verilator", trace: trace.clone() };
+    for dev in [Box::new(rh) as Box<dyn Device>, Box::new(vl)] {
+        let name = dev.describe();
+        let mut nic = FecNic::open(dev).unwrap();
+        nic.timeout = Duration::from_secs(600);
+        let s = nic.caps.s;
+        // once the decoder has settled: (feeding, ctx_open, msg_ready), RX_CTX.open, its rank if open
+        let settled = |nic: &mut FecNic| {
+            for _ in 0..10_000 {
+                let st = nic.device().read32(reg::RX_STATUS).unwrap();
+                if RX_STATUS::busy.get(st) == 0 {
+                    let ctx = nic.device().read32(reg::RX_CTX).unwrap();
+                    let f = [RX_STATUS::feeding.get(st), RX_STATUS::ctx_open.get(st), RX_STATUS::msg_ready.get(st)];
+                    let open = RX_CTX::open.get(ctx);
+                    return (f, open, if open == 1 { RX_CTX::rank.get(ctx) } else { 0 });
+                }
+            }
+            panic!("{name}: the decoder stays busy");
+        };
+        assert_eq!(settled(&mut nic), ([0, 0, 0], 0, 0), "{name}: after reset");
+        let msg = msg_b(4 * s);
+        let p = EncodeParams { s, msg_id: 21, seed: 0x0F1E_2D3C, table: None };
+        let mut complete = false;
+        for c in soft::encode(&msg, &p, 40).unwrap() {
+            trace.lock().unwrap().clear();
+            let r = nic.push(&c.to_bytes()).unwrap();
+            let busy_seen = trace.lock().unwrap().iter().any(|&(a, v)| a == reg::RX_STATUS && RX_STATUS::busy.get(v) == 1);
+            assert!(busy_seen, "{name}: no poll saw the decoder busy on a symbol");
+            complete |= r.status == Status::Complete;
+            let open = !complete as u32;
+            assert_eq!(settled(&mut nic), ([0, open, complete as u32], open, open * r.rank as u32), "{name}: after a symbol ({:?}, rank {})", r.status, r.rank);
+            if complete {
+                break;
+            }
+        }
+        assert!(complete, "{name}: the message did not complete");
+        let (bytes, _) = nic.take_message().unwrap();
+        assert_eq!(bytes, msg, "{name}");
+        assert_eq!(settled(&mut nic), ([0, 0, 0], 0, 0), "{name}: after the message is taken");
+    }
 }
 
 /// The NIC's own idle timer (`FecNic::set_idle_expiry`: `RX_TICK_DIV`, `RX_IDLE_LIMIT`) on both

@@ -98,10 +98,6 @@ pub struct NicRx<const MA: usize, const SA: usize, const KM: usize> {
     res_known: DFF<Bits<64>>,
     res_stop: DFF<Bits<32>>,
     // RX_STATUS's flags, as words
-    f_fd: Signal<Local, Bits<32>>,
-    f_dbusy: Signal<Local, Bits<32>>,
-    f_open: Signal<Local, Bits<32>>,
-    f_mfull: Signal<Local, Bits<32>>,
 }
 
 impl<const MA: usize, const SA: usize, const KM: usize> NicRx<MA, SA, KM> {
@@ -165,10 +161,6 @@ impl<const MA: usize, const SA: usize, const KM: usize> NicRx<MA, SA, KM> {
             res_word: Default::default(),
             res_known: Default::default(),
             res_stop: Default::default(),
-            f_fd: Default::default(),
-            f_dbusy: Default::default(),
-            f_open: Default::default(),
-            f_mfull: Default::default(),
         }
     }
 }
@@ -248,22 +240,6 @@ impl<const MA: usize, const SA: usize, const KM: usize> Logic for NicRx<MA, SA, 
         self.cq.rd_word.next = bit_cast::<3, 20>(self.rd_addr.val());
 
         // ---- the values of its registers and windows ----
-        self.f_fd.next = 0.into();
-        if self.feeder.on.val() {
-            self.f_fd.next = 1.into();
-        }
-        self.f_dbusy.next = 0.into();
-        if self.dec.busy.val() {
-            self.f_dbusy.next = 1.into();
-        }
-        self.f_open.next = 0.into();
-        if self.dec.ctx_open.val() {
-            self.f_open.next = 1.into();
-        }
-        self.f_mfull.next = 0.into();
-        if self.capture.full.val() {
-            self.f_mfull.next = 1.into();
-        }
         self.feeding.next = self.feeder.on.val();
         self.active.next =
             self.feeder.on.val() | (self.dec.busy.val() & self.capture.msg_ready.val() & !(self.dec.rec_valid.val() & self.cq.full.val()));
@@ -271,19 +247,18 @@ impl<const MA: usize, const SA: usize, const KM: usize> Logic for NicRx<MA, SA, 
         self.bitset_hi.next = self.feeder.bitset_hi.val();
         self.bitset_lo.next = self.feeder.bitset_lo.val();
         self.len.next = bit_cast::<32, 16>(self.feeder.len.val());
-        self.status.next = self.f_fd.val()
-            | (self.f_dbusy.val() << 1)
-            | (self.f_open.val() << 2)
-            | (self.f_mfull.val() << 3)
-            | (bit_cast::<32, 3>(self.cq.count.val()) << 8)
-            | (bit_cast::<32, 16>(self.res_seq.q.val()) << 16);
+        self.status.next = ((bit_cast::<32, 3>(self.cq.count.val()) << 8) | (bit_cast::<32, 16>(self.res_seq.q.val()) << 16))
+            .replace_bit(0, self.feeder.on.val())
+            .replace_bit(1, self.dec.busy.val())
+            .replace_bit(2, self.dec.ctx_open.val())
+            .replace_bit(3, self.capture.full.val());
         self.result.next = self.res_word.q.val();
         self.known_lo.next = self.res_known.q.val().get_bits::<32>(0);
         self.known_hi.next = self.res_known.q.val().get_bits::<32>(32);
         self.stop.next = self.res_stop.q.val();
         self.idle_limit.next = bit_cast::<32, 16>(self.idle_limit_r.q.val());
         self.tick_div.next = self.ticks.div.val();
-        self.ctx.next = bit_cast::<32, 7>(self.dec.ctx_rank.val()) | (self.f_open.val() << 8);
+        self.ctx.next = bit_cast::<32, 7>(self.dec.ctx_rank.val()).replace_bit(8, self.dec.ctx_open.val());
         self.ctx_known_lo.next = self.dec.ctx_known.val().get_bits::<32>(0);
         self.ctx_known_hi.next = self.dec.ctx_known.val().get_bits::<32>(32);
         self.msg_bytes.next = self.capture.bytes.val();
