@@ -32,7 +32,7 @@ DECLARATION = [re.compile(p) for p in [
     r'^\s*[a-z_][a-z0-9_]*\s*:\s*(Default::default\(\)|[A-Z]\w*::(new|default)\(.*\)),?\s*$',
     r'^\s*[a-z_][a-z0-9_]*\s*:\s*\d+\s*,?\s*$',
     r'^\s*impl(<[^>]*>)? (Default|Logic) for \w+(<[^>]*>)? \{\s*$',
-    r'^\s*fn (default\(\) -> Self|update\(&mut self\)) \{\s*$', r'^\s*\w+ \{\s*$',
+    r'^\s*fn (default\(\) -> Self|update\(&mut self\)) \{\s*$',
     r'^\s*(dff_setup|clock)!\(', r'^\s*self, clock',
     r'^\s*(crate::)?(regmap|pins)!\s*\{', r'^\s*[A-Z_][A-Z0-9_]*\s*@\s*\d+',
     r'^\s*\{?\s*[a-z_][a-z0-9_]*\[\d+ \+: \d+\]\s*"', r'^\s*"[^"]*",?\s*$',
@@ -42,7 +42,7 @@ DECLARATION = [re.compile(p) for p in [
     r'^\s*self(\.\w+(\[\w+\])?)+\.next = (bit_cast::<\w+, \w+>\()?(self(\.\w+(\[\w+\])?)+\.val\(\)\)?|\d+\.into\(\)|true|false|0x[0-9A-Fa-f_]+\.into\(\));\s*$',
     r'^\s*&& ',  # the rest of a const assert
     # a table's entries: a label, and a constructor of literals that closes the entry
-    r'^\s*[\w:]+ \{\s*$', r'^\s*\w+: ("[^"]*"|\[[^\]]*\]|\d+|true|false),\s*$',
+    r'^\s*(\w+::)*[A-Z]\w* \{\s*$', r'^\s*\w+: ("[^"]*"|\[[^\]]*\]|\d+|true|false),\s*$',
     r'^\s*let \w+ = \[\s*$', r'^\s*\("[^"]*",\s*$', r'^\s*[A-Z]\w*::\w+\(.*\)\),\s*$',
 ]]
 ROW = re.compile(r'^(D\d+) (\S+):(\d+)-(\d+) ~ (\S+):(\d+)-(\d+)')
