@@ -196,108 +196,17 @@ impl Logic for MarkTallies {
     }
 }
 
-/// One budget, over or under (REN §4 items 7–8), as [`RenBudgets`] finishes it over two clocks.
-///
-/// At a `boundary` it registers the wide part of its new value, `wide_in` (19-bit two's
-/// complement), and the small part `k = plus − minus + take` (−1…2) as the rests `−k` and
-/// `−k − 1`, 19 bits wide so that the next clock's sums need no sign extension (yosys keeps one
-/// flip-flop for their equal high bits). In the clock after (`pend`) the budget is
-/// `max(wide − k, 0)`, and `nz` says whether it is above 0 (the sum with `−k − 1` is not
-/// negative); a spend then stores that sum less one. Otherwise a spend (`dec`) takes one.
-/// `clear` zeroes it and wins.
-#[derive(LogicBlock, Default)]
-pub struct PeriodBudget {
-    pub clock: Signal<In, Clock>,
-    pub boundary: Signal<In, Bit>,
-    pub clear: Signal<In, Bit>,
-    pub wide_in: Signal<In, Bits<19>>,
-    pub plus: Signal<In, Bit>,
-    pub minus: Signal<In, Bit>,
-    pub take: Signal<In, Bit>,
-    pub dec: Signal<In, Bit>,
-    pub value: Signal<Out, Bits<16>>,
-    pub nz: Signal<Out, Bit>,
-    bud: DFF<Bits<16>>,
-    /// The budget is still the sum below (the clock after a boundary).
-    pend: DFF<Bit>,
-    wide: DFF<Bits<19>>,
-    rest: DFF<Bits<19>>,
-    rest1: DFF<Bits<19>>,
-    sum: Signal<Local, Bits<19>>,
-    sum1: Signal<Local, Bits<19>>,
-    /// The sums' bits between the value and the sign, read by nothing (the lint's `unused`
-    /// convention): the sign is bit 18 so that no sum wraps.
-    unused_sums: Signal<Local, Bit>,
-}
-
-impl Logic for PeriodBudget {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(self, clock, bud, pend, wide, rest, rest1);
-        // --- the boundary clock: the wide part and the rests −k, −k − 1
-        self.wide.d.next = self.wide_in.val();
-        self.rest.d.next = 0.into();
-        self.rest1.d.next = 0x7FFFF.into();
-        if self.minus.val() & !self.take.val() {
-            self.rest.d.next = 1.into();
-            self.rest1.d.next = 0.into();
-        }
-        if (self.plus.val() & !self.take.val()) | (!self.plus.val() & !self.minus.val() & self.take.val()) {
-            self.rest.d.next = 0x7FFFF.into();
-            self.rest1.d.next = 0x7FFFE.into();
-        }
-        if self.plus.val() & self.take.val() {
-            self.rest.d.next = 0x7FFFE.into();
-            self.rest1.d.next = 0x7FFFD.into();
-        }
-
-        // --- the clock after: the budget is the sum
-        self.sum.next = self.wide.q.val() + self.rest.q.val();
-        self.sum1.next = self.wide.q.val() + self.rest1.q.val();
-        self.unused_sums.next = self.sum.val().get_bits::<2>(16).any() | self.sum1.val().get_bits::<2>(16).any();
-        self.value.next = self.bud.q.val();
-        self.nz.next = self.bud.q.val().any();
-        if self.pend.q.val() {
-            self.value.next = 0.into();
-            if !self.sum.val().get_bit(18) {
-                self.value.next = self.sum.val().get_bits::<16>(0);
-            }
-            self.nz.next = !self.sum1.val().get_bit(18);
-        }
-
-        // --- the register: a spend takes one (from the sum while pending)
-        self.bud.d.next = self.value.val();
-        if self.dec.val() {
-            self.bud.d.next = self.bud.q.val() - 1;
-            if self.pend.q.val() {
-                self.bud.d.next = self.sum1.val().get_bits::<16>(0);
-            }
-        }
-        self.pend.d.next = false;
-        if self.boundary.val() {
-            self.bud.d.next = 0.into();
-            self.pend.d.next = true;
-        }
-        if self.clear.val() {
-            self.bud.d.next = 0.into();
-            self.pend.d.next = false;
-        }
-    }
-}
-
 /// The over/under budgets and the values latched at the last boundary.
 ///
 /// At a `boundary` the budgets are `over = max(ql − ti − Io, 0)` and `under = max(ti − ql − Iu,
 /// 0)`, with `ti = ti_run + e` (`e` = this clock's quotient step less the `TI_STRICT` correction)
 /// and `Io`/`Iu` the marks of the same kind issued this period, this clock's included, in mode 1
-/// (A_NET) and 0 otherwise. Each budget is a [`PeriodBudget`]: the boundary clock registers only
-/// the wide part, `ql − X` with `X = s_over` (A_NET) or `ti_run` for over, `X' − ql` with
-/// `X' = d_under` or `ti_run` for under, and the small rest apart (over: `k = e + step_over`;
-/// under: `k = step_under − e`); the next clock adds the two (one carry chain) while it marks, and
-/// stores the result with that clock's spend. So the budgets take the value and the effect the
-/// model gives them at the boundary's next clock; only their arithmetic is split over the two
-/// clocks. Otherwise a spend (`dec_*`, modes A and A_NET) takes one. `clear` (`STATE_CLEAR`)
-/// zeroes everything and wins.
+/// (A_NET) and 0 otherwise. The boundary clock registers only the wide part, `ql − X` with
+/// `X = s_over` (A_NET) or `ti_run`, and the small rest `e + step` (−1…2) apart; the next clock
+/// adds the two (one carry chain) while it marks (`pend`), and stores the result with that clock's
+/// spend. So the budgets take the value and the effect the model gives them at the boundary's
+/// next clock; only their arithmetic is split over the two clocks. Otherwise a spend (`dec_*`,
+/// modes A and A_NET) takes one. `clear` (`STATE_CLEAR`) zeroes everything and wins.
 #[derive(LogicBlock, Default)]
 pub struct RenBudgets {
     pub clock: Signal<In, Clock>,
@@ -321,31 +230,58 @@ pub struct RenBudgets {
     pub nz_under: Signal<Out, Bit>,
     pub ql_s: Signal<Out, Bits<16>>,
     pub ti_s: Signal<Out, Bits<16>>,
-    b_over: PeriodBudget,
-    b_under: PeriodBudget,
+    bud_over: DFF<Bits<16>>,
+    bud_under: DFF<Bits<16>>,
     lat_ql: DFF<Bits<16>>,
     lat_ti: DFF<Bits<16>>,
+    /// The boundary's budgets are still the sums below (the clock after a boundary).
+    pend: DFF<Bit>,
+    /// `ql − X` and `X' − ql` (19-bit two's complement) and the rests to add: `−k` and `−k − 1`
+    /// (3-bit two's complement), whose sums say the budget and whether it is above 0.
+    wide_over: DFF<Bits<19>>,
+    wide_under: DFF<Bits<19>>,
+    rest_over: DFF<Bits<3>>,
+    rest_over1: DFF<Bits<3>>,
+    rest_under: DFF<Bits<3>>,
+    rest_under1: DFF<Bits<3>>,
     anet: Signal<Local, Bit>,
     adj: Signal<Local, Bit>,
     e_pos: Signal<Local, Bit>,
     e_neg: Signal<Local, Bit>,
+    t_over: Signal<Local, Bit>,
+    t_under: Signal<Local, Bit>,
     x_over: Signal<Local, Bits<19>>,
     x_under: Signal<Local, Bits<19>>,
+    ext_over: Signal<Local, Bits<19>>,
+    ext_over1: Signal<Local, Bits<19>>,
+    ext_under: Signal<Local, Bits<19>>,
+    ext_under1: Signal<Local, Bits<19>>,
+    sum_over: Signal<Local, Bits<19>>,
+    sum_over1: Signal<Local, Bits<19>>,
+    sum_under: Signal<Local, Bits<19>>,
+    sum_under1: Signal<Local, Bits<19>>,
+    /// The sums' bits between the value and the sign, read by nothing (the lint's `unused`
+    /// convention): the sign is bit 18 so that no sum wraps.
+    unused_sums: Signal<Local, Bit>,
 }
 
 impl Logic for RenBudgets {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, lat_ql, lat_ti);
-        clock!(self, clock, b_over, b_under);
+        dff_setup!(
+            self, clock, bud_over, bud_under, lat_ql, lat_ti, pend, wide_over, wide_under, rest_over, rest_over1,
+            rest_under, rest_under1
+        );
         self.ql_s.next = self.lat_ql.q.val();
         self.ti_s.next = self.lat_ti.q.val();
 
-        // --- the boundary clock: the wide differences and the small rests' terms
+        // --- the boundary clock: the wide differences and the small rests
         self.anet.next = self.mode.val() == 1;
         self.adj.next = self.strict.val() & self.resid_zero.val() & (self.inc_ti.val() | self.ti_run.val().any());
         self.e_pos.next = self.inc_ti.val() & !self.adj.val();
         self.e_neg.next = self.adj.val() & !self.inc_ti.val();
+        self.t_over.next = self.anet.val() & self.step_over.val();
+        self.t_under.next = self.anet.val() & self.step_under.val();
         self.x_over.next = bit_cast::<19, 16>(self.ti_run.val());
         self.x_under.next = bit_cast::<19, 16>(self.ti_run.val());
         if self.anet.val() {
@@ -355,28 +291,102 @@ impl Logic for RenBudgets {
                 self.x_under.next = bit_cast::<19, 18>(self.d_under.val()) | Bits::<19>::from(0x40000);
             }
         }
-        self.b_over.wide_in.next = bit_cast::<19, 16>(self.ql.val()) - self.x_over.val();
-        self.b_under.wide_in.next = self.x_under.val() - bit_cast::<19, 16>(self.ql.val());
-        // over: k = e + step_over; under: k = step_under − e
-        self.b_over.plus.next = self.e_pos.val();
-        self.b_over.minus.next = self.e_neg.val();
-        self.b_over.take.next = self.anet.val() & self.step_over.val();
-        self.b_under.plus.next = self.e_neg.val();
-        self.b_under.minus.next = self.e_pos.val();
-        self.b_under.take.next = self.anet.val() & self.step_under.val();
-        self.b_over.boundary.next = self.boundary.val();
-        self.b_under.boundary.next = self.boundary.val();
-        self.b_over.clear.next = self.clear.val();
-        self.b_under.clear.next = self.clear.val();
-        self.b_over.dec.next = self.dec_over.val();
-        self.b_under.dec.next = self.dec_under.val();
-        self.over.next = self.b_over.value.val();
-        self.under.next = self.b_under.value.val();
-        self.nz_over.next = self.b_over.nz.val();
-        self.nz_under.next = self.b_under.nz.val();
+        self.wide_over.d.next = bit_cast::<19, 16>(self.ql.val()) - self.x_over.val();
+        self.wide_under.d.next = self.x_under.val() - bit_cast::<19, 16>(self.ql.val());
+        // over: −k with k = e + t_over (−1…2); −k − 1 beside it
+        self.rest_over.d.next = 0.into();
+        self.rest_over1.d.next = 7.into();
+        if self.e_neg.val() & !self.t_over.val() {
+            self.rest_over.d.next = 1.into();
+            self.rest_over1.d.next = 0.into();
+        }
+        if (self.e_pos.val() & !self.t_over.val()) | (!self.e_pos.val() & !self.e_neg.val() & self.t_over.val()) {
+            self.rest_over.d.next = 7.into();
+            self.rest_over1.d.next = 6.into();
+        }
+        if self.e_pos.val() & self.t_over.val() {
+            self.rest_over.d.next = 6.into();
+            self.rest_over1.d.next = 5.into();
+        }
+        // under: −k with k = t_under − e (−2…1)
+        self.rest_under.d.next = 0.into();
+        self.rest_under1.d.next = 7.into();
+        if self.e_pos.val() & !self.t_under.val() {
+            self.rest_under.d.next = 1.into();
+            self.rest_under1.d.next = 0.into();
+        }
+        if (self.e_neg.val() & !self.t_under.val()) | (!self.e_pos.val() & !self.e_neg.val() & self.t_under.val()) {
+            self.rest_under.d.next = 7.into();
+            self.rest_under1.d.next = 6.into();
+        }
+        if self.e_neg.val() & self.t_under.val() {
+            self.rest_under.d.next = 6.into();
+            self.rest_under1.d.next = 5.into();
+        }
 
-        // --- the values latched at a boundary
+        // --- the clock after: the budgets are the sums (sign-extended rests)
+        self.ext_over.next = bit_cast::<19, 3>(self.rest_over.q.val());
+        if self.rest_over.q.val().get_bit(2) {
+            self.ext_over.next = bit_cast::<19, 3>(self.rest_over.q.val()) | Bits::<19>::from(0x7FFF8);
+        }
+        self.ext_over1.next = bit_cast::<19, 3>(self.rest_over1.q.val());
+        if self.rest_over1.q.val().get_bit(2) {
+            self.ext_over1.next = bit_cast::<19, 3>(self.rest_over1.q.val()) | Bits::<19>::from(0x7FFF8);
+        }
+        self.ext_under.next = bit_cast::<19, 3>(self.rest_under.q.val());
+        if self.rest_under.q.val().get_bit(2) {
+            self.ext_under.next = bit_cast::<19, 3>(self.rest_under.q.val()) | Bits::<19>::from(0x7FFF8);
+        }
+        self.ext_under1.next = bit_cast::<19, 3>(self.rest_under1.q.val());
+        if self.rest_under1.q.val().get_bit(2) {
+            self.ext_under1.next = bit_cast::<19, 3>(self.rest_under1.q.val()) | Bits::<19>::from(0x7FFF8);
+        }
+        self.sum_over.next = self.wide_over.q.val() + self.ext_over.val();
+        self.sum_over1.next = self.wide_over.q.val() + self.ext_over1.val();
+        self.sum_under.next = self.wide_under.q.val() + self.ext_under.val();
+        self.sum_under1.next = self.wide_under.q.val() + self.ext_under1.val();
+        self.unused_sums.next = self.sum_over.val().get_bits::<2>(16).any()
+            | self.sum_over1.val().get_bits::<2>(16).any()
+            | self.sum_under.val().get_bits::<2>(16).any()
+            | self.sum_under1.val().get_bits::<2>(16).any();
+
+        self.over.next = self.bud_over.q.val();
+        self.under.next = self.bud_under.q.val();
+        self.nz_over.next = self.bud_over.q.val().any();
+        self.nz_under.next = self.bud_under.q.val().any();
+        if self.pend.q.val() {
+            self.over.next = 0.into();
+            if !self.sum_over.val().get_bit(18) {
+                self.over.next = self.sum_over.val().get_bits::<16>(0);
+            }
+            self.under.next = 0.into();
+            if !self.sum_under.val().get_bit(18) {
+                self.under.next = self.sum_under.val().get_bits::<16>(0);
+            }
+            self.nz_over.next = !self.sum_over1.val().get_bit(18);
+            self.nz_under.next = !self.sum_under1.val().get_bit(18);
+        }
+
+        // --- the budgets' registers: a spend takes one (from the sum while pending)
+        self.bud_over.d.next = self.over.val();
+        if self.dec_over.val() {
+            self.bud_over.d.next = self.bud_over.q.val() - 1;
+            if self.pend.q.val() {
+                self.bud_over.d.next = self.sum_over1.val().get_bits::<16>(0);
+            }
+        }
+        self.bud_under.d.next = self.under.val();
+        if self.dec_under.val() {
+            self.bud_under.d.next = self.bud_under.q.val() - 1;
+            if self.pend.q.val() {
+                self.bud_under.d.next = self.sum_under1.val().get_bits::<16>(0);
+            }
+        }
+        self.pend.d.next = false;
         if self.boundary.val() {
+            self.bud_over.d.next = 0.into();
+            self.bud_under.d.next = 0.into();
+            self.pend.d.next = true;
             self.lat_ql.d.next = self.ql.val();
             self.lat_ti.d.next = self.ti_run.val();
             if self.e_pos.val() {
@@ -387,6 +397,9 @@ impl Logic for RenBudgets {
             }
         }
         if self.clear.val() {
+            self.bud_over.d.next = 0.into();
+            self.bud_under.d.next = 0.into();
+            self.pend.d.next = false;
             self.lat_ql.d.next = 0.into();
             self.lat_ti.d.next = 0.into();
         }
