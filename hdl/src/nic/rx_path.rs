@@ -97,7 +97,6 @@ pub struct NicRx<const MA: usize, const SA: usize, const KM: usize> {
     res_word: DFF<Bits<32>>,
     res_known: DFF<Bits<64>>,
     res_stop: DFF<Bits<32>>,
-    // RX_STATUS's flags, as words
 }
 
 impl<const MA: usize, const SA: usize, const KM: usize> NicRx<MA, SA, KM> {
