@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Sort the rows of `duplicates` that it does not mark boilerplate into declarations and code.
 
-    duplicates --most 200 --seconds 200 | python3 scripts/duplicates-triage.py [--deep]
+    duplicates --most 200 --seconds 300 | python3 scripts/duplicates-triage.py [--deep]
 
 `duplicates` (the team's tool) marks thin shapes as boilerplate, but not rust-hdl's own: a
 component re-declares each pin it passes on, lists its flip-flops, writes `Default` by hand
@@ -16,6 +16,7 @@ CODE row is left.
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -90,6 +91,8 @@ def every_run(a, b):
 
 def main():
     deep = '--deep' in sys.argv[1:]
+    if deep and shutil.which('duplicates') is None:
+        sys.exit('duplicates-triage: --deep runs `duplicates`, which is not on PATH')
     counts = {'DECLARATION': 0, 'MODEL/RTL': 0, 'CODE': 0}
     for row in sys.stdin:
         m = ROW.match(row)
