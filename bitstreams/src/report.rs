@@ -140,6 +140,9 @@ impl Row {
                 p.from, p.to, p.cells, p.logic_ns, p.routing_ns
             );
         }
+        if let Some(m) = crate::mapping_note(r.mapping, r.board_mapping) {
+            let _ = write!(s, " {m}");
+        }
         s
     }
 }
@@ -192,6 +195,8 @@ pub fn markdown(rows: &[Row]) -> String {
     let _ = writeln!(
         s,
         "Flow: `yosys synth_ice40 -abc9`, `nextpnr-ice40 --hx8k --package cb132 --freq 100 --seed N` for N = {}, `icepack`. \
+         A netlist on which yosys 0.23's abc9 stops with \"{}\" (a fault of that release: the netlist has no logic loop) \
+         is mapped with `-abc9 -dff` instead, and its top's section says so. \
          Cells, RAM and the critical path are from seed {}'s 100 MHz pass, on the Cu's 100 MHz clock; Fmax is the median \
          over the seeds with the lowest and highest beside it (one seed is noise). \
          A top that misses 100 MHz is built a second time behind the iCE40 PLL, at the fastest clock the PLL \
@@ -205,6 +210,7 @@ pub fn markdown(rows: &[Row]) -> String {
          to show what a newer placer gives; the bitstreams are Debian's placements. The ECP5 report is \
          [`REPORT-ECP5.md`](REPORT-ECP5.md).\n",
         crate::SEEDS.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "),
+        crate::ABC9_BOX_ORDER_FAULT,
         crate::SEEDS[0]
     );
     let _ = writeln!(s, "| top | logic cells | block's own | RAM (4 kbit) | PLLs | Fmax median (min–max), 100 MHz target | 100 MHz | board clock | bitstream | Fmax with nextpnr-ice40 0.11 |");

@@ -74,7 +74,8 @@ pub fn markdown(rows: &[Ecp5Row]) -> String {
     let _ = writeln!(
         s,
         "Flow: `yosys synth_ecp5 -abc9`, then `nextpnr-ecp5 {} --freq {} --seed N` for N = {} (two at a time), \
-         `ecppack` on seed {}'s placement. The part is sold in speed grade 8 only, so these are its slowest-grade \
+         `ecppack` on seed {}'s placement. A netlist on which yosys 0.23's abc9 stops with \"{}\" is mapped with \
+         `-abc9 -dff` instead, and its top's section says so. The part is sold in speed grade 8 only, so these are its slowest-grade \
          figures. Fmax is the median over the seeds with the lowest and highest beside it. The target is {} MHz: \
          one descriptor per clock at 100GbE's minimum-frame rate (148.8 Mpps). The board's fabric clock is {} MHz \
          (the FTDI chip's, jumper JP2 fitted): the bitstream runs the top behind an EHXPLLL (made by `ecppll`) at \
@@ -85,6 +86,7 @@ pub fn markdown(rows: &[Ecp5Row]) -> String {
         ecp5::TARGET_MHZ,
         ecp5::SEEDS.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "),
         ecp5::SEEDS[0],
+        crate::ABC9_BOX_ORDER_FAULT,
         ecp5::TARGET_MHZ,
         ecp5::BOARD_MHZ,
         ecp5::SEEDS[0],
@@ -140,6 +142,9 @@ pub fn markdown(rows: &[Ecp5Row]) -> String {
                 1000.0 / ecp5::TARGET_MHZ,
                 ecp5::TARGET_MHZ
             );
+        }
+        if let Some(m) = crate::mapping_note(r.mapping, r.board_mapping) {
+            let _ = write!(s, "{m} ");
         }
         let _ = writeln!(s, "{}\n", row.design_note);
     }

@@ -118,11 +118,12 @@ crate::switch_block!(
                 malformed check, one carry chain on the inputs), then the mode's choice and the spend into \
                 the issued marks, the budgets and the rests, five or six LUT levels, two thirds of the time in \
                 routing. Taking the length check off the decision (a flag computed where the descriptor is \
-                queued) is the next step. On the iCE40 this top sits on a fault of yosys 0.23's abc9: small \
-                changes to REN's RTL (that length check moved into a flip-flop; the two budgets as one component \
-                used twice) each made `synth_ice40 -abc9` stop with \"Boxes are not in a topological order\" \
-                although the netlist has no loop (`scc`), while `-abc9 -dff` and plain `abc` map the same \
-                Verilog. That step needs the flow to fall back to one of them for this top, or a newer yosys.",
+                queued) is the next step, and mode B's compare of `q_pkts` with `d_under` is the one after: on a \
+                scratch copy with the length check in a flip-flop, the slowest path started at that compare. \
+                Such small changes to REN's RTL (that scratch; the two budgets as one component used twice) \
+                make yosys 0.23's `synth_ice40 -abc9` stop with \"Boxes are not in a topological order\" \
+                although the netlist has no loop (`scc`); the flow then maps the netlist with `-abc9 -dff` \
+                and the report says so.",
         min_cells: 100,
         min_ram: 0,
         fits_hx8k: true,
