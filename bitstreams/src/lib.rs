@@ -174,13 +174,11 @@ impl Mapping {
 pub fn mapping_note(seeds: Mapping, board: Mapping) -> Option<String> {
     let which = match (seeds.is_abc9(), board.is_abc9()) {
         (true, true) => return None,
-        (false, false) => "the seeds' netlist and the board build's",
-        (false, true) => "the seeds' netlist (the board build's is `-abc9`)",
-        (true, false) => "the board build's netlist (the seeds' is `-abc9`)",
+        (false, false) => "The seeds' netlist and the board build's are mapped with `-abc9 -dff`: yosys 0.23's abc9 stopped on both",
+        (false, true) => "The seeds' netlist is mapped with `-abc9 -dff` (the board build's with `-abc9`): yosys 0.23's abc9 stopped on it",
+        (true, false) => "The board build's netlist is mapped with `-abc9 -dff` (the seeds' with `-abc9`): yosys 0.23's abc9 stopped on it",
     };
-    Some(format!(
-        "Mapped with `-abc9 -dff` ({which}): yosys 0.23's abc9 stopped on it with \"{ABC9_BOX_ORDER_FAULT}\"."
-    ))
+    Some(format!("{which} with \"{ABC9_BOX_ORDER_FAULT}\"."))
 }
 
 /// What yosys 0.23's abc9 prints when it stops on the fault [`Mapping::Abc9Dff`] works around.
@@ -430,12 +428,12 @@ mod tests {
         use Mapping::{Abc9, Abc9Dff};
         assert_eq!(super::mapping_note(Abc9, Abc9), None);
         for (seeds, board, which) in [
-            (Abc9Dff, Abc9Dff, "the seeds' netlist and the board build's"),
-            (Abc9Dff, Abc9, "the seeds' netlist (the board build's is `-abc9`)"),
-            (Abc9, Abc9Dff, "the board build's netlist (the seeds' is `-abc9`)"),
+            (Abc9Dff, Abc9Dff, "The seeds' netlist and the board build's are mapped with `-abc9 -dff`: "),
+            (Abc9Dff, Abc9, "The seeds' netlist is mapped with `-abc9 -dff` (the board build's with `-abc9`): "),
+            (Abc9, Abc9Dff, "The board build's netlist is mapped with `-abc9 -dff` (the seeds' with `-abc9`): "),
         ] {
             let note = super::mapping_note(seeds, board).unwrap();
-            assert!(note.starts_with(&format!("Mapped with `-abc9 -dff` ({which}): ")) && note.contains(super::ABC9_BOX_ORDER_FAULT), "{note}");
+            assert!(note.starts_with(which) && note.contains(super::ABC9_BOX_ORDER_FAULT), "{note}");
         }
     }
 
