@@ -10,6 +10,11 @@
 //!
 //! `-- --render`: render both reports from the records without building (after a design note
 //! changes).
+//!
+//! `-- --trial TOP...` (either family): measure an RTL change without keeping it. The seeds are
+//! placed as in a full run, but nothing is packed and nothing under `bitstreams/` is written (no
+//! record, bitstream or report); each top's figures, what limits it and its committed record's
+//! figures are printed.
 
 use bitstreams::tops::{self, Top};
 use bitstreams::{record, report};
@@ -30,6 +35,10 @@ struct Args {
     /// Build nothing: render REPORT.md and REPORT-ECP5.md from the committed records (after a design note changes).
     #[arg(long, conflicts_with_all = ["tops", "family"])]
     render: bool,
+    /// Measure without keeping: place the seeds, pack nothing, write no record, bitstream or
+    /// report, and print each top's figures beside its committed record's.
+    #[arg(long, conflicts_with = "render")]
+    trial: bool,
     /// Tops built at once (each tool is single-threaded).
     #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
     jobs: usize,
@@ -73,7 +82,7 @@ fn main() -> ExitCode {
         v
     };
     if a.family == "ecp5" {
-        return ecp5_main(&chosen, &all, crate_dir);
+        return ecp5_main(&chosen, &all, crate_dir, a.trial);
     }
     let out = crate_dir.join("../target/bitstreams");
     let t0 = std::time::Instant::now();
@@ -88,9 +97,14 @@ fn main() -> ExitCode {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(top) = chosen.get(i) else { break };
-                match report::build_top(top, &out.join(top.name), &bitstreams::SEEDS, &tools, &|m: &str| eprintln!("[{}] {m}", top.name)) {
+                match report::build_top(top, &out.join(top.name), &bitstreams::SEEDS, &tools, !a.trial, &|m: &str| eprintln!("[{}] {m}", top.name)) {
                     Ok(rec) => {
-                        println!("{}", report::Row::new(top, rec.clone()).summary());
+                        let row = report::Row::new(top, rec.clone());
+                        if a.trial {
+                            println!("{}", row.trial(record::read(crate_dir, record::ICE40, top.name).ok().as_ref()));
+                        } else {
+                            println!("{}", row.summary());
+                        }
                         results.lock().unwrap()[i] = Some(rec);
                     }
                     Err(e) => {
@@ -103,14 +117,15 @@ fn main() -> ExitCode {
     });
     let built: Vec<_> = results.into_inner().unwrap().into_iter().flatten().collect();
     eprintln!("{} tops built in {:.0} s", built.len(), t0.elapsed().as_secs_f64());
-    let published = report::publish(&built, &all, crate_dir);
-    finish(published, &failed.into_inner().unwrap(), &crate_dir.join("REPORT.md"), &out)
+    let published = if a.trial { Ok(()) } else { report::publish(&built, &all, crate_dir) };
+    finish(published, &failed.into_inner().unwrap(), &crate_dir.join("REPORT.md"), &out, a.trial)
 }
 
 /// Report what was kept and what failed: the tops that built are kept even when others fail.
-fn finish(published: anyhow::Result<()>, failed: &[String], report: &Path, logs: &Path) -> ExitCode {
+fn finish(published: anyhow::Result<()>, failed: &[String], report: &Path, logs: &Path, trial: bool) -> ExitCode {
     let mut ok = true;
     match published {
+        Ok(()) if trial => eprintln!("a trial: nothing under {} was written; logs in {}", report.parent().unwrap_or(report).display(), logs.display()),
         Ok(()) => eprintln!("rendered {} (records in {})", report.display(), report.with_file_name("measured").display()),
         Err(e) => {
             eprintln!("keeping the results: {e:#}");
@@ -129,7 +144,7 @@ fn finish(published: anyhow::Result<()>, failed: &[String], report: &Path, logs:
 }
 
 /// The ECP5 flow: one top at a time (each runs two placements at once).
-fn ecp5_main(chosen: &[&Top], all: &[Top], crate_dir: &Path) -> ExitCode {
+fn ecp5_main(chosen: &[&Top], all: &[Top], crate_dir: &Path, trial: bool) -> ExitCode {
     use bitstreams::report_ecp5;
     let out = crate_dir.join("../target/bitstreams-ecp5");
     let t0 = std::time::Instant::now();
@@ -138,9 +153,14 @@ fn ecp5_main(chosen: &[&Top], all: &[Top], crate_dir: &Path) -> ExitCode {
     let mut built = Vec::new();
     let mut failed = Vec::new();
     for top in chosen {
-        match report_ecp5::build_top(top, &out.join(top.name), &tools, &|m: &str| eprintln!("[{}] {m}", top.name)) {
+        match report_ecp5::build_top(top, &out.join(top.name), &tools, !trial, &|m: &str| eprintln!("[{}] {m}", top.name)) {
             Ok(rec) => {
-                println!("{}", report_ecp5::Ecp5Row::new(top, rec.clone()).summary());
+                let row = report_ecp5::Ecp5Row::new(top, rec.clone());
+                if trial {
+                    println!("{}", row.trial(record::read(crate_dir, record::ECP5, top.name).ok().as_ref()));
+                } else {
+                    println!("{}", row.summary());
+                }
                 built.push(rec);
             }
             Err(e) => {
@@ -150,6 +170,6 @@ fn ecp5_main(chosen: &[&Top], all: &[Top], crate_dir: &Path) -> ExitCode {
         }
     }
     eprintln!("{} tops built in {:.0} s", built.len(), t0.elapsed().as_secs_f64());
-    let published = report_ecp5::publish(&built, all, crate_dir);
-    finish(published, &failed, &crate_dir.join("REPORT-ECP5.md"), &out)
+    let published = if trial { Ok(()) } else { report_ecp5::publish(&built, all, crate_dir) };
+    finish(published, &failed, &crate_dir.join("REPORT-ECP5.md"), &out, trial)
 }

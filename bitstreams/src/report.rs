@@ -44,9 +44,10 @@ impl Row {
 /// Build one top in `dir`: pass 1 on each of `seeds`, pass 2 and `icepack`; for one that does
 /// not fit, the LUTs per part instead. A top expected to fit that does not is an error. Returns
 /// its record, measured with `tools` (the bitstream's path is in `report.bitstream`).
-pub fn build_top(top: &Top, dir: &Path, seeds: &[u64], tools: &[String], progress: Progress) -> Result<Record<Ice40>> {
+/// Build `top` (with `pack`, the whole flow; without, pass 1 only: a trial) into its record.
+pub fn build_top(top: &Top, dir: &Path, seeds: &[u64], tools: &[String], pack: bool, progress: Progress) -> Result<Record<Ice40>> {
     let board = (top.board)();
-    let report = build(top.name, &board.verilog, dir, seeds, true, progress)?;
+    let report = build(top.name, &board.verilog, dir, seeds, pack, progress)?;
     let mut luts = Vec::new();
     if !report.fits {
         if top.fits {
@@ -92,8 +93,9 @@ impl Row {
         if !r.fits {
             return format!("{}: does not fit: {} / {} logic cells", self.name, r.logic_cells, r.logic_cells_avail);
         }
+        let (lo, hi) = crate::spread(&r.fmax_by_seed);
         format!(
-            "{}: {} / {} logic cells ({} the block's own), {} RAM, Fmax {:.2} MHz (median of {} seeds; {} 100 MHz); bitstream at {:.3} MHz{}",
+            "{}: {} / {} logic cells ({} the block's own), {} RAM, Fmax {:.2} MHz (median of {} seeds, {lo:.2}–{hi:.2}; {} 100 MHz); bitstream at {:.3} MHz{}",
             self.name,
             r.logic_cells,
             r.logic_cells_avail,
@@ -105,6 +107,24 @@ impl Row {
             r.board_clock_mhz,
             if r.plls > 0 { " behind the PLL" } else { "" }
         )
+        .replace("; bitstream at 0.000 MHz", "; not packed (a trial)")
+    }
+
+    /// A trial's lines for the terminal: the summary, what limits the top, and the committed
+    /// record's figures beside them (`committed`: that record, if the top has one).
+    pub fn trial(&self, committed: Option<&Record<Ice40>>) -> String {
+        let was = match committed {
+            None => "no committed record".to_string(),
+            Some(c) if !c.measured.report.fits => {
+                format!("committed ({}): does not fit, {} logic cells", c.date, thousands(c.measured.report.logic_cells))
+            }
+            Some(c) => {
+                let r = &c.measured.report;
+                let (lo, hi) = crate::spread(&r.fmax_by_seed);
+                format!("committed ({}): {} logic cells, Fmax {:.2} MHz ({lo:.2}–{hi:.2})", c.date, thousands(r.logic_cells), r.fmax_mhz)
+            }
+        };
+        format!("{}\n  {}\n  {was}", self.summary(), self.limit())
     }
 
     /// What limits the top, measured: the shortfall against 100 MHz and the critical path.

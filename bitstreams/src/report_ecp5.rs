@@ -23,9 +23,10 @@ pub struct Ecp5Row {
 
 /// Build one top for the ECP5: synthesis, five seeds, the board bitstream. Returns its record,
 /// measured with `tools` (the bitstream's path is in `measured.bitstream`).
-pub fn build_top(top: &Top, dir: &Path, tools: &[String], progress: Progress) -> Result<Record<Ecp5Report>> {
+/// Build `top` (with `pack`, the whole flow; without, the seeds only: a trial) into its record.
+pub fn build_top(top: &Top, dir: &Path, tools: &[String], pack: bool, progress: Progress) -> Result<Record<Ecp5Report>> {
     let board = (top.board)();
-    let report = ecp5::build(top.name, &board.verilog, dir, &ecp5::SEEDS, true, progress)?;
+    let report = ecp5::build(top.name, &board.verilog, dir, &ecp5::SEEDS, pack, progress)?;
     if report.fits != top.fits {
         anyhow::bail!("{}: expected to {}fit the ECP5 part, and it {}", top.name, if top.fits { "" } else { "not " }, if report.fits { "fits" } else { "does not" });
     }
@@ -55,6 +56,28 @@ impl Ecp5Row {
             r.board_clock_mhz,
             if r.plls > 0 { " behind the PLL" } else { "" }
         )
+        .replace("; bitstream at 0.000 MHz", "; not packed (a trial)")
+    }
+
+    /// A trial's lines for the terminal: the summary, the critical path and the mapping, and the
+    /// committed record's figures beside them (`committed`: that record, if the top has one).
+    pub fn trial(&self, committed: Option<&Record<Ecp5Report>>) -> String {
+        let mut s = self.summary();
+        if let Some(p) = &self.report.critical {
+            let _ = write!(s, "\n  critical path: `{}` → `{}`, {} cells, {:.1} ns logic + {:.1} ns routing", p.from, p.to, p.cells, p.logic_ns, p.routing_ns);
+        }
+        if let Some(m) = crate::mapping_note(self.report.mapping, self.report.board_mapping) {
+            let _ = write!(s, "\n  {m}");
+        }
+        let _ = match committed {
+            None => write!(s, "\n  no committed record"),
+            Some(c) if !c.measured.fits => write!(s, "\n  committed ({}): does not fit, {} LUT4", c.date, c.measured.luts.0),
+            Some(c) => {
+                let (lo, hi) = c.measured.spread_mhz();
+                write!(s, "\n  committed ({}): {} LUT4, Fmax {:.2} MHz ({lo:.2}–{hi:.2})", c.date, c.measured.luts.0, c.measured.median_mhz())
+            }
+        };
+        s
     }
 }
 

@@ -108,7 +108,7 @@ fn int_stamper_goes_through_the_whole_flow_to_a_bitstream() {
     let top = bitstreams::tops::all().into_iter().find(|t| t.name == "intstamp").unwrap();
     let dir = std::env::temp_dir().join(format!("synth-flow-intstamp-{}", std::process::id()));
     let tools = vec!["the smoke test's".to_string()];
-    let rec = bitstreams::report::build_top(&top, &dir, &[1], &tools, &|m: &str| eprintln!("[intstamp] {m}")).unwrap();
+    let rec = bitstreams::report::build_top(&top, &dir, &[1], &tools, true, &|m: &str| eprintln!("[intstamp] {m}")).unwrap();
     assert_eq!(rec.verilog_fnv1a, record::fingerprint(&(top.board)().verilog));
     record::write(&dir, record::ICE40, &rec).unwrap();
     let back: record::Record<record::Ice40> = record::read(&dir, record::ICE40, "intstamp").unwrap();
@@ -131,6 +131,29 @@ fn int_stamper_goes_through_the_whole_flow_to_a_bitstream() {
 
 /// The tops of `tops` whose board Verilog today is not the one their record in `family`
 /// measured (a top without a record fails with the command that makes it).
+/// `bitstreams --trial intstamp` places the top's seeds as a full run does and prints its figures
+/// beside the committed record's, and writes nothing under `bitstreams/`: the record, the
+/// bitstream and the report are byte for byte what they were.
+#[test]
+fn a_trial_prints_the_figures_and_writes_nothing() {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let kept = ["measured/ice40/intstamp.json", "bin/intstamp.bin", "REPORT.md", "REPORT-ECP5.md"];
+    let before: Vec<Vec<u8>> = kept.iter().map(|f| std::fs::read(crate_dir.join(f)).unwrap()).collect();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bitstreams")).args(["--trial", "intstamp"]).output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let committed: record::Record<record::Ice40> = record::read(crate_dir, record::ICE40, "intstamp").unwrap();
+    assert!(stdout.starts_with("intstamp: ") && stdout.contains("median of 5 seeds") && stdout.contains("not packed (a trial)"), "{stdout}");
+    assert!(stdout.contains("Critical path: `"), "{stdout}");
+    let r = &committed.measured.report;
+    let (lo, hi) = bitstreams::spread(&r.fmax_by_seed);
+    assert!(stdout.contains(&format!("committed ({}): ", committed.date)) && stdout.contains(&format!("Fmax {:.2} MHz ({lo:.2}–{hi:.2})", r.fmax_mhz)), "{stdout}");
+    assert!(stderr.contains("a trial: nothing under"), "{stderr}");
+    for (f, b) in kept.iter().zip(&before) {
+        assert!(&std::fs::read(crate_dir.join(f)).unwrap() == b, "a trial wrote {f}");
+    }
+}
+
 fn stale_records(tops: &[bitstreams::tops::Top], family: &str) -> Vec<&'static str> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     tops.iter()
