@@ -117,13 +117,14 @@ crate::switch_block!(
                 What is left is the marking decision: the descriptor's length against `MAX_LEN` (the \
                 malformed check, one carry chain on the inputs), then the mode's choice and the spend into \
                 the issued marks, the budgets and the rests, five or six LUT levels, two thirds of the time in \
-                routing. Taking the length check off the decision (a flag computed where the descriptor is \
-                queued) is the next step, and mode B's compare of `q_pkts` with `d_under` is the one after: on a \
-                scratch copy with the length check in a flip-flop, the slowest path started at that compare. \
-                Such small changes to REN's RTL (that scratch; the two budgets as one component used twice) \
-                make yosys 0.23's `synth_ice40 -abc9` stop with \"Boxes are not in a topological order\" \
-                although the netlist has no loop (`scc`); the flow then maps the netlist with `-abc9 -dff` \
-                and the report says so.",
+                routing. Cutting one chain moves the path to the next chain on an input: measured on scratch \
+                copies (the block's README, Toward 100 MHz), with the length check read from a flip-flop the path \
+                starts at mode B's compare of `q_pkts` with `d_under`, and with that compare and the counters \
+                also off the decision, at the idle residue's chain on `idle_bytes`, into a boundary's rests. 100 MHz needs an \
+                input stage, one clock of latency, that holds the length check, mode B's compares for each \
+                value the sums can take and the whole idle accumulator, and in the port a departure over two \
+                clocks. Some of those scratch netlists stop yosys 0.23's abc9 (\"Boxes are not in a \
+                topological order\"); the flow maps such a netlist with `-abc9 -dff` and says so.",
         min_cells: 100,
         min_ram: 0,
         fits_hx8k: true,
