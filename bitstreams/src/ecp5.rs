@@ -237,4 +237,20 @@ mod tests {
         let r = super::Ecp5Report { fmax_by_seed: vec![100.0, 110.0], ..Default::default() };
         assert_eq!(r.median_mhz(), 105.0);
     }
+
+    /// A record says `-abc9 -dff` only when the fallback mapped a netlist; one without the
+    /// fields (every committed record) reads as the flow's `-abc9`.
+    #[test]
+    fn records_the_mapping_only_when_it_fell_back() {
+        use crate::Mapping;
+        let plain = serde_json::to_string(&super::Ecp5Report::default()).unwrap();
+        assert!(!plain.contains("mapping"), "{plain}");
+        let back: super::Ecp5Report = serde_json::from_str(&plain).unwrap();
+        assert_eq!((back.mapping, back.board_mapping), (Mapping::Abc9, Mapping::Abc9));
+        let r = super::Ecp5Report { board_mapping: Mapping::Abc9Dff, ..Default::default() };
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(json.contains("\"board_mapping\":\"Abc9Dff\"") && !json.contains("\"mapping\""), "{json}");
+        let back: super::Ecp5Report = serde_json::from_str(&json).unwrap();
+        assert_eq!((back.mapping, back.board_mapping), (Mapping::Abc9, Mapping::Abc9Dff));
+    }
 }
