@@ -483,7 +483,7 @@ impl Issue {
     /// The outputs before the edge (`PassIssue`'s order), then the state after it. `x`: start,
     /// rem, start_elim, elim_any, elim_idx, in_valid, in_last, same_word, clear.
     fn clock(&mut self, x: [u64; 9]) -> Vec<u64> {
-        let [start, rem, start_elim, elim_any, elim_idx, in_valid, in_last, same_word, clear] = x.map(|v| v != 0);
+        let [start, rem, start_elim, elim_any, _, in_valid, in_last, same_word, clear] = x.map(|v| v != 0);
         let (rem_v, elim_idx) = (x[1], x[4]);
         let s = self.clone();
         let last = s.w == s.wps - 1;
