@@ -134,6 +134,8 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
         ram: nextpnr_log::utilisation(first, "DP16KD"),
         critical: nextpnr_log::critical_path(first),
         mapping,
+        // the board build's own when it is built (`pack`), below
+        board_mapping: mapping,
         ..Default::default()
     };
     for (seed, log) in seeds.iter().zip(&logs) {

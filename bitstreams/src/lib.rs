@@ -98,7 +98,8 @@ pub struct Report {
     pub board_clock_mhz: f64,
     pub board_fmax_mhz: f64,
     /// How yosys mapped pass 1's netlist and the board build's (`Abc9`, the flow's, is not
-    /// written to the record).
+    /// written to the record). A board build packed from pass 1, or none (`pack` off), has
+    /// pass 1's.
     #[serde(default, skip_serializing_if = "Mapping::is_abc9")]
     pub mapping: Mapping,
     #[serde(default, skip_serializing_if = "Mapping::is_abc9")]
@@ -174,7 +175,7 @@ impl Mapping {
 pub fn mapping_note(seeds: Mapping, board: Mapping) -> Option<String> {
     let which = match (seeds.is_abc9(), board.is_abc9()) {
         (true, true) => return None,
-        (false, false) => "The seeds' netlist and the board build's are mapped with `-abc9 -dff`: yosys 0.23's abc9 stopped on both",
+        (false, false) => "Mapped with `-abc9 -dff`: yosys 0.23's abc9 stopped on this top's netlist",
         (false, true) => "The seeds' netlist is mapped with `-abc9 -dff` (the board build's with `-abc9`): yosys 0.23's abc9 stopped on it",
         (true, false) => "The board build's netlist is mapped with `-abc9 -dff` (the seeds' with `-abc9`): yosys 0.23's abc9 stopped on it",
     };
@@ -185,10 +186,10 @@ pub fn mapping_note(seeds: Mapping, board: Mapping) -> Option<String> {
 pub const ABC9_BOX_ORDER_FAULT: &str = "Boxes are not in a topological order";
 
 /// `yosys -p "read_verilog <v>; <synth> -top top -abc9 -json <json>"` in `dir` (file names
-/// relative to it), its log in `<log_stem>.yosys.log`. When abc9 stops with [`ABC9_BOX_ORDER_FAULT`], the same again with
-/// `-abc9 -dff` (the first log kept as `<log_stem>.abc9-fault.yosys.log`); any other failure is
-/// an error. `synth` is `synth_ice40` or `synth_ecp5`. yosys runs without `-q`, so that the log
-/// holds abc's own messages.
+/// relative to it), its log in `<log_stem>.yosys.log`. When abc9 stops with
+/// [`ABC9_BOX_ORDER_FAULT`], the same again with `-abc9 -dff` (the first log kept as
+/// `<log_stem>.abc9-fault.yosys.log`); any other failure is an error. `synth` is `synth_ice40`
+/// or `synth_ecp5`. yosys runs without `-q`, so that the log holds abc's own messages.
 pub(crate) fn synth_abc9(synth: &str, dir: &Path, v: &str, json: &str, log_stem: &str, what: &str, progress: Progress) -> Result<Mapping> {
     let log = dir.join(format!("{log_stem}.yosys.log"));
     let run = |flags: &str| {
@@ -295,6 +296,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
         fmax_by_seed,
         critical: nextpnr_log::critical_path(&log),
         mapping,
+        board_mapping: mapping,
         ..Default::default()
     };
     if !pack {
@@ -394,15 +396,17 @@ mod tests {
     fn abc9_fault_falls_back_to_dff() {
         let dir = std::env::temp_dir().join(format!("abc9-fault-{}", std::process::id()));
         let r = super::build("fault", include_str!("../tests/fixtures/abc9-box-order-fault.v"), &dir, &[1], false, &|_: &str| {}).unwrap();
-        assert_eq!((r.mapping, r.fits), (Mapping::Abc9Dff, true), "{r:?}");
+        // no board build (`pack` off): the board's mapping is pass 1's
+        assert_eq!((r.mapping, r.board_mapping, r.fits), (Mapping::Abc9Dff, Mapping::Abc9Dff, true), "{r:?}");
         assert!(r.fmax_mhz > 0.0, "{r:?}");
         let fault = std::fs::read_to_string(dir.join("fault.abc9-fault.yosys.log")).unwrap();
         assert!(fault.contains(super::ABC9_BOX_ORDER_FAULT));
         assert!(std::fs::read_to_string(dir.join("fault.yosys.log")).unwrap().contains("-abc9 -dff"));
         // the record says so, and a record without the field is the flow's abc9
         let json = serde_json::to_string(&r).unwrap();
-        assert!(json.contains("\"mapping\":\"Abc9Dff\"") && !json.contains("board_mapping"), "{json}");
-        let back: super::Report = serde_json::from_str(&json.replace(",\"mapping\":\"Abc9Dff\"", "")).unwrap();
+        assert!(json.contains("\"mapping\":\"Abc9Dff\"") && json.contains("\"board_mapping\":\"Abc9Dff\""), "{json}");
+        let without = json.replace(",\"mapping\":\"Abc9Dff\"", "").replace(",\"board_mapping\":\"Abc9Dff\"", "");
+        let back: super::Report = serde_json::from_str(&without).unwrap();
         assert_eq!((back.mapping, back.board_mapping), (Mapping::Abc9, Mapping::Abc9));
         std::fs::remove_dir_all(&dir).ok();
     }
@@ -428,7 +432,7 @@ mod tests {
         use Mapping::{Abc9, Abc9Dff};
         assert_eq!(super::mapping_note(Abc9, Abc9), None);
         for (seeds, board, which) in [
-            (Abc9Dff, Abc9Dff, "The seeds' netlist and the board build's are mapped with `-abc9 -dff`: "),
+            (Abc9Dff, Abc9Dff, "Mapped with `-abc9 -dff`: yosys 0.23's abc9 stopped on this top's netlist "),
             (Abc9Dff, Abc9, "The seeds' netlist is mapped with `-abc9 -dff` (the board build's with `-abc9`): "),
             (Abc9, Abc9Dff, "The board build's netlist is mapped with `-abc9 -dff` (the seeds' with `-abc9`): "),
         ] {
