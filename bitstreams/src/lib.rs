@@ -153,6 +153,16 @@ pub(crate) fn tool(cmd: &mut Command, what: &str, log: &Path, progress: Progress
     Ok(text)
 }
 
+/// The terminal summary's last part: the board clock the bitstream runs at, or that a trial
+/// packed none (`board_clock_mhz` 0).
+pub fn bitstream_clock(board_clock_mhz: f64, plls: u32) -> String {
+    if board_clock_mhz > 0.0 {
+        format!("bitstream at {board_clock_mhz:.3} MHz{}", if plls > 0 { " behind the PLL" } else { "" })
+    } else {
+        "not packed (a trial)".into()
+    }
+}
+
 /// How yosys mapped a netlist to LUTs. Every top is mapped with `abc9`; yosys 0.23's abc9 stops
 /// on some netlists with "Boxes are not in a topological order" (its log's `ABC:` lines) although
 /// the netlist has no logic loop, and `abc9 -dff` maps those ([`synth_abc9`]).
@@ -425,6 +435,13 @@ mod tests {
         assert!(format!("{e:#}").contains("yosys synth_ice40 -abc9 failed"), "{e:#}");
         assert!(!dir.join("broken.abc9-fault.yosys.log").exists());
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn bitstream_clock_says_when_nothing_was_packed() {
+        assert_eq!(super::bitstream_clock(100.0, 0), "bitstream at 100.000 MHz");
+        assert_eq!(super::bitstream_clock(61.25, 1), "bitstream at 61.250 MHz behind the PLL");
+        assert_eq!(super::bitstream_clock(0.0, 0), "not packed (a trial)");
     }
 
     #[test]

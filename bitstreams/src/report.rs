@@ -95,7 +95,7 @@ impl Row {
         }
         let (lo, hi) = crate::spread(&r.fmax_by_seed);
         format!(
-            "{}: {} / {} logic cells ({} the block's own), {} RAM, Fmax {:.2} MHz (median of {} seeds, {lo:.2}–{hi:.2}; {} 100 MHz); bitstream at {:.3} MHz{}",
+            "{}: {} / {} logic cells ({} the block's own), {} RAM, Fmax {:.2} MHz (median of {} seeds, {lo:.2}–{hi:.2}; {} 100 MHz); {}",
             self.name,
             r.logic_cells,
             r.logic_cells_avail,
@@ -104,10 +104,8 @@ impl Row {
             r.fmax_mhz,
             r.fmax_by_seed.len(),
             if r.meets_target() { "meets" } else { "misses" },
-            r.board_clock_mhz,
-            if r.plls > 0 { " behind the PLL" } else { "" }
+            crate::bitstream_clock(r.board_clock_mhz, r.plls)
         )
-        .replace("; bitstream at 0.000 MHz", "; not packed (a trial)")
     }
 
     /// A trial's lines for the terminal: the summary, what limits the top, and the committed

@@ -46,17 +46,15 @@ impl Ecp5Row {
         }
         let (lo, hi) = r.spread_mhz();
         format!(
-            "{}: {} LUT4, {} FF, {} DP16KD; Fmax median {:.2} MHz ({lo:.2}–{hi:.2} over {} seeds); bitstream at {:.3} MHz{}",
+            "{}: {} LUT4, {} FF, {} DP16KD; Fmax median {:.2} MHz ({lo:.2}–{hi:.2} over {} seeds); {}",
             self.name,
             r.luts.0,
             r.ffs.0,
             r.ram.0,
             r.median_mhz(),
             r.fmax_by_seed.len(),
-            r.board_clock_mhz,
-            if r.plls > 0 { " behind the PLL" } else { "" }
+            crate::bitstream_clock(r.board_clock_mhz, r.plls)
         )
-        .replace("; bitstream at 0.000 MHz", "; not packed (a trial)")
     }
 
     /// A trial's lines for the terminal: the summary, the critical path and the mapping, and the
