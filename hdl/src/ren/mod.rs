@@ -119,7 +119,7 @@ crate::switch_block!(
                 the issued marks, the budgets and the rests, five or six LUT levels, two thirds of the time in \
                 routing. Cutting one chain moves the path to the next chain on an input: measured on scratch \
                 copies (the block's README, Toward 100 MHz), with the length check read from a flip-flop the path \
-                starts at mode B's compare of `q_pkts` with `d_under`, and with that compare and the counters \
+                starts at another carry chain on the inputs, and with mode B's compares and the counters \
                 also off the decision, at the idle residue's chain on `idle_bytes`, into a boundary's rests. 100 MHz needs an \
                 input stage, one clock of latency, that holds the length check, mode B's compares for each \
                 value the sums can take and the whole idle accumulator, and in the port a departure over two \
