@@ -51,14 +51,14 @@ fn bypass_fifo_is_a_fifo_whose_head_is_valid_the_clock_after_its_push() {
     }
 }
 
-const STATE_WIDTHS: [u32; 9] = [1, 1, 1, 32, 16, 16, 32, 7, 7];
+const STATE_WIDTHS: [u32; 10] = [1, 1, 1, 32, 16, 16, 32, 24, 7, 7];
 
 /// Random queues written, read and cleared: `s_*` is always the selected queue's last write
 /// (or 0 after a clear), and a clear wins over a write in the same clock.
 #[test]
 fn aqm_queue_states_keep_one_set_per_queue() {
     for mut dut in engines::<TestQueueStates>("aqm_queue_states") {
-        let (mut r, mut states) = (Rng::new(11), [[0u64; 9]; 4]);
+        let (mut r, mut states) = (Rng::new(11), [[0u64; 10]; 4]);
         let mut clears_with_write = 0;
         for t in 0..20_000 {
             let (sel, write, clear) = (r.below(4) as usize, r.chance(50), r.chance(2));
@@ -70,7 +70,7 @@ fn aqm_queue_states_keep_one_set_per_queue() {
             assert_eq!(o, states[sel], "queue {sel} at clock {t}");
             if clear {
                 clears_with_write += write as u32;
-                states = [[0; 9]; 4];
+                states = [[0; 10]; 4];
             } else if write {
                 states[sel].copy_from_slice(&n);
             }

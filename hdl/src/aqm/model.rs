@@ -138,9 +138,12 @@ impl Marker {
         }
     }
 
-    /// Keep `marking_next` within 2^(W−2) ticks behind `now`, so a frozen `next` (zero
-    /// increments, ECN♯ §5 item 8) can never flip the wrap-safe comparison (V13b).
-    fn clamp_lag(&self, now: u32, next: u32) -> u32 {
+    /// The base a due mark adds its law to: `next`, or `now − 2^(W−2)` when `next` trails
+    /// `now` by more than that. So `marking_next` never trails `now` by more than 2^(W−2)
+    /// ticks after a mark, and a frozen `next` (zero increments, ECN♯ §5 item 8) can never flip
+    /// the wrap-safe comparison (V13b). The test reads the lag before the step, not after it:
+    /// the RTL keeps `next` as a base and the law it adds, and makes the sum a clock later.
+    fn step_base(&self, now: u32, next: u32) -> u32 {
         let limit = 1u64 << (self.widths.time_bits - 2);
         if self.lag_clamp && self.after(now, next) && self.diff(now, next) > limit {
             ((now as u64).wrapping_sub(limit) & self.mask()) as u32
@@ -236,11 +239,10 @@ impl Marker {
                     let cnt = self.sat_inc(self.state.cnt);
                     self.state.cnt = cnt;
                     self.state.next = match cfg.law {
-                        Law::PaperHarmonic => self.add(self.state.next, self.law(LawKind::Harmonic, cnt)),
+                        Law::PaperHarmonic => self.add(self.step_base(now, self.state.next), self.law(LawKind::Harmonic, cnt)),
                         Law::Ns3Sqrt => self.add(now, self.law(LawKind::Sqrt, cnt)),
                     };
                 }
-                self.state.next = self.clamp_lag(now, self.state.next);
                 due
             }
         } else if det {
@@ -269,9 +271,8 @@ impl Marker {
                 if due {
                     let cnt = self.sat_inc(self.state.cnt);
                     self.state.cnt = cnt;
-                    self.state.next = self.add(self.state.next, self.law(LawKind::Sqrt, cnt));
+                    self.state.next = self.add(self.step_base(now, self.state.next), self.law(LawKind::Sqrt, cnt));
                 }
-                self.state.next = self.clamp_lag(now, self.state.next);
                 due
             }
         } else if ok {

@@ -2,7 +2,7 @@
 //! `model.rs`, the algorithm and design choices are documented in `mod.rs`. Register addresses
 //! are the literals of [`super::csr`] (rust-hdl's `hdl_gen` cannot read Rust constants).
 
-use crate::rtl_util::SatCounter;
+use crate::rtl_util::{AddSub, LateCounter, WrapDiffAbove};
 use crate::sojourn::rtl::SojournStamp;
 use rust_hdl::prelude::*;
 
@@ -118,17 +118,18 @@ pub struct LawValue {
     pub lut2: Signal<In, Bits<32>>,
     pub lut3: Signal<In, Bits<32>>,
     pub lut_bias: Signal<In, Bits<6>>,
-    pub val: Signal<Out, Bits<32>>,
+    /// At most `0xFF_0000` (an 8-bit entry shifted left by 16 at most).
+    pub val: Signal<Out, Bits<24>>,
     msb: Signal<Local, Bits<4>>,
     entry_idx: Signal<Local, Bits<4>>,
     word: Signal<Local, Bits<32>>,
     entry: Signal<Local, Bits<8>>,
     e: Signal<Local, Bits<7>>,
     amt: Signal<Local, Bits<7>>,
-    sh0: Signal<Local, Bits<32>>,
-    sh1: Signal<Local, Bits<32>>,
-    sh2: Signal<Local, Bits<32>>,
-    sh3: Signal<Local, Bits<32>>,
+    sh0: Signal<Local, Bits<24>>,
+    sh1: Signal<Local, Bits<24>>,
+    sh2: Signal<Local, Bits<24>>,
+    sh3: Signal<Local, Bits<24>>,
 }
 
 impl Logic for LawValue {
@@ -168,9 +169,9 @@ impl Logic for LawValue {
         }
         self.amt.next = self.e.val() + bit_cast::<7, 6>(self.lut_bias.val());
         // (entry << 16) >> amt, 0 when amt ≥ 32: five stages of a constant shift
-        self.sh0.next = bit_cast::<32, 8>(self.entry.val()) << 16;
+        self.sh0.next = bit_cast::<24, 8>(self.entry.val()) << 16;
         if self.amt.val().get_bit(0) {
-            self.sh0.next = bit_cast::<32, 8>(self.entry.val()) << 15;
+            self.sh0.next = bit_cast::<24, 8>(self.entry.val()) << 15;
         }
         self.sh1.next = self.sh0.val();
         if self.amt.val().get_bit(1) {
@@ -222,7 +223,7 @@ impl Logic for ControlLaw {
         self.value.lut2.next = self.lut2.val();
         self.value.lut3.next = self.lut3.val();
         self.value.lut_bias.next = self.lut_bias.val();
-        self.val.next = self.value.val.val();
+        self.val.next = bit_cast::<32, 24>(self.value.val.val());
     }
 }
 
@@ -251,9 +252,9 @@ pub struct MarkerCounts {
     /// `cnt − lastcount` (modulo 2^16) and whether it is above 1.
     pub delta: Signal<Out, Bits<16>>,
     pub delta_gt1: Signal<Out, Bit>,
-    pub law_inc: Signal<Out, Bits<32>>,
-    pub law_delta: Signal<Out, Bits<32>>,
-    pub law_one: Signal<Out, Bits<32>>,
+    pub law_inc: Signal<Out, Bits<24>>,
+    pub law_delta: Signal<Out, Bits<24>>,
+    pub law_one: Signal<Out, Bits<24>>,
     /// The indices of `cnt + 2` (a due mark), `delta + 1` (CoDel's re-entry),
     /// `cnt + 1 − lastcount` (a due mark) and `1 − lastcount` (ECN♯'s entry).
     pub ix_inc2: Signal<Out, Bits<7>>,
@@ -325,70 +326,67 @@ impl Logic for MarkerCounts {
     }
 }
 
-/// The marker's `marking_next` for each outcome of a decision, side by side (one carry chain
-/// each after its divider), and the two tests on `now − next`: whether a mark is due, and
-/// CoDel's "recently" for its re-entry. A due mark moves `next` to `next + law` (the paper,
-/// CoDel) or `now + law` (ns-3); only the first can trail `now` by more than 2^30 ticks (the
-/// lag clamp, ECN♯ §5 item 8): `now − next − law` comes from `now − next`, which is ready
-/// before the law. Without a due mark `next` does not move and cannot trail `now` (it is not
-/// due), and `now + law` never trails it (law ≤ 0xFF_0000). Combinational.
+/// The marker's `marking_next` for each outcome of a decision, and the two tests on
+/// `now − next`: whether a mark is due, and CoDel's "recently" for its re-entry.
+///
+/// The state keeps `marking_next` as a sum, `base + law` (`s_base`, `s_law`): a decision that
+/// moves it stores the law it adds (`law` is the divider's value, at most `0xFF_0000`, or the
+/// 16-bit interval) beside the base it adds it to, and the addition is made at the next
+/// decision, from registers, beside the tests that read the sum. So no carry chain follows the
+/// divider in the clock that divides. A due mark moves `next` to `next + law` (the paper,
+/// CoDel) or to `now + law` (ns-3); the first is the one that can trail `now`, so when `next`
+/// already trails `now` by more than 2^30 ticks the step starts from `now − 2^30` instead (the
+/// lag clamp, ECN♯ §5 item 8): a test on the sum's lag alone, not on the law. Combinational.
 #[derive(LogicBlock, Default)]
 pub struct MarkingNext {
     pub now: Signal<In, Bits<32>>,
-    pub s_next: Signal<In, Bits<32>>,
+    /// `marking_next` as the state keeps it: `s_base + s_law`.
+    pub s_base: Signal<In, Bits<32>>,
+    pub s_law: Signal<In, Bits<24>>,
     pub interval32: Signal<In, Bits<32>>,
     pub is_sharp: Signal<In, Bit>,
     pub due_ge: Signal<In, Bit>,
     /// `cnt − lastcount > 1` (`MarkerCounts`).
     pub delta_gt1: Signal<In, Bit>,
-    pub law_inc: Signal<In, Bits<32>>,
-    pub law_delta: Signal<In, Bits<32>>,
-    pub law_one: Signal<In, Bits<32>>,
+    pub law_delta: Signal<In, Bits<24>>,
+    pub law_one: Signal<In, Bits<24>>,
+    /// `marking_next` (`s_base + s_law`).
+    pub next_sum: Signal<Out, Bits<32>>,
     /// A mark is due (`now > next`, or `≥` under CoDel and `due_ge`).
     pub due: Signal<Out, Bit>,
     /// CoDel re-enters with `delta` (not 1): `delta > 1` and `now − next < 16 · interval`.
     pub reentry: Signal<Out, Bit>,
-    /// A due mark: `next + law` (clamped when `clamp`), `now + law` (ns-3).
-    pub next_add: Signal<Out, Bits<32>>,
-    pub clamp: Signal<Out, Bit>,
-    pub next_ns3: Signal<Out, Bits<32>>,
-    /// CoDel's entry: `now + P/√delta` or `now + P/√1`.
-    pub next_entry: Signal<Out, Bits<32>>,
-    d_next: Signal<Local, Bits<32>>,
-    d_next_m: Signal<Local, Bits<32>>,
-    lag_add: Signal<Local, Bits<32>>,
-    lag_over: Signal<Local, Bits<32>>,
-    next_delta: Signal<Local, Bits<32>>,
-    next_one: Signal<Local, Bits<32>>,
+    /// The base a due mark of the paper's law or CoDel's adds its law to: `next`, or
+    /// `now − 2^30` when `next` trails `now` by more than 2^30 ticks.
+    pub step_base: Signal<Out, Bits<32>>,
+    /// CoDel's entry law: `P/√delta` on a re-entry, else `P/√1` (added to `now`).
+    pub entry_law: Signal<Out, Bits<24>>,
+    lag: AddSub<32>,
 }
 
 impl Logic for MarkingNext {
     #[hdl_gen]
     fn update(&mut self) {
-        self.d_next.next = self.now.val() - self.s_next.val();
-        self.due.next = !self.d_next.val().get_bit(31);
+        self.next_sum.next = self.s_base.val() + bit_cast::<32, 24>(self.s_law.val());
+        // `now − base − law` in one chain (`now + !base − law + 1`)
+        self.lag.a.next = self.now.val();
+        self.lag.b.next = !self.s_base.val();
+        self.lag.sub.next = bit_cast::<32, 24>(self.s_law.val());
+        self.lag.cin.next = true;
+        self.due.next = !self.lag.out.val().get_bit(31);
         if self.is_sharp.val() & !self.due_ge.val() {
-            self.due.next = !self.d_next.val().get_bit(31) & self.d_next.val().any();
+            self.due.next = !self.lag.out.val().get_bit(31) & self.lag.out.val().any();
         }
         self.reentry.next = self.delta_gt1.val()
-            & (self.d_next.val().get_bit(31) | (self.d_next.val() < (self.interval32.val() << 4)));
-        self.next_add.next = self.s_next.val() + self.law_inc.val();
-        self.next_ns3.next = self.now.val() + self.law_inc.val();
-        // the lag `now − next − law` beside `lag − 2^30 − 1`: the clamp is two sign bits (`lag`
-        // below 2^31, so the second difference is exact), not a compare after the chain
-        self.lag_add.next = self.d_next.val() - self.law_inc.val();
-        // (`now − next − 2^30` only moves the top two bits: no chain of its own)
-        self.d_next_m.next = (bit_cast::<32, 2>(self.d_next.val().get_bits::<2>(30) - 1) << 30)
-            | (self.d_next.val() & 0x3FFF_FFFF);
-        self.lag_over.next = self.d_next_m.val() + !self.law_inc.val();
-        // (sign bits as compares with 2^31 − 1, which yosys reduces to the bit: the lint wants
-        // every bit of a signal read)
-        self.clamp.next = (self.lag_add.val() <= 0x7FFF_FFFF) & (self.lag_over.val() <= 0x7FFF_FFFF);
-        self.next_delta.next = self.now.val() + self.law_delta.val();
-        self.next_one.next = self.now.val() + self.law_one.val();
-        self.next_entry.next = self.next_one.val();
+            & (self.lag.out.val().get_bit(31) | (self.lag.out.val() < (self.interval32.val() << 4)));
+        // the lag is more than 2^30 and less than 2^31 (`now` after `next`)
+        self.step_base.next = self.next_sum.val();
+        if !self.lag.out.val().get_bit(31) & self.lag.out.val().get_bit(30) & self.lag.out.val().get_bits::<30>(0).any() {
+            self.step_base.next = self.now.val() - 0x4000_0000;
+        }
+        self.entry_law.next = self.law_one.val();
         if self.reentry.val() {
-            self.next_entry.next = self.next_delta.val();
+            self.entry_law.next = self.law_delta.val();
         }
     }
 }
@@ -498,7 +496,8 @@ impl Logic for MarkerConfig {
 pub struct AboveTracker {
     pub track: Signal<In, Bit>,
     pub now: Signal<In, Bits<32>>,
-    pub sojourn: Signal<In, Bits<32>>,
+    /// The dequeued descriptor's enqueue stamp: its sojourn is `now − ts`.
+    pub ts: Signal<In, Bits<32>>,
     pub qlen: Signal<In, Bits<32>>,
     pub is_codel: Signal<In, Bit>,
     pub pst_target: Signal<In, Bits<32>>,
@@ -513,26 +512,30 @@ pub struct AboveTracker {
     pub n_det_latched: Signal<Out, Bit>,
     pub n_fat: Signal<Out, Bits<32>>,
     below: Signal<Local, Bit>,
-    age: Signal<Local, Bits<32>>,
+    /// The sojourn at or above `PST_TARGET`, and the age `now − fat` beyond the interval
+    /// (`≥` for CoDel), each one carry chain on registers and inputs.
+    at_target: WrapDiffAbove,
+    aged: WrapDiffAbove,
 }
 
 impl Logic for AboveTracker {
     #[hdl_gen]
     fn update(&mut self) {
-        self.below.next = self.sojourn.val() < self.pst_target.val();
+        self.at_target.a.next = self.now.val();
+        self.at_target.b.next = self.ts.val();
+        self.at_target.c.next = self.pst_target.val();
+        self.at_target.ge.next = true;
+        self.below.next = !self.at_target.above.val();
         if self.is_codel.val() & (self.qlen.val() <= self.codel_min_qlen.val()) {
             self.below.next = true;
         }
-        self.age.next = self.now.val() - self.s_fat.val();
+        self.aged.a.next = self.now.val();
+        self.aged.b.next = self.s_fat.val();
+        self.aged.c.next = self.interval32.val();
+        self.aged.ge.next = self.is_codel.val();
         self.det.next = false;
         if !self.below.val() & self.s_fat_valid.val() {
-            if self.s_det_latched.val() {
-                self.det.next = true;
-            } else if self.is_codel.val() {
-                self.det.next = self.age.val() >= self.interval32.val();
-            } else {
-                self.det.next = self.age.val() > self.interval32.val();
-            }
+            self.det.next = self.s_det_latched.val() | self.aged.above.val();
         }
         self.n_fat_valid.next = self.s_fat_valid.val();
         self.n_det_latched.next = self.s_det_latched.val();
@@ -579,7 +582,7 @@ impl Logic for TestAboveTracker {
         dff_setup!(self, clock, fat_valid_r, det_latched_r, fat_r);
         self.tracker.track.next = self.track.val();
         self.tracker.now.next = self.now.val();
-        self.tracker.sojourn.next = self.sojourn.val();
+        self.tracker.ts.next = self.now.val() - self.sojourn.val();
         self.tracker.qlen.next = self.qlen.val();
         self.tracker.is_codel.next = self.is_codel.val();
         self.tracker.pst_target.next = self.pst_target.val();
@@ -605,7 +608,9 @@ crate::pin_io!(TestAboveTracker;
 /// (`s_*` in, `n_*` out): [`AqmTop`] keeps one queue's state in registers, the switch port
 /// keeps one set per queue and serves them all with one core (ECN♯ §2.5, §5 item 13). The
 /// state's owner also shows it and clears it on `STATE_CLEAR` (a clear wins over `n_*`).
-/// The decision is combinational on the dequeue inputs; state and counters update at the edge.
+/// The decision is combinational on the dequeue inputs; the state updates at the edge, and the
+/// statistics count each event at the edge after its clock (`LateCounter`), so no decision reaches
+/// a counter's carry chain.
 #[derive(LogicBlock, Default)]
 pub struct AqmCore {
     pub clock: Signal<In, Clock>,
@@ -614,7 +619,8 @@ pub struct AqmCore {
     pub csr_wdata: Signal<In, Bits<32>>,
     pub deq: Signal<In, Bit>,
     pub now: Signal<In, Bits<32>>,
-    pub sojourn: Signal<In, Bits<32>>,
+    /// The dequeued descriptor's enqueue stamp: its sojourn is `now − ts` (mod 2^32).
+    pub ts: Signal<In, Bits<32>>,
     pub ecn_in: Signal<In, Bits<2>>,
     pub qlen: Signal<In, Bits<32>>,
     /// The queue's state at the start of the clock (from the owner's registers).
@@ -624,7 +630,9 @@ pub struct AqmCore {
     pub s_fat: Signal<In, Bits<32>>,
     pub s_cnt: Signal<In, Bits<16>>,
     pub s_lastcount: Signal<In, Bits<16>>,
-    pub s_next: Signal<In, Bits<32>>,
+    /// `marking_next` as `base + law` (`MarkingNext`).
+    pub s_next_base: Signal<In, Bits<32>>,
+    pub s_next_law: Signal<In, Bits<24>>,
     /// The control law's table index (`LawIndex`) of `cnt + 1` (saturating) and of
     /// `cnt − lastcount`: kept with the state so that the division starts from registers.
     /// Zero after a clear, like the counts (the index of 0 and of 1 is 0).
@@ -646,20 +654,26 @@ pub struct AqmCore {
     pub n_fat: Signal<Out, Bits<32>>,
     pub n_cnt: Signal<Out, Bits<16>>,
     pub n_lastcount: Signal<Out, Bits<16>>,
-    pub n_next: Signal<Out, Bits<32>>,
+    pub n_next_base: Signal<Out, Bits<32>>,
+    pub n_next_law: Signal<Out, Bits<24>>,
     pub n_law_inc: Signal<Out, Bits<7>>,
     pub n_law_delta: Signal<Out, Bits<7>>,
+    /// `marking_next` at the start of the clock (`s_next_base + s_next_law`), for the owner
+    /// to show.
+    pub marking_next: Signal<Out, Bits<32>>,
     cfg: MarkerConfig,
     /// The counts, their table indices and the control law, side by side.
     counts: MarkerCounts,
     /// `marking_next` for each outcome, and the due and re-entry tests.
     marking: MarkingNext,
-    c_marked: SatCounter,
-    c_inst: SatCounter,
-    c_pers: SatCounter,
-    c_dropped: SatCounter,
+    c_marked: LateCounter,
+    c_inst: LateCounter,
+    c_pers: LateCounter,
+    c_dropped: LateCounter,
     /// Whether the sojourn has been above target for an interval (`AboveTracker`).
     tracker: AboveTracker,
+    /// The sojourn above `INS_TARGET`, one carry chain from `now` and the stamp.
+    ins_above: WrapDiffAbove,
     // wires
     det_w: Signal<Local, Bit>,
     cnt_entry: Signal<Local, Bits<16>>,
@@ -680,14 +694,15 @@ impl Logic for AqmCore {
         self.n_ms.next = self.s_ms.val();
         self.n_cnt.next = self.s_cnt.val();
         self.n_lastcount.next = self.s_lastcount.val();
-        self.n_next.next = self.s_next.val();
+        self.n_next_base.next = self.s_next_base.val();
+        self.n_next_law.next = self.s_next_law.val();
         self.is_ect.next = (self.ecn_in.val() == 1) | (self.ecn_in.val() == 2);
 
         // --- above-target tracker shared by ECN♯ and CoDel; its state moves on every dequeue
         // the persistent rules see
         self.tracker.track.next = self.deq.val() & (self.cfg.is_sharp.val() | self.cfg.is_codel.val());
         self.tracker.now.next = self.now.val();
-        self.tracker.sojourn.next = self.sojourn.val();
+        self.tracker.ts.next = self.ts.val();
         self.tracker.qlen.next = self.qlen.val();
         self.tracker.is_codel.next = self.cfg.is_codel.val();
         self.tracker.pst_target.next = self.cfg.pst_target.val();
@@ -718,12 +733,13 @@ impl Logic for AqmCore {
         self.n_law_delta.next = self.s_law_delta.val();
         // --- `marking_next` for each outcome (`MarkingNext`)
         self.marking.now.next = self.now.val();
-        self.marking.s_next.next = self.s_next.val();
+        self.marking.s_base.next = self.s_next_base.val();
+        self.marking.s_law.next = self.s_next_law.val();
+        self.marking_next.next = self.marking.next_sum.val();
         self.marking.interval32.next = self.cfg.interval32.val();
         self.marking.is_sharp.next = self.cfg.is_sharp.val();
         self.marking.due_ge.next = self.cfg.due_ge.val();
         self.marking.delta_gt1.next = self.counts.delta_gt1.val();
-        self.marking.law_inc.next = self.counts.law_inc.val();
         self.marking.law_delta.next = self.counts.law_delta.val();
         self.marking.law_one.next = self.counts.law_one.val();
         // CoDel's re-entry count (the Linux rule)
@@ -737,8 +753,12 @@ impl Logic for AqmCore {
         if self.cfg.mode_sel.val() == 1 {
             self.ins_w.next = self.qlen.val() > self.cfg.k.val();
         }
+        self.ins_above.a.next = self.now.val();
+        self.ins_above.b.next = self.ts.val();
+        self.ins_above.c.next = self.cfg.ins_target.val();
+        self.ins_above.ge.next = false;
         if (self.cfg.mode_sel.val() == 2) | self.cfg.is_sharp.val() {
-            self.ins_w.next = self.sojourn.val() > self.cfg.ins_target.val();
+            self.ins_w.next = self.ins_above.above.val();
         }
 
         self.pst_w.next = false;
@@ -754,13 +774,13 @@ impl Logic for AqmCore {
                         self.n_cnt.next = self.counts.cnt_inc.val();
                         self.n_law_inc.next = self.counts.ix_inc2.val();
                         self.n_law_delta.next = self.counts.ix_delta_due.val();
+                        // `next + law` (from `now − 2^30` when next trails now by more than
+                        // 2^30 ticks), or ns-3's `now + law`: the sum is made at the next
+                        // decision (`MarkingNext`)
+                        self.n_next_law.next = self.counts.law_inc.val();
+                        self.n_next_base.next = self.marking.step_base.val();
                         if self.cfg.is_sharp.val() & self.cfg.ns3_law.val() {
-                            self.n_next.next = self.marking.next_ns3.val();
-                        } else if self.marking.clamp.val() {
-                            // lag clamp: next never trails now by more than 2^30 ticks
-                            self.n_next.next = self.now.val() - 0x4000_0000;
-                        } else {
-                            self.n_next.next = self.marking.next_add.val();
+                            self.n_next_base.next = self.now.val();
                         }
                     }
                 }
@@ -770,7 +790,8 @@ impl Logic for AqmCore {
                 if self.cfg.is_codel.val() {
                     self.n_cnt.next = self.cnt_entry.val();
                     self.n_lastcount.next = self.cnt_entry.val();
-                    self.n_next.next = self.marking.next_entry.val();
+                    self.n_next_base.next = self.now.val();
+                    self.n_next_law.next = self.marking.entry_law.val();
                     // the index of cnt_entry + 1 (of 2 when cnt_entry is 1); delta is now 0
                     self.n_law_inc.next = 8.into();
                     if self.marking.reentry.val() {
@@ -781,7 +802,8 @@ impl Logic for AqmCore {
                     self.n_cnt.next = 1.into();
                     self.n_law_inc.next = 8.into();
                     self.n_law_delta.next = self.counts.ix_delta_sharp.val();
-                    self.n_next.next = self.now.val() + self.cfg.interval32.val();
+                    self.n_next_base.next = self.now.val();
+                    self.n_next_law.next = self.cfg.interval32.val().get_bits::<24>(0);
                 }
             }
         }
@@ -836,7 +858,8 @@ pub struct AqmQueueStates<const NQ: usize, const QB: usize> {
     pub n_fat: Signal<In, Bits<32>>,
     pub n_cnt: Signal<In, Bits<16>>,
     pub n_lastcount: Signal<In, Bits<16>>,
-    pub n_next: Signal<In, Bits<32>>,
+    pub n_next_base: Signal<In, Bits<32>>,
+    pub n_next_law: Signal<In, Bits<24>>,
     pub n_law_inc: Signal<In, Bits<7>>,
     pub n_law_delta: Signal<In, Bits<7>>,
     pub s_ms: Signal<Out, Bit>,
@@ -845,7 +868,8 @@ pub struct AqmQueueStates<const NQ: usize, const QB: usize> {
     pub s_fat: Signal<Out, Bits<32>>,
     pub s_cnt: Signal<Out, Bits<16>>,
     pub s_lastcount: Signal<Out, Bits<16>>,
-    pub s_next: Signal<Out, Bits<32>>,
+    pub s_next_base: Signal<Out, Bits<32>>,
+    pub s_next_law: Signal<Out, Bits<24>>,
     pub s_law_inc: Signal<Out, Bits<7>>,
     pub s_law_delta: Signal<Out, Bits<7>>,
     ms: [DFF<Bit>; NQ],
@@ -854,7 +878,8 @@ pub struct AqmQueueStates<const NQ: usize, const QB: usize> {
     fat: [DFF<Bits<32>>; NQ],
     cnt: [DFF<Bits<16>>; NQ],
     lastcount: [DFF<Bits<16>>; NQ],
-    next: [DFF<Bits<32>>; NQ],
+    next_base: [DFF<Bits<32>>; NQ],
+    next_law: [DFF<Bits<24>>; NQ],
     law_inc: [DFF<Bits<7>>; NQ],
     law_delta: [DFF<Bits<7>>; NQ],
 }
@@ -872,7 +897,8 @@ impl<const NQ: usize, const QB: usize> Default for AqmQueueStates<NQ, QB> {
             n_fat: Default::default(),
             n_cnt: Default::default(),
             n_lastcount: Default::default(),
-            n_next: Default::default(),
+            n_next_base: Default::default(),
+            n_next_law: Default::default(),
             n_law_inc: Default::default(),
             n_law_delta: Default::default(),
             s_ms: Default::default(),
@@ -881,7 +907,8 @@ impl<const NQ: usize, const QB: usize> Default for AqmQueueStates<NQ, QB> {
             s_fat: Default::default(),
             s_cnt: Default::default(),
             s_lastcount: Default::default(),
-            s_next: Default::default(),
+            s_next_base: Default::default(),
+            s_next_law: Default::default(),
             s_law_inc: Default::default(),
             s_law_delta: Default::default(),
             ms: std::array::from_fn(|_| Default::default()),
@@ -890,7 +917,8 @@ impl<const NQ: usize, const QB: usize> Default for AqmQueueStates<NQ, QB> {
             fat: std::array::from_fn(|_| Default::default()),
             cnt: std::array::from_fn(|_| Default::default()),
             lastcount: std::array::from_fn(|_| Default::default()),
-            next: std::array::from_fn(|_| Default::default()),
+            next_base: std::array::from_fn(|_| Default::default()),
+            next_law: std::array::from_fn(|_| Default::default()),
             law_inc: std::array::from_fn(|_| Default::default()),
             law_delta: std::array::from_fn(|_| Default::default()),
         }
@@ -906,7 +934,8 @@ impl<const NQ: usize, const QB: usize> Logic for AqmQueueStates<NQ, QB> {
         self.s_fat.next = 0.into();
         self.s_cnt.next = 0.into();
         self.s_lastcount.next = 0.into();
-        self.s_next.next = 0.into();
+        self.s_next_base.next = 0.into();
+        self.s_next_law.next = 0.into();
         self.s_law_inc.next = 0.into();
         self.s_law_delta.next = 0.into();
         for i in 0..NQ {
@@ -922,8 +951,10 @@ impl<const NQ: usize, const QB: usize> Logic for AqmQueueStates<NQ, QB> {
             self.cnt[i].d.next = self.cnt[i].q.val();
             self.lastcount[i].clock.next = self.clock.val();
             self.lastcount[i].d.next = self.lastcount[i].q.val();
-            self.next[i].clock.next = self.clock.val();
-            self.next[i].d.next = self.next[i].q.val();
+            self.next_base[i].clock.next = self.clock.val();
+            self.next_base[i].d.next = self.next_base[i].q.val();
+            self.next_law[i].clock.next = self.clock.val();
+            self.next_law[i].d.next = self.next_law[i].q.val();
             self.law_inc[i].clock.next = self.clock.val();
             self.law_inc[i].d.next = self.law_inc[i].q.val();
             self.law_delta[i].clock.next = self.clock.val();
@@ -935,7 +966,8 @@ impl<const NQ: usize, const QB: usize> Logic for AqmQueueStates<NQ, QB> {
                 self.s_fat.next = self.fat[i].q.val();
                 self.s_cnt.next = self.cnt[i].q.val();
                 self.s_lastcount.next = self.lastcount[i].q.val();
-                self.s_next.next = self.next[i].q.val();
+                self.s_next_base.next = self.next_base[i].q.val();
+                self.s_next_law.next = self.next_law[i].q.val();
                 self.s_law_inc.next = self.law_inc[i].q.val();
                 self.s_law_delta.next = self.law_delta[i].q.val();
             }
@@ -946,7 +978,8 @@ impl<const NQ: usize, const QB: usize> Logic for AqmQueueStates<NQ, QB> {
                 self.fat[i].d.next = self.n_fat.val();
                 self.cnt[i].d.next = self.n_cnt.val();
                 self.lastcount[i].d.next = self.n_lastcount.val();
-                self.next[i].d.next = self.n_next.val();
+                self.next_base[i].d.next = self.n_next_base.val();
+                self.next_law[i].d.next = self.n_next_law.val();
                 self.law_inc[i].d.next = self.n_law_inc.val();
                 self.law_delta[i].d.next = self.n_law_delta.val();
             }
@@ -957,7 +990,8 @@ impl<const NQ: usize, const QB: usize> Logic for AqmQueueStates<NQ, QB> {
                 self.fat[i].d.next = 0.into();
                 self.cnt[i].d.next = 0.into();
                 self.lastcount[i].d.next = 0.into();
-                self.next[i].d.next = 0.into();
+                self.next_base[i].d.next = 0.into();
+                self.next_law[i].d.next = 0.into();
                 self.law_inc[i].d.next = 0.into();
                 self.law_delta[i].d.next = 0.into();
             }
@@ -969,8 +1003,10 @@ impl<const NQ: usize, const QB: usize> Logic for AqmQueueStates<NQ, QB> {
 pub type TestQueueStates = AqmQueueStates<4, 2>;
 
 crate::pin_io!(TestQueueStates;
-    in: sel, write, clear, n_ms, n_fat_valid, n_det_latched, n_fat, n_cnt, n_lastcount, n_next, n_law_inc, n_law_delta;
-    out: s_ms, s_fat_valid, s_det_latched, s_fat, s_cnt, s_lastcount, s_next, s_law_inc, s_law_delta);
+    in: sel, write, clear, n_ms, n_fat_valid, n_det_latched, n_fat, n_cnt, n_lastcount, n_next_base, n_next_law,
+        n_law_inc, n_law_delta;
+    out: s_ms, s_fat_valid, s_det_latched, s_fat, s_cnt, s_lastcount, s_next_base, s_next_law, s_law_inc,
+        s_law_delta);
 
 /// One marker serving `NQ` queues (ECN♯ §2.5): the dequeued queue's state goes from
 /// [`AqmQueueStates`] through the [`AqmCore`] and back at the edge; `STATE_CLEAR` (address 7)
@@ -985,7 +1021,8 @@ pub struct QueueMarker<const NQ: usize, const QB: usize> {
     /// The dequeued queue.
     pub q: Signal<In, Bits<QB>>,
     pub now: Signal<In, Bits<32>>,
-    pub sojourn: Signal<In, Bits<32>>,
+    /// The dequeued descriptor's enqueue stamp.
+    pub ts: Signal<In, Bits<32>>,
     pub ecn_in: Signal<In, Bits<2>>,
     pub qlen: Signal<In, Bits<32>>,
     pub ecn_out: Signal<Out, Bits<2>>,
@@ -1003,7 +1040,7 @@ impl<const NQ: usize, const QB: usize> Logic for QueueMarker<NQ, QB> {
         self.core.csr_wdata.next = self.csr_wdata.val();
         self.core.deq.next = self.deq.val();
         self.core.now.next = self.now.val();
-        self.core.sojourn.next = self.sojourn.val();
+        self.core.ts.next = self.ts.val();
         self.core.ecn_in.next = self.ecn_in.val();
         self.core.qlen.next = self.qlen.val();
         self.ecn_out.next = self.core.ecn_out.val();
@@ -1017,7 +1054,8 @@ impl<const NQ: usize, const QB: usize> Logic for QueueMarker<NQ, QB> {
         self.core.s_fat.next = self.states.s_fat.val();
         self.core.s_cnt.next = self.states.s_cnt.val();
         self.core.s_lastcount.next = self.states.s_lastcount.val();
-        self.core.s_next.next = self.states.s_next.val();
+        self.core.s_next_base.next = self.states.s_next_base.val();
+        self.core.s_next_law.next = self.states.s_next_law.val();
         self.core.s_law_inc.next = self.states.s_law_inc.val();
         self.core.s_law_delta.next = self.states.s_law_delta.val();
         self.states.n_ms.next = self.core.n_ms.val();
@@ -1026,7 +1064,8 @@ impl<const NQ: usize, const QB: usize> Logic for QueueMarker<NQ, QB> {
         self.states.n_fat.next = self.core.n_fat.val();
         self.states.n_cnt.next = self.core.n_cnt.val();
         self.states.n_lastcount.next = self.core.n_lastcount.val();
-        self.states.n_next.next = self.core.n_next.val();
+        self.states.n_next_base.next = self.core.n_next_base.val();
+        self.states.n_next_law.next = self.core.n_next_law.val();
         self.states.n_law_inc.next = self.core.n_law_inc.val();
         self.states.n_law_delta.next = self.core.n_law_delta.val();
     }
@@ -1072,7 +1111,8 @@ pub struct AqmTop {
     fat: DFF<Bits<32>>,
     cnt: DFF<Bits<16>>,
     lastcount: DFF<Bits<16>>,
-    next: DFF<Bits<32>>,
+    next_base: DFF<Bits<32>>,
+    next_law: DFF<Bits<24>>,
     law_inc: DFF<Bits<7>>,
     law_delta: DFF<Bits<7>>,
     clk_per_tick: DFF<Bits<16>>,
@@ -1081,7 +1121,7 @@ pub struct AqmTop {
 impl Logic for AqmTop {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, clk_per_tick, ms, fat_valid, det_latched, fat, cnt, lastcount, next, law_inc, law_delta);
+        dff_setup!(self, clock, clk_per_tick, ms, fat_valid, det_latched, fat, cnt, lastcount, next_base, next_law, law_inc, law_delta);
         clock!(self, clock, stamp, marker);
         // timebase registers: csr::TIME_LOAD (8) and csr::CLK_PER_TICK (9)
         self.stamp.load.next = self.csr_we.val() & (self.csr_addr.val() == 8);
@@ -1107,8 +1147,10 @@ impl Logic for AqmTop {
         self.cnt.d.next = self.marker.n_cnt.val();
         self.marker.s_lastcount.next = self.lastcount.q.val();
         self.lastcount.d.next = self.marker.n_lastcount.val();
-        self.marker.s_next.next = self.next.q.val();
-        self.next.d.next = self.marker.n_next.val();
+        self.marker.s_next_base.next = self.next_base.q.val();
+        self.next_base.d.next = self.marker.n_next_base.val();
+        self.marker.s_next_law.next = self.next_law.q.val();
+        self.next_law.d.next = self.marker.n_next_law.val();
         self.marker.s_law_inc.next = self.law_inc.q.val();
         self.law_inc.d.next = self.marker.n_law_inc.val();
         self.marker.s_law_delta.next = self.law_delta.q.val();
@@ -1119,7 +1161,7 @@ impl Logic for AqmTop {
         // a register write cycle carries no dequeue
         self.marker.deq.next = self.deq.val() & !self.csr_we.val();
         self.marker.now.next = self.stamp.now.val();
-        self.marker.sojourn.next = self.stamp.sojourn.val();
+        self.marker.ts.next = self.deq_ts.val();
         self.marker.ecn_in.next = self.deq_ecn.val();
         self.marker.qlen.next = self.deq_qlen.val();
         self.ins.next = self.marker.ins.val();
@@ -1133,7 +1175,7 @@ impl Logic for AqmTop {
         self.st_fat.next = self.fat.q.val();
         self.st_cnt.next = self.cnt.q.val();
         self.st_lastcount.next = self.lastcount.q.val();
-        self.st_next.next = self.next.q.val();
+        self.st_next.next = self.marker.marking_next.val();
         // STATE_CLEAR (csr::STATE_CLEAR, 7) zeroes the state and wins over the marker's update
         if self.csr_we.val() & (self.csr_addr.val() == 7) {
             self.ms.d.next = false;
@@ -1142,7 +1184,8 @@ impl Logic for AqmTop {
             self.fat.d.next = 0.into();
             self.cnt.d.next = 0.into();
             self.lastcount.d.next = 0.into();
-            self.next.d.next = 0.into();
+            self.next_base.d.next = 0.into();
+            self.next_law.d.next = 0.into();
             self.law_inc.d.next = 0.into();
             self.law_delta.d.next = 0.into();
         }

@@ -5,7 +5,7 @@ use super::model::Marker;
 use super::{csr, Config, Counters, Law, Mode, State};
 use crate::ecn;
 use crate::sojourn::model::{sojourn, Timebase};
-use crate::cycle::{CycleModel, Dut, Pin};
+use crate::cycle::{CycleModel, Dut, LateCounters, Pin};
 use crate::vectors::{Located, Tally};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -195,11 +195,15 @@ pub fn eval(dut: &mut dyn Dut, i: &CycleIn) -> Outputs {
     Outputs::from(&AqmOut::from_slice(dut.eval(&i.pins().to_vec())))
 }
 
-/// The golden model of the whole top: timebase + marker, cycle by cycle.
+/// The golden model of the whole top: timebase + marker, cycle by cycle. The pins show the
+/// marker's statistics as the RTL's `LateCounter`s hold them: each event counts at the edge
+/// after its own clock, so a dequeue's count shows two clocks after it is presented.
 #[derive(Clone, Debug, Default)]
 pub struct ModelTop {
     pub tb: Timebase,
     pub marker: Marker,
+    /// `marked`, `fired_inst`, `fired_pers`, `dropped`.
+    pub counters: LateCounters<4>,
 }
 
 impl CycleModel for ModelTop {
@@ -234,9 +238,15 @@ impl ModelTop {
             sojourn: soj,
             ecn_out: i.deq_ecn & 3,
             state: self.marker.state,
-            counters: self.marker.counters,
+            counters: Counters {
+                marked: self.counters[0] as u32,
+                fired_inst: self.counters[1] as u32,
+                fired_pers: self.counters[2] as u32,
+                dropped: self.counters[3] as u32,
+            },
             ..Default::default()
         };
+        let mut events = [false; 4];
         if i.deq && !i.csr_we {
             let d = next.dequeue(now, soj, i.deq_ecn, i.deq_qlen);
             o.ins = d.ins;
@@ -244,7 +254,13 @@ impl ModelTop {
             o.pst = d.pst;
             o.ecn_out = d.ecn_out;
             o.drop = d.drop;
+            events = [d.ecn_out == ecn::CE && ecn::is_ect(i.deq_ecn & 3), d.ins, d.pst, d.drop];
         }
+        let preset = [csr::CNT_MARKED, csr::CNT_FIRED_INST, csr::CNT_FIRED_PERS, csr::CNT_DROPPED]
+            .iter()
+            .position(|&a| i.csr_we && i.csr_addr == a)
+            .map(|k| (k, i.csr_wdata as u64));
+        self.counters.edge(events, preset);
         if i.csr_we {
             next.write_csr(i.csr_addr, i.csr_wdata);
         }
@@ -518,6 +534,16 @@ fn ecn_sharp_scenarios(law: Law, due_ge: bool) -> Vec<Op> {
     v.push(deq_run(1000, 100, ecn::ECT0, 3000));
     for k in 1..=40u32 {
         v.push(deq(4000u32.wrapping_add(k << 28), 100, ecn::ECT0));
+    }
+    // the clamp reads the lag before the step (the RTL adds the law a clock later): here the
+    // lag is 2^30 + 50 and the law 100, so the step starts from `now − 2^30` (the lag after
+    // the step alone would not clamp)
+    scenario(&mut v, "V13c: a mark due 2^30 + 50 ticks late: the lag clamp judged before the step", c);
+    persistent_prefix(&mut v, 1200);
+    v.push(deq(1201, 100, ecn::ECT0));
+    let late = 1401u32 + (1 << 30) + 50;
+    for k in 0..40u32 {
+        v.push(deq(late + 10 * k, 100, ecn::ECT0));
     }
     v.push(check());
     v

@@ -139,7 +139,7 @@ impl<const NQ: usize, const QB: usize, const CB: usize, const F: usize> Logic fo
         self.aqm.deq.next = self.d1_valid.q.val();
         self.aqm.q.next = self.d1_q.q.val();
         self.aqm.now.next = self.now.val();
-        self.aqm.sojourn.next = self.sojourn.val();
+        self.aqm.ts.next = self.d1_ts.q.val();
         self.aqm.ecn_in.next = self.d1_ecn.val();
         self.aqm.qlen.next = bit_cast::<32, CB>(self.d1_count.val());
         self.aqm_ecn.next = self.d1_ecn.val();
