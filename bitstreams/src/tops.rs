@@ -138,15 +138,18 @@ pub fn all() -> Vec<Top> {
             design_note: "The decision selects among outcomes made side by side. The control law's table index of \
                 each count the marker divides by (`cnt + 1`, `cnt − lastcount`) is kept with the queue's state \
                 (`LawIndex`), so each division is a table read and a shift from registers (`LawValue`, three \
-                side by side). Every `marking_next` outcome is one carry chain after its division \
-                (`MarkingNext`; the lag clamp is two sign bits from `now − next`). The mode's decoded bits are \
-                registers. Divider and shifts are constant bit selects, because yosys's `share` merges variable \
-                shifts of exclusive branches behind a multiplexer on the decision. What is left in one clock: \
-                a division into one 32-bit chain into `marking_next`; the occupancy compare (CoDel's guard) \
-                into the tracker, the decision and the statistics; and the index of a count the state moves \
-                to (`cnt + 2`, the leading-one encoder, into `law_inc`). 100 MHz needs the decision pipelined, with \
-                the state forwarded between back-to-back dequeues of one queue and the law kept as a value \
-                (which a write to the table makes stale), and the statistics counting a clock late.",
+                side by side). The state keeps `marking_next` as a base and the law added to it, so a division \
+                goes into a register with no carry chain after it, and the sum is made at the queue's next \
+                decision, where the due test reads `now − base − law` as one chain (`MarkingNext`, \
+                `AddSub`; the lag clamp is two bits of it, judged before the step). The sojourn's compares \
+                and the tracker's age are one chain each from `now` and the stamp (`WrapDiffAbove`), and the \
+                statistics count a clock late (`LateCounter`). The mode's decoded bits are registers. Divider \
+                and shifts are constant bit selects, because yosys's `share` merges variable shifts of \
+                exclusive branches behind a multiplexer on the decision. What is left in one clock: one of \
+                those chains on `now` into the decision, and the decision into the state's next value, the \
+                count's enable on a global buffer (nextpnr-ice40 0.4 promotes any enable of more than 15 \
+                flip-flops) or the tracker. 100 MHz needs the decision pipelined: the compares on the inputs \
+                made a clock ahead, with the state forwarded between back-to-back dequeues of one queue.",
         },
     ];
     // the switch blocks, from their own descriptions (hdl::blocks)
@@ -274,10 +277,13 @@ pub fn all() -> Vec<Top> {
 /// What limits each per-system port (analysis, beside the measured figures).
 fn system_port_note(name: &str) -> &'static str {
     match name {
-        "port-ecnsharp" => "The AQM with the port's FIFOs, DWRR and pacer. Its slowest path is the AQM's (see `aqm`): \
-            the departing descriptor's sojourn (`now` less its stamp) and its queue's state through the marker, \
-            whose drop then enables the port's `out` counter. The AQM's pipeline is its fix, with the port's \
-            counters counting a clock late (`LateCounter`) so that no decision reaches a counter's enable.",
+        "port-ecnsharp" => "The AQM with the port's FIFOs, DWRR and pacer. Its slowest path is the AQM's decision (see \
+            `aqm`): from `now` through one of the marker's chains (the departing descriptor's sojourn against a \
+            target, or its queue's lag) and the departing queue's state, selected by `D1`'s queue among the \
+            queues' registers, into the decision, whose drop then enables the port's counters. The next cuts: \
+            the port's counters counting a clock late (`LateCounter`), so that no decision reaches a counter's \
+            enable, and the AQM's pipeline, the departing queue's state selected and its compares made a clock \
+            ahead, forwarded when one queue departs on consecutive clocks.",
         "port-ren" => "REN with the port's FIFOs, DWRR and pacer. Its slowest path is now the port's scheduling \
             path (see `port-hpcc`): the next queue's refill test in DWRR through the grant into the FIFO counts' \
             enables. Beside it, within a few hundred picoseconds, is REN's own path, as in `ren`: the departing \
