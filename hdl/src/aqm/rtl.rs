@@ -716,9 +716,8 @@ impl Logic for AqmCore {
         self.n_fat.next = self.tracker.n_fat.val();
         self.det_w.next = self.tracker.det.val();
 
-        // --- counts and the control law (`MarkerCounts`): each divider starts from a table
-        // index kept with the state, so the division is a table read and a shift beside the
-        // tracker and the due test instead of after them
+        // --- counts and the control law (`MarkerCounts`): each division starts from a table
+        // index kept with the state
         self.counts.s_cnt.next = self.s_cnt.val();
         self.counts.s_lastcount.next = self.s_lastcount.val();
         self.counts.s_law_inc.next = self.s_law_inc.val();
@@ -760,9 +759,7 @@ impl Logic for AqmCore {
         if (self.cfg.mode_sel.val() == 2) | self.cfg.is_sharp.val() {
             self.ins_w.next = self.ins_above.above.val();
         }
-
         self.pst_w.next = false;
-
         // --- persistent rules: ECN♯ Algorithm 1 / CoDel, state advances on every dequeue
         if self.tracker.track.val() {
             if self.s_ms.val() {
@@ -774,9 +771,8 @@ impl Logic for AqmCore {
                         self.n_cnt.next = self.counts.cnt_inc.val();
                         self.n_law_inc.next = self.counts.ix_inc2.val();
                         self.n_law_delta.next = self.counts.ix_delta_due.val();
-                        // `next + law` (from `now − 2^30` when next trails now by more than
-                        // 2^30 ticks), or ns-3's `now + law`: the sum is made at the next
-                        // decision (`MarkingNext`)
+                        // `next + law` (`now − 2^30 + law` under the clamp) or ns-3's `now + law`,
+                        // summed at the next decision (`MarkingNext`)
                         self.n_next_law.next = self.counts.law_inc.val();
                         self.n_next_base.next = self.marking.step_base.val();
                         if self.cfg.is_sharp.val() & self.cfg.ns3_law.val() {
@@ -807,7 +803,6 @@ impl Logic for AqmCore {
                 }
             }
         }
-
         // --- decision and counters
         self.fire.next = self.deq.val() & (self.ins_w.val() | self.pst_w.val());
         self.ins.next = self.deq.val() & self.ins_w.val();
