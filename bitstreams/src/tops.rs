@@ -141,7 +141,7 @@ pub fn all() -> Vec<Top> {
                 side by side). The state keeps `marking_next` as a base and the law added to it, so a division \
                 goes into a register with no carry chain after it, and the sum is made at the queue's next \
                 decision, where the due test reads `now − base − law` as one chain (`MarkingNext`, \
-                `AddSub`; the lag clamp is two bits of it, judged before the step). The sojourn's compares \
+                `AddSub`; the lag clamp is a test on its bits, judged before the step). The sojourn's compares \
                 and the tracker's age are one chain each from `now` and the stamp (`WrapDiffAbove`), and the \
                 statistics count a clock late (`LateCounter`). The mode's decoded bits are registers. Divider \
                 and shifts are constant bit selects, because yosys's `share` merges variable shifts of \
