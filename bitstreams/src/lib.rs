@@ -204,7 +204,7 @@ pub(crate) fn synth_abc9(synth: &str, dir: &Path, v: &str, json: &str, log_stem:
     let log = dir.join(format!("{log_stem}.yosys.log"));
     let run = |flags: &str| {
         tool(
-            Command::new("yosys").current_dir(dir).arg("-p").arg(format!("read_verilog {v}; {synth} -top top {flags} -json {json}")),
+            Command::new("yosys").current_dir(dir).arg("-p").arg(format!("read_verilog -noautowire {v}; {synth} -top top {flags} -json {json}")),
             &format!("{what} {flags}"),
             &log,
             progress,
@@ -362,7 +362,7 @@ pub fn luts_by_part(name: &str, verilog: &str, dir: &Path, progress: Progress) -
     let stat = dir.join(format!("{name}.hier.txt"));
     tool(
         Command::new("yosys").arg("-q").arg("-p").arg(format!(
-            "read_verilog {}; synth_ice40 -top top -noflatten; tee -q -o {} stat",
+            "read_verilog -noautowire {}; synth_ice40 -top top -noflatten; tee -q -o {} stat",
             v.display(),
             stat.display()
         )),

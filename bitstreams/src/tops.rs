@@ -20,6 +20,9 @@ pub struct AqmBoard {
     lfsr_a: DFFWithInit<Bits<32>>,
     lfsr_b: DFFWithInit<Bits<32>>,
     lfsr_c: DFFWithInit<Bits<32>>,
+    /// The LFSRs' taps: a `Constant`, because `hdl_gen` writes a Rust constant's name into the
+    /// Verilog as it is (an undeclared name, which the flow's `read_verilog -noautowire` refuses).
+    taps: Constant<Bits<32>>,
     fold: DFF<Bits<32>>,
     out: DFF<Bits<8>>,
 }
@@ -33,6 +36,7 @@ impl Default for AqmBoard {
             lfsr_a: DFFWithInit::new(0x1234_5678.into()),
             lfsr_b: DFFWithInit::new(0x0BAD_CAFE.into()),
             lfsr_c: DFFWithInit::new(0x7E57_0001.into()),
+            taps: Constant::new(LFSR_TAPS.into()),
             fold: Default::default(),
             out: Default::default(),
         }
@@ -46,15 +50,15 @@ impl Logic for AqmBoard {
         clock!(self, clock, dut);
         self.lfsr_a.d.next = self.lfsr_a.q.val() >> 1;
         if self.lfsr_a.q.val().get_bit(0) {
-            self.lfsr_a.d.next = (self.lfsr_a.q.val() >> 1) ^ LFSR_TAPS;
+            self.lfsr_a.d.next = (self.lfsr_a.q.val() >> 1) ^ self.taps.val();
         }
         self.lfsr_b.d.next = self.lfsr_b.q.val() >> 1;
         if self.lfsr_b.q.val().get_bit(0) {
-            self.lfsr_b.d.next = (self.lfsr_b.q.val() >> 1) ^ LFSR_TAPS;
+            self.lfsr_b.d.next = (self.lfsr_b.q.val() >> 1) ^ self.taps.val();
         }
         self.lfsr_c.d.next = self.lfsr_c.q.val() >> 1;
         if self.lfsr_c.q.val().get_bit(0) {
-            self.lfsr_c.d.next = (self.lfsr_c.q.val() >> 1) ^ LFSR_TAPS;
+            self.lfsr_c.d.next = (self.lfsr_c.q.val() >> 1) ^ self.taps.val();
         }
         // stimulus: a register write in 1/32 cycles, otherwise a dequeue in 1/2
         self.dut.csr_we.next = self.lfsr_c.q.val().get_bits::<5>(0) == 0;

@@ -331,3 +331,27 @@ fn block_ram_has_no_read_during_write_bypass() {
     assert!(block_ram.1 <= 2, "{block_ram:?}");
     assert!(ram.2 == 2 && ram.0 >= 32, "rust-hdl's RAM gets the bypass this widget avoids: {ram:?}");
 }
+
+/// Every board top of both families names only what it declares: yosys reads its Verilog with
+/// `-noautowire`, as the flow does, so a name `hdl_gen` copied from a Rust constant (which
+/// Verilog would otherwise take as an undriven one-bit wire) fails here, before a synthesis run.
+/// `hierarchy -check` also fails on a module used and not defined.
+#[test]
+fn every_top_declares_every_name() {
+    let dir = std::env::temp_dir().join(format!("declared-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut tops = bitstreams::tops::all();
+    tops.extend(bitstreams::tops::ecp5_all().into_iter().filter(|t| matches!(t.name, "port-8x1024" | "nic-full")));
+    for t in &tops {
+        let v = dir.join(format!("{}.v", t.name));
+        std::fs::write(&v, (t.board)().verilog).unwrap();
+        let out = std::process::Command::new("yosys")
+            .arg("-q")
+            .arg("-p")
+            .arg(format!("read_verilog -noautowire {}; hierarchy -check -top top", v.display()))
+            .output()
+            .expect("yosys: run scripts/deps.sh");
+        assert!(out.status.success(), "{}: {}{}", t.name, String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
