@@ -1,8 +1,11 @@
-//! The port's departure stage: the descriptor granted last clock (registered here, `d1`) goes
-//! through the AQM marker (its queue's state, its sojourn `now − stamp`, its queue's occupancy),
-//! REN and INT stamping, in that order; a block that drops it stops it for the blocks after. A
-//! block the port is built without (`F`, `features` in `mod.rs`) has its outputs replaced by
-//! what passes it untouched, so synthesis removes it.
+//! The port's departure, over two clocks. `D1` holds the descriptor granted last clock and its
+//! queue's AQM marker judges it there (its queue's state, its sojourn `now − stamp`, its
+//! queue's occupancy); `D2` holds it a clock later with the marker's verdict, and REN and INT
+//! stamping take it there, in that order, and it leaves on `out_*`. A block that drops it stops
+//! it for the blocks after. The register between the AQM and REN keeps the marker's decision
+//! and REN's in different clocks (the port README, *Latency*). A block the port is built
+//! without (`F`, `features` in `mod.rs`) has its outputs replaced by what passes it untouched,
+//! so synthesis removes it.
 
 use crate::aqm::rtl::QueueMarker;
 use crate::intstamp::rtl::IntStamper;
@@ -29,8 +32,8 @@ pub struct Departure<const NQ: usize, const QB: usize, const CB: usize, const F:
     pub idle_bytes: Signal<In, Bits<8>>,
     pub res_pkts: Signal<In, Bits<32>>,
     pub res_bytes: Signal<In, Bits<32>>,
-    /// A descriptor departs this clock (before the drops).
-    pub in_flight: Signal<Out, Bit>,
+    /// Descriptors between the grant and `out_*` (`D1` and `D2`): 0, 1 or 2.
+    pub in_flight: Signal<Out, Bits<2>>,
     pub out_valid: Signal<Out, Bit>,
     pub out_q: Signal<Out, Bits<3>>,
     pub out_len: Signal<Out, Bits<16>>,
@@ -39,10 +42,11 @@ pub struct Departure<const NQ: usize, const QB: usize, const CB: usize, const F:
     pub out_sojourn: Signal<Out, Bits<32>>,
     pub out_hop_lo: Signal<Out, Bits<32>>,
     pub out_hop_hi: Signal<Out, Bits<32>>,
+    /// The fate of `D2`'s descriptor: dropped by the AQM (a clock before), by REN, by INT.
     pub drop_aqm: Signal<Out, Bit>,
     pub drop_ren: Signal<Out, Bit>,
     pub drop_int: Signal<Out, Bit>,
-    /// The AQM marked an ECT descriptor CE.
+    /// The AQM marked `D2`'s descriptor (ECT) CE.
     pub marked_aqm: Signal<Out, Bit>,
     aqm: QueueMarker<NQ, QB>,
     ren: RenCounters,
@@ -52,10 +56,19 @@ pub struct Departure<const NQ: usize, const QB: usize, const CB: usize, const F:
     d1_meta: DFF<Bits<17>>,
     d1_ts: DFF<Bits<32>>,
     d1_ecn: Signal<Local, Bits<2>>,
-    d1_len: Signal<Local, Bits<16>>,
     d1_count: Signal<Local, Bits<CB>>,
     sojourn: Signal<Local, Bits<32>>,
     aqm_ecn: Signal<Local, Bits<2>>,
+    /// `D2`: the descriptor judged by the AQM last clock, with the AQM's code, drop and mark.
+    d2_valid: DFF<Bit>,
+    d2_q: DFF<Bits<QB>>,
+    d2_meta: DFF<Bits<17>>,
+    d2_ecn: DFF<Bits<2>>,
+    d2_drop_aqm: DFF<Bit>,
+    d2_marked_aqm: DFF<Bit>,
+    d2_sojourn: DFF<Bits<32>>,
+    d2_len: Signal<Local, Bits<16>>,
+    d2_on: Signal<Local, Bit>,
     has_aqm: Constant<Bit>,
     has_ren: Constant<Bit>,
     has_int: Constant<Bit>,
@@ -99,10 +112,18 @@ impl<const NQ: usize, const QB: usize, const CB: usize, const F: usize> Default 
             d1_meta: Default::default(),
             d1_ts: Default::default(),
             d1_ecn: Default::default(),
-            d1_len: Default::default(),
             d1_count: Default::default(),
             sojourn: Default::default(),
             aqm_ecn: Default::default(),
+            d2_valid: Default::default(),
+            d2_q: Default::default(),
+            d2_meta: Default::default(),
+            d2_ecn: Default::default(),
+            d2_drop_aqm: Default::default(),
+            d2_marked_aqm: Default::default(),
+            d2_sojourn: Default::default(),
+            d2_len: Default::default(),
+            d2_on: Default::default(),
             has_aqm: Constant::new(F & super::features::AQM != 0),
             has_ren: Constant::new(F & super::features::REN != 0),
             has_int: Constant::new(F & super::features::INT != 0),
@@ -113,14 +134,14 @@ impl<const NQ: usize, const QB: usize, const CB: usize, const F: usize> Default 
 impl<const NQ: usize, const QB: usize, const CB: usize, const F: usize> Logic for Departure<NQ, QB, CB, F> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, d1_valid, d1_q, d1_meta, d1_ts);
+        dff_setup!(self, clock, d1_valid, d1_q, d1_meta, d1_ts, d2_valid, d2_q, d2_meta, d2_ecn, d2_drop_aqm, d2_marked_aqm, d2_sojourn);
         clock!(self, clock, aqm, ren, int_stamp);
         self.d1_valid.d.next = self.g.val();
         self.d1_q.d.next = self.gq.val();
         self.d1_meta.d.next = self.g_meta.val();
         self.d1_ts.d.next = self.g_ts.val();
-        self.in_flight.next = self.d1_valid.q.val();
-        self.d1_len.next = bit_cast::<16, 14>(self.d1_meta.q.val().get_bits::<14>(0));
+        self.in_flight.next = bit_cast::<2, 1>(self.d1_valid.q.val().into()) + bit_cast::<2, 1>(self.d2_valid.q.val().into());
+        // --- D1: the AQM marker
         self.d1_ecn.next = self.d1_meta.q.val().get_bits::<2>(14);
         self.sojourn.next = 0.into();
         if self.d1_valid.q.val() {
@@ -146,43 +167,52 @@ impl<const NQ: usize, const QB: usize, const CB: usize, const F: usize> Logic fo
         if self.has_aqm.val() {
             self.aqm_ecn.next = self.aqm.ecn_out.val();
         }
-        self.drop_aqm.next = self.d1_valid.q.val() & self.aqm.drop.val() & self.has_aqm.val();
+        self.d2_valid.d.next = self.d1_valid.q.val();
+        self.d2_q.d.next = self.d1_q.q.val();
+        self.d2_meta.d.next = self.d1_meta.q.val();
+        self.d2_ecn.d.next = self.aqm_ecn.val();
+        self.d2_drop_aqm.d.next = self.d1_valid.q.val() & self.aqm.drop.val() & self.has_aqm.val();
+        self.d2_marked_aqm.d.next = self.d1_valid.q.val()
+            & ((self.d1_ecn.val() == 1) | (self.d1_ecn.val() == 2))
+            & (self.aqm_ecn.val() == 3);
+        self.d2_sojourn.d.next = self.sojourn.val();
+        // --- D2: REN, then INT stamping, on what the AQM passed
+        self.d2_len.next = bit_cast::<16, 14>(self.d2_meta.q.val().get_bits::<14>(0));
+        self.d2_on.next = self.d2_valid.q.val() & !self.d2_drop_aqm.q.val();
+        self.drop_aqm.next = self.d2_drop_aqm.q.val();
+        self.marked_aqm.next = self.d2_marked_aqm.q.val();
         self.ren.csr_we.next = self.csr_we.val() & (self.block.val() == 5);
         self.ren.csr_addr.next = self.sub_addr.val();
         self.ren.csr_wdata.next = self.csr_wdata.val();
         self.ren.idle_bytes.next = self.idle_bytes.val();
         self.ren.q_pkts.next = self.res_pkts.val().get_bits::<20>(0);
-        self.ren.deq_valid.next = self.d1_valid.q.val() & !self.drop_aqm.val();
-        self.ren.deq_is_data.next = self.d1_meta.q.val().get_bit(16);
-        self.ren.deq_ecn.next = self.aqm_ecn.val();
-        self.ren.deq_len.next = self.d1_len.val();
-        self.drop_ren.next = self.d1_valid.q.val() & !self.drop_aqm.val() & self.ren.drop.val() & self.has_ren.val();
+        self.ren.deq_valid.next = self.d2_on.val();
+        self.ren.deq_is_data.next = self.d2_meta.q.val().get_bit(16);
+        self.ren.deq_ecn.next = self.d2_ecn.q.val();
+        self.ren.deq_len.next = self.d2_len.val();
+        self.drop_ren.next = self.d2_on.val() & self.ren.drop.val() & self.has_ren.val();
         self.int_stamp.csr_we.next = self.csr_we.val() & (self.block.val() == 6);
         self.int_stamp.csr_addr.next = self.sub_addr.val();
         self.int_stamp.csr_wdata.next = self.csr_wdata.val();
-        self.int_stamp.deq_valid.next = self.d1_valid.q.val() & !self.drop_aqm.val() & !self.drop_ren.val();
-        self.int_stamp.deq_len.next = self.d1_len.val();
+        self.int_stamp.deq_valid.next = self.d2_on.val() & !self.drop_ren.val();
+        self.int_stamp.deq_len.next = self.d2_len.val();
         self.int_stamp.now.next = self.now.val().get_bits::<24>(0);
         self.int_stamp.qlen_after.next = self.res_bytes.val();
-        self.drop_int.next =
-            self.d1_valid.q.val() & !self.drop_aqm.val() & !self.drop_ren.val() & self.int_stamp.drop.val() & self.has_int.val();
-        self.out_valid.next = self.d1_valid.q.val() & !self.drop_aqm.val() & !self.drop_ren.val() & !self.drop_int.val();
-        self.out_q.next = bit_cast::<3, QB>(self.d1_q.q.val());
-        self.out_len.next = self.d1_len.val();
-        self.out_ecn.next = self.aqm_ecn.val();
+        self.drop_int.next = self.d2_on.val() & !self.drop_ren.val() & self.int_stamp.drop.val() & self.has_int.val();
+        self.out_valid.next = self.d2_on.val() & !self.drop_ren.val() & !self.drop_int.val();
+        self.out_q.next = bit_cast::<3, QB>(self.d2_q.q.val());
+        self.out_len.next = self.d2_len.val();
+        self.out_ecn.next = self.d2_ecn.q.val();
         if self.has_ren.val() {
             self.out_ecn.next = self.ren.ecn_out.val();
         }
-        self.out_is_data.next = self.d1_meta.q.val().get_bit(16);
-        self.out_sojourn.next = self.sojourn.val();
+        self.out_is_data.next = self.d2_meta.q.val().get_bit(16);
+        self.out_sojourn.next = self.d2_sojourn.q.val();
         self.out_hop_lo.next = 0.into();
         self.out_hop_hi.next = 0.into();
         if self.has_int.val() {
             self.out_hop_lo.next = self.int_stamp.hop_lo.val();
             self.out_hop_hi.next = self.int_stamp.hop_hi.val();
         }
-        self.marked_aqm.next = self.d1_valid.q.val()
-            & ((self.d1_ecn.val() == 1) | (self.d1_ecn.val() == 2))
-            & (self.aqm_ecn.val() == 3);
     }
 }

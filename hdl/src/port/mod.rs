@@ -59,7 +59,7 @@ pub mod rd {
         RESIDENT_PKTS @ 11 : Ro, "Descriptors in the queues.";
         RESIDENT_BYTES @ 12 : Ro, "Bytes in the queues.";
         NOW @ 13 : Ro, "The time base (clocks).";
-        IN_FLIGHT @ 14 : Ro, "Descriptors between grant and departure (the register D1): 0 or 1.";
+        IN_FLIGHT @ 14 : Ro, "Descriptors between grant and departure (the registers D1 and D2): 0, 1 or 2.";
         QLEN0 @ 16 x 8 : Ro, "Occupancy of queue `q` in packets at `QLEN0 + q`.";
     }
 }
@@ -183,8 +183,8 @@ crate::pins! {
 }
 
 crate::pins! {
-    /// Port outputs: the arrival's fate, the scheduler's grant, the departing descriptor (one
-    /// clock after its grant) and the register read port.
+    /// Port outputs: the arrival's fate, the scheduler's grant, the departing descriptor (two
+    /// clocks after its grant) and the register read port.
     pub struct PortOut {
         /// The arrival is enqueued.
         in_admit: 1,
@@ -194,7 +194,7 @@ crate::pins! {
         grant: 1,
         /// The granted queue.
         grant_q: 3,
-        /// A descriptor leaves (one clock after its grant).
+        /// A descriptor leaves (two clocks after its grant).
         out_valid: 1,
         /// Its queue.
         out_q: 3,
@@ -204,7 +204,7 @@ crate::pins! {
         out_ecn: 2,
         /// It is a data packet.
         out_is_data: 1,
-        /// Its sojourn in clocks.
+        /// Its sojourn in clocks, as the AQM judged it (a clock before it leaves).
         out_sojourn: 32,
         /// Its INT hop record, bits 31:0.
         out_hop_lo: 32,

@@ -21,6 +21,20 @@ pub struct Desc {
     pub ts: u64,
 }
 
+/// A descriptor in `D2`: judged by its queue's AQM marker last clock, on its way through REN and
+/// INT stamping (the port README, *Latency*).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Judged {
+    pub q: usize,
+    pub desc: Desc,
+    /// The code the AQM passed on (CE when it marked).
+    pub ecn: u64,
+    pub aqm_drop: bool,
+    /// The AQM marked an ECT descriptor CE.
+    pub marked: bool,
+    pub sojourn: u64,
+}
+
 /// Port counters (saturating), in `rd` order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
@@ -84,6 +98,8 @@ pub struct PortModel<const NQ: usize, const DB: usize, const F: usize = { featur
     pub pacer: Pacer,
     /// The descriptor granted last clock: (queue, descriptor).
     pub d1: Option<(usize, Desc)>,
+    /// The descriptor the AQM judged last clock.
+    pub d2: Option<Judged>,
     pub dwrr: Dwrr,
     pub aqm: Vec<Marker>,
     pub seldrop: SelDrop,
@@ -108,6 +124,7 @@ impl<const NQ: usize, const DB: usize, const F: usize> Default for PortModel<NQ,
             resident_bytes: 0,
             pacer: Pacer::default(),
             d1: None,
+            d2: None,
             dwrr: Dwrr::new(NQ),
             aqm: vec![Marker::default(); NQ],
             seldrop: SelDrop::default(),
@@ -158,7 +175,7 @@ impl<const NQ: usize, const DB: usize, const F: usize> PortModel<NQ, DB, F> {
             rd::RESIDENT_PKTS => self.resident_pkts(),
             rd::RESIDENT_BYTES => self.resident_bytes,
             rd::NOW => self.now,
-            rd::IN_FLIGHT => self.d1.is_some() as u64,
+            rd::IN_FLIGHT => self.d1.is_some() as u64 + self.d2.is_some() as u64,
             a if a >= rd::QLEN0 && a < rd::QLEN0 + NQ as u64 => self.fifo[(a - rd::QLEN0) as usize].len() as u64,
             _ => 0,
         }
@@ -191,27 +208,16 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
         let counts: Vec<u64> = self.fifo.iter().map(|f| f.len() as u64).collect();
         let resident_pkts: u64 = counts.iter().sum();
 
-        // --- departure of the descriptor granted last clock: AQM → REN → INT
+        // --- D2, the descriptor the AQM judged last clock: REN → INT, out
         let now = self.now;
-        let (d1v, d1q, d1) = match self.d1 {
-            Some((q, d)) => (true, q, d),
-            None => (false, 0, Desc::default()),
+        let (d2v, j) = match self.d2 {
+            Some(j) => (true, j),
+            None => (false, Judged::default()),
         };
-        let sojourn = if d1v { now.wrapping_sub(d1.ts) & 0xFFFF_FFFF } else { 0 };
-        let (mut ecn1, mut aqm_drop) = (d1.ecn, false);
-        if d1v && Self::has(features::AQM) {
-            let dec = self.aqm[d1q].dequeue(now as u32, sojourn as u32, d1.ecn as u8, counts[d1q] as u32);
-            ecn1 = dec.ecn_out as u64;
-            aqm_drop = dec.drop;
-        }
-        if i.csr_we == 1 && block == 2 && reg < 64 {
-            for m in &mut self.aqm {
-                m.write_csr(reg as u8, i.csr_wdata as u32);
-            }
-        }
+        let on = d2v && !j.aqm_drop;
         // a port without REN passes the code on; without INT its record is 0
         let ren = if !Self::has(features::REN) {
-            RenOut { ecn_out: ecn1, ..Default::default() }
+            RenOut { ecn_out: j.ecn, ..Default::default() }
         } else {
             RenOut::from_slice(&self.ren.step(&RenIn {
                 csr_we: we(5),
@@ -219,14 +225,14 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
                 csr_wdata: i.csr_wdata,
                 idle_bytes: self.pacer.idle,
                 q_pkts: resident_pkts,
-                deq_valid: (d1v && !aqm_drop) as u64,
-                deq_is_data: d1.is_data as u64,
-                deq_ecn: ecn1,
-                deq_len: d1.len,
+                deq_valid: on as u64,
+                deq_is_data: j.desc.is_data as u64,
+                deq_ecn: j.ecn,
+                deq_len: j.desc.len,
             }
             .to_vec()))
         };
-        let ren_drop = d1v && !aqm_drop && ren.drop == 1;
+        let ren_drop = on && ren.drop == 1;
         let int = if !Self::has(features::INT) {
             IntOut::default()
         } else {
@@ -234,23 +240,23 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
                 csr_we: we(6),
                 csr_addr: reg,
                 csr_wdata: i.csr_wdata,
-                deq_valid: (d1v && !aqm_drop && !ren_drop) as u64,
-                deq_len: d1.len,
+                deq_valid: (on && !ren_drop) as u64,
+                deq_len: j.desc.len,
                 now: now & 0xFF_FFFF,
                 qlen_after: self.resident_bytes,
             }
             .to_vec()))
         };
-        let int_drop = d1v && !aqm_drop && !ren_drop && int.drop == 1;
-        let out_valid = d1v && !aqm_drop && !ren_drop && !int_drop;
-        (o.out_valid, o.out_q, o.out_len, o.out_ecn, o.out_is_data) = (out_valid as u64, d1q as u64, d1.len, ren.ecn_out, d1.is_data as u64);
-        (o.out_sojourn, o.out_hop_lo, o.out_hop_hi) = (sojourn, int.hop_lo, int.hop_hi);
-        if d1v {
-            if crate::ecn::is_ect(d1.ecn as u8) && ecn1 == 3 {
+        let int_drop = on && !ren_drop && int.drop == 1;
+        let out_valid = on && !ren_drop && !int_drop;
+        (o.out_valid, o.out_q, o.out_len, o.out_ecn, o.out_is_data) = (out_valid as u64, j.q as u64, j.desc.len, ren.ecn_out, j.desc.is_data as u64);
+        (o.out_sojourn, o.out_hop_lo, o.out_hop_hi) = (j.sojourn, int.hop_lo, int.hop_hi);
+        if d2v {
+            if j.marked {
                 inc32(&mut self.cnt.marked_aqm);
             }
             let c = &mut self.cnt;
-            inc32(if aqm_drop {
+            inc32(if j.aqm_drop {
                 &mut c.drop_aqm
             } else if ren_drop {
                 &mut c.drop_ren
@@ -259,6 +265,22 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
             } else {
                 &mut c.out
             });
+        }
+
+        // --- D1, the descriptor granted last clock: its queue's AQM marker
+        self.d2 = self.d1.map(|(q, d)| {
+            let sojourn = now.wrapping_sub(d.ts) & 0xFFFF_FFFF;
+            let (mut ecn, mut aqm_drop) = (d.ecn, false);
+            if Self::has(features::AQM) {
+                let dec = self.aqm[q].dequeue(now as u32, sojourn as u32, d.ecn as u8, counts[q] as u32);
+                (ecn, aqm_drop) = (dec.ecn_out as u64, dec.drop);
+            }
+            Judged { q, desc: d, ecn, aqm_drop, marked: crate::ecn::is_ect(d.ecn as u8) && ecn == 3, sojourn }
+        });
+        if i.csr_we == 1 && block == 2 && reg < 64 {
+            for m in &mut self.aqm {
+                m.write_csr(reg as u8, i.csr_wdata as u32);
+            }
         }
 
         // --- scheduling: shaper eligibility, DWRR / SP, pacer

@@ -276,7 +276,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
             11 => self.csr_rdata.next = self.resident.pkts.val(),
             12 => self.csr_rdata.next = self.resident.bytes.val(),
             13 => self.csr_rdata.next = self.regs.now.val(),
-            14 => self.csr_rdata.next = bit_cast::<32, 1>(self.departure.in_flight.val().into()),
+            14 => self.csr_rdata.next = bit_cast::<32, 2>(self.departure.in_flight.val()),
             _ => {}
         }
     }

@@ -16,8 +16,11 @@
 //!   departure's length differs from the shadow's.
 //! * A departing packet carries the port's `out_ecn`, INT hop record and sojourn time. It
 //!   occupies the port's link for `(len + overhead) / rate` and reaches the app `from_port`
-//!   later (store-and-forward). Host NICs serialize at their own rate, one FIFO per class,
-//!   served round-robin.
+//!   later (store-and-forward). It is timed from the clock after its grant (its dequeue): the
+//!   port's pipeline after that (`D2`, the port README's *Latency*) is a few nanoseconds of
+//!   hardware, which a 50 ns tick would inflate, so the fabric counts it in `from_port` and
+//!   the closed loops do not change with the RTL's pipeline depth. Host NICs serialize at
+//!   their own rate, one FIFO per class, served round-robin.
 //! * Reverse paths (grants, credits, ACKs, STOPs) are the app's business: it schedules its
 //!   own events with the propagation delay it models (they are not queued).
 //! * Each port logs its decisions (arrival drops, departure drops, changed codes) and folds its
@@ -191,7 +194,10 @@ struct PortState {
     ingress: VecDeque<Pkt>,
     shadow: [VecDeque<Pkt>; QUEUES],
     bytes: [u64; QUEUES],
-    d1: Option<Pkt>,
+    /// The packets between the grant and the departure (the port's `D1` and `D2`), each with
+    /// the tick it leaves at in the fabric's timing (the clock after its grant).
+    d1: Option<(Pkt, Tick)>,
+    d2: Option<(Pkt, Tick)>,
     sent: [u64; QUEUES],
     log: PortLog,
 }
@@ -296,7 +302,7 @@ impl<E: Copy + Ord + std::fmt::Debug> Fabric<E> {
         };
         let o = st.spec.engine.clock(&inp);
         let mut arrive = None;
-        if let Some(mut p) = st.d1.take() {
+        if let Some((mut p, dep)) = std::mem::replace(&mut st.d2, st.d1.take()) {
             let q = (p.class as usize) % QUEUES;
             if o.out_valid == 1 {
                 if o.out_len != p.len as u64 {
@@ -304,7 +310,7 @@ impl<E: Copy + Ord + std::fmt::Debug> Fabric<E> {
                 }
                 if o.out_ecn as u8 != p.ecn {
                     let kind = if o.out_ecn as u8 == CE { DecisionKind::Mark } else { DecisionKind::Code(o.out_ecn as u8) };
-                    st.log.decisions.push(Decision { tick: now, kind });
+                    st.log.decisions.push(Decision { tick: dep, kind });
                 }
                 p.ecn = o.out_ecn as u8;
                 p.hop = o.out_hop_lo | o.out_hop_hi << 32;
@@ -314,18 +320,18 @@ impl<E: Copy + Ord + std::fmt::Debug> Fabric<E> {
                 }
                 st.log.departures += 1;
                 st.sent[q] += p.len as u64;
-                let t = now + ((p.len as u64 + self.cfg.overhead) as f64 / st.spec.bytes_per_tick).ceil() as Tick + self.cfg.from_port;
+                let t = dep + ((p.len as u64 + self.cfg.overhead) as f64 / st.spec.bytes_per_tick).ceil() as Tick + self.cfg.from_port;
                 arrive = Some((t, p));
             } else {
                 st.log.drops += 1;
-                st.log.decisions.push(Decision { tick: now, kind: DecisionKind::DepartureDrop });
+                st.log.decisions.push(Decision { tick: dep, kind: DecisionKind::DepartureDrop });
             }
         }
         if o.grant == 1 {
             let q = o.grant_q as usize;
             let Some(p) = st.shadow.get_mut(q).and_then(|s| s.pop_front()) else { bail!("port {i}, tick {now}: grant to empty queue {}", o.grant_q) };
             st.bytes[q] -= p.len as u64;
-            st.d1 = Some(p);
+            st.d1 = Some((p, now + 1));
         }
         if let Some(p) = arrival {
             st.log.arrivals += 1;
@@ -386,7 +392,7 @@ pub fn run<A: App>(cfg: FabricConfig, ports: Vec<PortSpec>, app: &mut A, until: 
         for x in &w {
             spec.engine.clock(x);
         }
-        f.ports.push(PortState { spec, ingress: VecDeque::new(), shadow: Default::default(), bytes: [0; QUEUES], d1: None, sent: [0; QUEUES], log: PortLog::default() });
+        f.ports.push(PortState { spec, ingress: VecDeque::new(), shadow: Default::default(), bytes: [0; QUEUES], d1: None, d2: None, sent: [0; QUEUES], log: PortLog::default() });
     }
     let mut out = FabricRun::default();
     app.start(&mut f);
