@@ -282,17 +282,18 @@ pub fn all() -> Vec<Top> {
 fn system_port_note(name: &str) -> &'static str {
     match name {
         "port-ecnsharp" => "The AQM with the port's FIFOs, DWRR and pacer. Its slowest path is the AQM's decision (see \
-            `aqm`): from `now` through one of the marker's chains (the departing descriptor's sojourn against a \
-            target, or its queue's lag) and the departing queue's state, selected by `D1`'s queue among the \
-            queues' registers, into the decision, whose drop then enables the port's counters. The next cuts: \
-            the port's counters counting a clock late (`LateCounter`), so that no decision reaches a counter's \
-            enable, and the AQM's pipeline, the departing queue's state selected and its compares made a clock \
-            ahead, forwarded when one queue departs on consecutive clocks.",
-        "port-ren" => "REN with the port's FIFOs, DWRR and pacer. Its slowest path is now the port's scheduling \
-            path (see `port-hpcc`): the next queue's refill test in DWRR through the grant into the FIFO counts' \
-            enables. Beside it, within a few hundred picoseconds, is REN's own path, as in `ren`: the departing \
-            descriptor's length against `MAX_LEN` (the malformed check, one carry chain) into the marking decision, \
-            and on into the issued marks, the budgets and their rests.",
+            `aqm`): `D1`'s queue selecting that queue's state among the queues' registers, one of the marker's \
+            chains on it (the tracker's age or the queue's lag), the decision, and back into that queue's state. \
+            The port's counters count from `D2`'s registers, a clock after the decision, so no decision reaches a \
+            counter's enable. The next cut is the AQM's pipeline: the departing queue's state selected and its \
+            compares made a clock ahead, forwarded when one queue departs on consecutive clocks.",
+        "port-ren" => "REN with the port's FIFOs, DWRR and pacer; REN takes the departing descriptor in `D2`. Its \
+            slowest path is REN's own (as in `ren`) on some placements and the port's scheduling path (see \
+            `port-hpcc`: the next queue's refill test in DWRR through the grant into the FIFO counts' enables) \
+            on others, with little between them. REN's runs from its registered sums or the departing \
+            descriptor's length against `MAX_LEN` (the malformed check, one carry chain) into the marking \
+            decision, and on into the issued marks, the budgets and their rests. 100 MHz needs REN's input \
+            stage (see `ren`).",
         "port-flashpass" => "Selective drop and the shaper with the port's FIFOs, DWRR and pacer. Selective drop's \
             dequeue reads the head of its own queue (chosen by `SEL_Q`, not by the grant), and the shaper's bucket \
             update only selects among outcomes made side by side (see `shaper`), so neither follows the grant \
