@@ -18,9 +18,9 @@
 //!   occupies the port's link for `(len + overhead) / rate` and reaches the app `from_port`
 //!   later (store-and-forward). It is timed from the clock after its grant (its dequeue): the
 //!   port's pipeline after that (`D2`, the port README's *Latency*) is a few nanoseconds of
-//!   hardware, which a 50 ns tick would inflate, so the fabric counts it in `from_port` and
-//!   the closed loops do not change with the RTL's pipeline depth. Host NICs serialize at
-//!   their own rate, one FIFO per class, served round-robin.
+//!   hardware, which a tick (50 ns at 10 Gb/s) would inflate, so the fabric counts it in
+//!   `from_port` and the closed loops do not change with the RTL's pipeline depth. Host NICs
+//!   serialize at their own rate, one FIFO per class, served round-robin.
 //! * Reverse paths (grants, credits, ACKs, STOPs) are the app's business: it schedules its
 //!   own events with the propagation delay it models (they are not queued).
 //! * Each port logs its decisions (arrival drops, departure drops, changed codes) and folds its
