@@ -1,5 +1,6 @@
-//! The AQM top on all three engines: every committed vector, the differential fuzz (≥ 100,000
-//! dequeues per mode), lint, and a check that the checker itself catches a wrong expectation.
+//! The AQM top on all three engines: every committed vector, the differential fuzz (100,000
+//! dequeues per mode on Verilator, 25,000 on rust-hdl), lint, and a check that the checker
+//! itself catches a wrong expectation.
 
 use hdl::aqm::vectors::{replay, Op};
 use hdl::aqm::Mode;
@@ -64,15 +65,22 @@ fn malformed_vector_names_file_and_line() {
     assert!(err.to_string().contains("bad.jsonl:1:"), "{err}");
 }
 
-/// Dequeues per mode in the suite; `cargo run --release -p sim-tests --bin fuzz` runs longer.
-const SUITE_DEQUEUES: u64 = 100_000;
+/// Dequeues per mode in the suite: 100,000 on Verilator, a quarter on rust-hdl's simulator, the
+/// slow engine; `cargo run --release -p sim-tests --bin fuzz` runs longer.
+fn suite_dequeues(engine: Engine) -> u64 {
+    match engine {
+        Engine::Rusthdl => 25_000,
+        _ => 100_000,
+    }
+}
 
 fn fuzz_engine(engine: Engine, seed_base: u64) {
+    let dequeues = suite_dequeues(engine);
     for (k, mode) in Mode::ALL.iter().enumerate() {
         let seed = seed_base ^ (k as u64 * 0x9E37_79B9);
         let mut dut = aqm_engine(engine).unwrap();
-        let cycles = lockstep(*mode, SUITE_DEQUEUES, seed, dut.as_mut()).unwrap_or_else(|e| panic!("{e}"));
-        println!("{engine:?} {mode:?}: {SUITE_DEQUEUES} dequeues in {cycles} cycles, seed {seed:#x}, 0 mismatches");
+        let cycles = lockstep(*mode, dequeues, seed, dut.as_mut()).unwrap_or_else(|e| panic!("{e}"));
+        println!("{engine:?} {mode:?}: {dequeues} dequeues in {cycles} cycles, seed {seed:#x}, 0 mismatches");
     }
 }
 

@@ -8,6 +8,8 @@
 //! Verilog header, so any rust-hdl top works, wide ports included (`VlWide` words).
 //! Builds are cached under `target/verilated/<top>-<hash>` and reused while the Verilog is the
 //! same; a build goes to a temporary folder renamed into place, so parallel tests are safe.
+//! Verilator's own runtime is compiled once into `target/verilated/runtime-<hash>/` and linked
+//! into every build.
 
 use anyhow::{anyhow, bail, Context, Result};
 use std::ffi::c_void;
@@ -261,7 +263,7 @@ fn compile(tmp: &Path, root: &Path, traced: bool) -> Result<()> {
         &tmp.join("verilator.log"),
     )?;
     let inc = root.join("include");
-    let trace_src: Vec<PathBuf> = if traced { vec![inc.join("verilated_vcd_c.cpp")] } else { vec![] };
+    let runtime = runtime_library(root)?;
     run(
         Command::new("g++")
             .current_dir(tmp)
@@ -269,13 +271,67 @@ fn compile(tmp: &Path, root: &Path, traced: bool) -> Result<()> {
             .arg("-Iobj")
             .arg(format!("-I{}", inc.display()))
             .arg(format!("-I{}", inc.join("vltstd").display()))
-            .arg(inc.join("verilated.cpp"))
-            .arg(inc.join("verilated_threads.cpp"))
-            .args(&trace_src)
-            .args(["obj/Vtop__ALL.a", "-pthread", "-latomic"]),
+            .args(["obj/Vtop__ALL.a"])
+            .arg(&runtime)
+            .args(["-pthread", "-latomic"]),
         "g++ (linking the Verilated model)",
         &tmp.join("link.log"),
     )
+}
+
+/// Verilator's runtime sources every model links (the VCD writer is linked only by a traced
+/// build that uses it).
+const RUNTIME_SOURCES: &[&str] = &["verilated.cpp", "verilated_threads.cpp", "verilated_vcd_c.cpp"];
+
+/// Verilator's runtime compiled once (about 10 s of CPU) into a static archive under
+/// `target/verilated/runtime-<hash>/`, keyed by its sources, and linked into every model after.
+fn runtime_library(root: &Path) -> Result<PathBuf> {
+    let inc = root.join("include");
+    let mut sources = String::new();
+    for f in RUNTIME_SOURCES {
+        let p = inc.join(f);
+        sources += &std::fs::read_to_string(&p).with_context(|| format!("cannot read Verilator's {}", p.display()))?;
+    }
+    let dir = target_dir().join("verilated").join(format!("runtime-{:016x}", fnv1a(sources.as_bytes())));
+    let lib = dir.join("libverilated.a");
+    if lib.exists() {
+        return Ok(lib);
+    }
+    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let tmp = dir.with_extension(format!("tmp{}-{}", std::process::id(), SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
+    std::fs::create_dir_all(&tmp)?;
+    let built = (|| {
+        let mut objects = Vec::new();
+        for f in RUNTIME_SOURCES {
+            let o = Path::new(f).with_extension("o");
+            run(
+                Command::new("g++")
+                    .current_dir(&tmp)
+                    .args(["-c", "-fPIC", "-O2", "-std=c++17"])
+                    .arg(format!("-I{}", inc.display()))
+                    .arg(format!("-I{}", inc.join("vltstd").display()))
+                    .arg(inc.join(f))
+                    .arg("-o")
+                    .arg(&o),
+                "g++ (Verilator's runtime)",
+                &tmp.join("runtime.log"),
+            )?;
+            objects.push(o);
+        }
+        run(Command::new("ar").current_dir(&tmp).arg("rcs").arg("libverilated.a").args(&objects), "ar (Verilator's runtime)", &tmp.join("ar.log"))
+    })();
+    if let Err(e) = built {
+        std::fs::remove_dir_all(&tmp).ok();
+        return Err(e);
+    }
+    match std::fs::rename(&tmp, &dir) {
+        Ok(()) => {}
+        Err(_) if lib.exists() => {
+            std::fs::remove_dir_all(&tmp).ok();
+        }
+        Err(e) => return Err(e).context("cannot move Verilator's runtime into place"),
+    }
+    Ok(lib)
 }
 
 /// A Verilated top loaded in this process.
