@@ -164,7 +164,7 @@ pub fn run_job(job: &Job, engine: PortEngine) -> Result<JobResult> {
         "rtt-spread" => fct_job(job, 0.8, (job.x - 1.0) / 2.0, engine)?,
         "incast" => {
             let cfg = NetConfig { min_rto_us: 1000.0, ..net_10g() };
-            let (t0, tail, background) = (20_000.0, 60_000.0, 4);
+            let (t0, tail, background) = (scenarios::incast_start_us(job.seed), 60_000.0, 4);
             let n = job.x as usize;
             deep_dive_schemes(&cfg)
                 .iter()
@@ -435,7 +435,7 @@ pub fn merge(results: &[JobResult], command: &str) -> Result<scenarios::Report> 
             let _ = writeln!(md, "Setup (GEMINI/FlashPass §1.7, Fig. 3.12): the `gemini` scenario's 1 Gb/s DC port marking CE above K = 50 packets, 4 intra-DC flows (base RTT 200 µs) and 4 inter-DC flows (ratio × 200 µs), long-lived, GEMINI (Table 3.4's defaults) against DCTCP. The scenario starts the flows 100 µs apart at exactly those RTTs; here the seed draws each flow's start in the first 10 ms and its base RTT within ±10 % of its class's, the same draws for both senders. Throughput is measured from {} s to {} s. The thesis plots the ratio against the RTT ratio (GEMINI ≈ 100 %, DCTCP falling as 1/RTT).\n", if first.job.short { "0.3" } else { "1" }, if first.job.short { "0.6" } else { "3" });
         }
         _ => {
-            let _ = writeln!(md, "Setup (ECN♯ §4.6): N query flows of 3–60 KB start together at 20 ms over four long-lived DCTCP flows on one 10 Gb/s port (buffer 256 packets), initial window 1, min RTO 1 ms. The paper reports the largest N each scheme absorbs without timeouts.\n");
+            let _ = writeln!(md, "Setup (ECN♯ §4.6): N query flows of 3–60 KB start together at 20 ms plus a time drawn per seed in [0, 5 ms) over four long-lived DCTCP flows on one 10 Gb/s port (buffer 256 packets), initial window 1, min RTO 1 ms. The paper reports the largest N each scheme absorbs without timeouts.\n");
         }
     }
     let counts: Vec<f64> = table.iter().filter(|((_, k), _)| k == "short_flows").flat_map(|(_, m)| m.values().flatten().copied()).collect();
