@@ -7,8 +7,8 @@
 //! today, and the report is what the records render to), so every top's committed figures,
 //! which the budgets below read, are the figures of today's RTL.
 //!
-//! The long part (`cargo test --release -p bitstreams --test synth_smoke -- --ignored`, about
-//! 7 minutes on 2 cores): every iCE40 top through yosys and nextpnr-ice40 on one seed, live,
+//! The long part (`cargo test --release -p bitstreams --test synth_smoke -- --ignored`; the
+//! README gives its time): every iCE40 top through yosys and nextpnr-ice40 on one seed, live,
 //! with the same floors and budgets; the full 2 × 256 port is reported as not fitting. The full
 //! flow is `cargo run --release -p bitstreams`.
 //!

@@ -1,7 +1,7 @@
 //! Every pin-level switch block (sim_tests::blocks) on all three engines: the committed
-//! vectors, the differential fuzz (≥ 100,000 descriptor events per block on Verilator, ≥ 25,000 on
-//! rust-hdl's simulator), the
-//! RTL's pin lists against the model's, lint, and a check that the checker catches a wrong value.
+//! vectors, the differential fuzz (≥ 100,000 descriptor events per block on Verilator, ≥ 25,000
+//! on rust-hdl's simulator), the RTL's pin lists against the model's, lint, and a check that the
+//! checker catches a wrong value.
 
 use hdl::cycle::Op;
 use hdl::vectors::{parse_jsonl, read_jsonl};

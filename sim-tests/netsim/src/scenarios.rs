@@ -434,16 +434,17 @@ pub struct Incast {
     pub report: Report,
 }
 
-/// Query flows per background flow set: `n` flows of 3–60 KB on 16 hosts, all at `t0_us`.
 /// When the incast of run `seed` starts (µs): 20 ms plus a draw in [0, 5 ms) of its own stream
 /// (the flow sizes and RTTs keep theirs). The background flows are the same in every run, so a
-/// fixed start would meet their window and the marker's state in one phase on every seed: moving
-/// the incast by one 50 ns tick moved ECN♯ from absorbing 100 senders on all ten seeds to about 30,
-/// and some starts flip it at the committed timing too. Drawing the start samples that phase.
+/// fixed start met their windows and the marker's state in one phase on every seed: delaying
+/// every departure by one 50 ns tick moved ECN♯ from absorbing 100 senders on all ten seeds to
+/// about 30, and some later starts flip it at the committed timing too. A drawn start samples
+/// that phase.
 pub fn incast_start_us(seed: u64) -> f64 {
     20_000.0 + (uniform(&mut Rng::new(seed ^ 0x1ca5_7a27)) * 5_000.0).floor()
 }
 
+/// Query flows per background flow set: `n` flows of 3–60 KB on 16 hosts, all at `t0_us`.
 pub fn incast_flows(seed: u64, n: usize, t0_us: f64, background: usize, init_cwnd: f64) -> Vec<FlowSpec> {
     let mut r = Rng::new(seed);
     let rtt = rtt_3x();

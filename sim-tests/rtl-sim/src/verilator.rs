@@ -214,32 +214,40 @@ fn build_library(name: &str, verilog: &str, ports: &[Port], traced: bool) -> Res
     let root = verilator_root()?;
     let key = fnv1a(format!("{verilog}\n{}\n{}", shim_source(ports, traced), VERILATOR_FLAGS.join(" ")).as_bytes());
     let dir = target_dir().join("verilated").join(format!("{name}{}-{key:016x}", if traced { "-trace" } else { "" }));
-    let lib = dir.join("libvtop.so");
-    if lib.exists() {
-        return Ok(lib);
+    cached(&dir, "libvtop.so", "the Verilated build", |tmp| {
+        std::fs::write(tmp.join("top.v"), verilog)?;
+        std::fs::write(tmp.join("shim.cpp"), shim_source(ports, traced))?;
+        let spin = crate::progress::spinner(format!("verilating {name}{} (once: the build is cached in target/verilated/)", if traced { " with --trace" } else { "" }));
+        let built = compile(tmp, &root, traced);
+        crate::progress::done(spin);
+        built
+    })
+}
+
+/// `dir/product`, built once: when it is missing, `build` makes it in a temporary folder beside
+/// `dir` that is then renamed into place (unique per build: tests in one process, or several
+/// processes, may build the same thing in parallel, and the first rename wins).
+fn cached(dir: &Path, product: &str, what: &str, build: impl FnOnce(&Path) -> Result<()>) -> Result<PathBuf> {
+    let out = dir.join(product);
+    if out.exists() {
+        return Ok(out);
     }
-    // unique per build: tests in one process build the same top in parallel
     static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let tmp = dir.with_extension(format!("tmp{}-{seq}", std::process::id()));
     std::fs::create_dir_all(&tmp)?;
-    std::fs::write(tmp.join("top.v"), verilog)?;
-    std::fs::write(tmp.join("shim.cpp"), shim_source(ports, traced))?;
-    let spin = crate::progress::spinner(format!("verilating {name}{} (once: the build is cached in target/verilated/)", if traced { " with --trace" } else { "" }));
-    let built = compile(&tmp, &root, traced);
-    crate::progress::done(spin);
-    if let Err(e) = built {
+    if let Err(e) = build(&tmp) {
         std::fs::remove_dir_all(&tmp).ok();
         return Err(e);
     }
-    match std::fs::rename(&tmp, &dir) {
+    match std::fs::rename(&tmp, dir) {
         Ok(()) => {}
-        Err(_) if lib.exists() => {
+        Err(_) if out.exists() => {
             std::fs::remove_dir_all(&tmp).ok();
         }
-        Err(e) => return Err(e).context("cannot move the Verilated build into place"),
+        Err(e) => return Err(e).with_context(|| format!("cannot move {what} into place")),
     }
-    Ok(lib)
+    Ok(out)
 }
 
 /// Verilator's optimisation flags, part of the cache key. Verilator's makefile compiles the
@@ -293,20 +301,13 @@ fn runtime_library(root: &Path) -> Result<PathBuf> {
         sources += &std::fs::read_to_string(&p).with_context(|| format!("cannot read Verilator's {}", p.display()))?;
     }
     let dir = target_dir().join("verilated").join(format!("runtime-{:016x}", fnv1a(sources.as_bytes())));
-    let lib = dir.join("libverilated.a");
-    if lib.exists() {
-        return Ok(lib);
-    }
-    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let tmp = dir.with_extension(format!("tmp{}-{}", std::process::id(), SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
-    std::fs::create_dir_all(&tmp)?;
-    let built = (|| {
+    cached(&dir, "libverilated.a", "Verilator's runtime", |tmp| {
         let mut objects = Vec::new();
         for f in RUNTIME_SOURCES {
             let o = Path::new(f).with_extension("o");
             run(
                 Command::new("g++")
-                    .current_dir(&tmp)
+                    .current_dir(tmp)
                     .args(["-c", "-fPIC", "-O2", "-std=c++17"])
                     .arg(format!("-I{}", inc.display()))
                     .arg(format!("-I{}", inc.join("vltstd").display()))
@@ -318,20 +319,8 @@ fn runtime_library(root: &Path) -> Result<PathBuf> {
             )?;
             objects.push(o);
         }
-        run(Command::new("ar").current_dir(&tmp).arg("rcs").arg("libverilated.a").args(&objects), "ar (Verilator's runtime)", &tmp.join("ar.log"))
-    })();
-    if let Err(e) = built {
-        std::fs::remove_dir_all(&tmp).ok();
-        return Err(e);
-    }
-    match std::fs::rename(&tmp, &dir) {
-        Ok(()) => {}
-        Err(_) if lib.exists() => {
-            std::fs::remove_dir_all(&tmp).ok();
-        }
-        Err(e) => return Err(e).context("cannot move Verilator's runtime into place"),
-    }
-    Ok(lib)
+        run(Command::new("ar").current_dir(tmp).arg("rcs").arg("libverilated.a").args(&objects), "ar (Verilator's runtime)", &tmp.join("ar.log"))
+    })
 }
 
 /// A Verilated top loaded in this process.
