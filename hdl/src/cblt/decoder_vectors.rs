@@ -9,7 +9,7 @@ use super::decoder::Decoder;
 use super::encoder::CodedSymbol;
 use super::header::Header;
 use super::table::{DegreeTable, Profile};
-use super::vectors::{hex, model_stream, sha256_hex, unhex, MessageBytes};
+use super::vectors::{hex, sha256_hex, unhex, MessageBytes, StreamSpec};
 use super::K_MAX;
 use crate::cycle::Rng;
 use serde::{Deserialize, Serialize};
@@ -21,16 +21,7 @@ pub enum DecRecord {
     Note { text: String },
     /// The encoder stream the following `push` records draw symbols from (as in the encoder
     /// vectors; the software encoder makes it).
-    Stream {
-        name: String,
-        s: usize,
-        msg_id: u8,
-        seed: u32,
-        table: Vec<u32>,
-        message: MessageBytes,
-        message_sha256: String,
-        symbols: usize,
-    },
+    Stream(StreamSpec),
     /// A fresh decoder (one message context) for symbols of `s` bytes.
     Reset { s: usize },
     /// Push symbol `j` of the stream (header ‖ payload) or a raw UDP payload (`packet`, hex),
@@ -106,19 +97,9 @@ impl Script {
     }
     #[allow(clippy::too_many_arguments)]
     fn stream(&mut self, name: &str, s: usize, msg_id: u8, seed: u32, table: &DegreeTable, message: MessageBytes, n: usize) {
-        let msg = message.bytes().unwrap();
-        let t = table.entries()[..K_MAX - 1].to_vec();
-        self.syms = model_stream(&msg, s, msg_id, seed, &t, n).unwrap();
-        self.out.push(DecRecord::Stream {
-            name: name.into(),
-            s,
-            msg_id,
-            seed,
-            table: t,
-            message,
-            message_sha256: sha256_hex(&msg),
-            symbols: n,
-        });
+        let (spec, syms) = StreamSpec::encode(name, s, msg_id, seed, table.entries()[..K_MAX - 1].to_vec(), message, n).unwrap();
+        self.syms = syms;
+        self.out.push(DecRecord::Stream(spec));
     }
     fn reset(&mut self, s: usize) {
         self.dec.reset(s).unwrap();
@@ -332,10 +313,7 @@ pub fn replay(name: &str, recs: &[crate::vectors::Located<DecRecord>], eng: &mut
         let at = format!("{name}:{}", r.line);
         match &r.item {
             DecRecord::Note { .. } => {}
-            DecRecord::Stream { s, msg_id, seed, table, message, message_sha256, symbols, .. } => {
-                let msg = message.checked_bytes(message_sha256).map_err(|e| format!("{at}: {e}"))?;
-                syms = model_stream(&msg, *s, *msg_id, *seed, table, *symbols).map_err(|e| format!("{at}: {e}"))?;
-            }
+            DecRecord::Stream(spec) => syms = spec.model_symbols().map_err(|e| format!("{at}: {e}"))?,
             DecRecord::Reset { s } => eng.reset(*s).map_err(|e| format!("{at}: {e}"))?,
             DecRecord::Push { j, packet, status, rank, known_mask } => {
                 let bytes = match (j, packet) {

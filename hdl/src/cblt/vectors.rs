@@ -69,23 +69,45 @@ impl MessageBytes {
     }
 }
 
+/// A coded stream as both vector formats describe it (the encoder files' `message` record, the
+/// decoder files' `stream`): `message` encoded with symbol size `s` and `table` (`T[1..=63]`)
+/// into `symbols` symbols (j = 0..symbols−1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StreamSpec {
+    pub name: String,
+    pub s: usize,
+    pub msg_id: u8,
+    pub seed: u32,
+    pub table: Vec<u32>,
+    pub message: MessageBytes,
+    pub message_sha256: String,
+    pub symbols: usize,
+}
+
+impl StreamSpec {
+    /// The spec of `message`'s stream (its SHA-256 computed) and the model's symbols of it.
+    pub fn encode(name: &str, s: usize, msg_id: u8, seed: u32, table: Vec<u32>, message: MessageBytes, symbols: usize) -> Result<(StreamSpec, Vec<CodedSymbol>), String> {
+        let msg = message.bytes()?;
+        let spec = StreamSpec { name: name.into(), s, msg_id, seed, table, message, message_sha256: sha256_hex(&msg), symbols };
+        let syms = spec.model_symbols()?;
+        Ok((spec, syms))
+    }
+
+    /// The model's symbols of the stream, after checking the message against its SHA-256.
+    pub fn model_symbols(&self) -> Result<Vec<CodedSymbol>, String> {
+        let msg = self.message.checked_bytes(&self.message_sha256)?;
+        model_stream(&msg, self.s, self.msg_id, self.seed, &self.table, self.symbols)
+    }
+}
+
 /// One line of an encoder vector file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
 pub enum EncRecord {
     Note { text: String },
-    /// Encode `message` with symbol size `s`; `table` is `T[1..=63]`; the stream has
-    /// `symbols` symbols (j = 0..symbols−1); the `symbol` records that follow list some of them.
-    Message {
-        name: String,
-        s: usize,
-        msg_id: u8,
-        seed: u32,
-        table: Vec<u32>,
-        message: MessageBytes,
-        message_sha256: String,
-        symbols: usize,
-    },
+    /// A stream to encode; the `symbol` records that follow list some of its symbols.
+    Message(StreamSpec),
     /// Symbol j: header (12 bytes hex), degree, PRNG draws, and the payload (S bytes) as hex
     /// or as its SHA-256.
     Symbol {
@@ -145,19 +167,9 @@ impl Spec {
 }
 
 fn records(v: &Spec) -> Vec<EncRecord> {
-    let msg = v.message.bytes().expect("generator patterns are valid");
     let table: Vec<u32> = v.table.entries()[..K_MAX - 1].to_vec();
-    let syms = model_stream(&msg, v.s, v.msg_id, v.seed, &table, v.symbols).expect("generator vectors are valid");
-    let mut out = vec![EncRecord::Message {
-        name: v.name.into(),
-        s: v.s,
-        msg_id: v.msg_id,
-        seed: v.seed,
-        table,
-        message: v.message.clone(),
-        message_sha256: sha256_hex(&msg),
-        symbols: v.symbols,
-    }];
+    let (spec, syms) = StreamSpec::encode(v.name, v.s, v.msg_id, v.seed, table, v.message.clone(), v.symbols).expect("generator vectors are valid");
+    let mut out = vec![EncRecord::Message(spec)];
     for (j, c) in syms.iter().enumerate() {
         out.push(EncRecord::Symbol {
             j,
@@ -249,7 +261,7 @@ mod tests {
     fn vectors_carry_the_spec_digests() {
         let all: Vec<EncRecord> = files().into_iter().flat_map(|(_, r)| r).collect();
         let digest = |name: &str| {
-            let at = all.iter().position(|r| matches!(r, EncRecord::Message { name: n, .. } if n == name)).unwrap();
+            let at = all.iter().position(|r| matches!(r, EncRecord::Message(m) if m.name == name)).unwrap();
             all[at..].iter().find_map(|r| if let EncRecord::Digest { sha256, .. } = r { Some(sha256.clone()) } else { None }).unwrap()
         };
         assert_eq!(digest("TV-E4"), "741fd17162b246844b9aae01de2d4ba88952b51a0cecb840348da80f4336841e");

@@ -13,7 +13,7 @@ use hdl::cblt::header::Header;
 use hdl::cblt::encoder::Encoder;
 use hdl::cblt::table::{DegreeTable, Profile};
 use hdl::cycle::Rng;
-use hdl::cblt::vectors::{hex, model_stream, sha256_hex, stream_digest, EncRecord};
+use hdl::cblt::vectors::{hex, model_stream, sha256_hex, stream_digest, EncRecord, StreamSpec};
 use hdl::vectors::{read_jsonl, Tally};
 use rust_hdl::prelude::*;
 use std::path::Path;
@@ -361,7 +361,7 @@ pub fn replay_encoder_file(file: &Path, engine: Engine) -> Result<Tally> {
     let mut builds: Vec<(usize, Box<dyn EncoderIo>)> = vec![];
     let mut i = 0;
     while i < recs.len() {
-        let EncRecord::Message { name, s, msg_id, seed, table, message, message_sha256, symbols } = &recs[i].item else {
+        let EncRecord::Message(StreamSpec { name, s, msg_id, seed, table, message, message_sha256, symbols }) = &recs[i].item else {
             i += 1;
             continue;
         };
@@ -381,7 +381,7 @@ pub fn replay_encoder_file(file: &Path, engine: Engine) -> Result<Tally> {
             rtl.into_iter().map(|r| (r.bytes, r.draws)).collect()
         };
         i += 1;
-        while i < recs.len() && !matches!(recs[i].item, EncRecord::Message { .. } | EncRecord::Note { .. }) {
+        while i < recs.len() && !matches!(recs[i].item, EncRecord::Message(_) | EncRecord::Note { .. }) {
             let at = format!("{}:{} ({name})", file.display(), recs[i].line);
             match &recs[i].item {
                 EncRecord::Symbol { j, header, degree, draws, payload, payload_sha256 } => {
