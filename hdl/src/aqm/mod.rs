@@ -3,6 +3,8 @@
 pub mod lut;
 pub mod model;
 #[cfg(feature = "rtl")]
+pub mod pipe;
+#[cfg(feature = "rtl")]
 pub mod rtl;
 pub mod vectors;
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! are the literals of [`super::csr`] (rust-hdl's `hdl_gen` cannot read Rust constants).
 
 use crate::rtl_util::{AddSub, LateCounter, WrapDiffAbove};
+use super::pipe::MarkerPipe;
 use crate::sojourn::rtl::SojournStamp;
 use rust_hdl::prelude::*;
 
@@ -1067,7 +1068,10 @@ impl<const NQ: usize, const QB: usize> Logic for QueueMarker<NQ, QB> {
 }
 
 /// The tested top of the foundation: sojourn timestamp + one marker behind one register port.
-/// Pins are what `hdl::aqm::vectors::CycleIn`/`Outputs` describe.
+/// The marker is the two-clock one (`pipe::MarkerPipe`) around one queue's state registers, so
+/// every dequeue after another is one `A` sees through `B`'s forwarding. Pins are what
+/// `hdl::aqm::vectors::CycleIn`/`Outputs` describe: the verdict and the state it was judged on
+/// show a clock after the dequeue.
 #[derive(LogicBlock, Default)]
 pub struct AqmTop {
     pub clock: Signal<In, Clock>,
@@ -1098,7 +1102,8 @@ pub struct AqmTop {
     pub cnt_fired_pers: Signal<Out, Bits<32>>,
     pub cnt_dropped: Signal<Out, Bits<32>>,
     stamp: SojournStamp,
-    marker: AqmCore,
+    marker: MarkerPipe,
+    clear: Signal<Local, Bit>,
     // the one queue's marker state
     ms: DFF<Bit>,
     fat_valid: DFF<Bit>,
@@ -1110,13 +1115,14 @@ pub struct AqmTop {
     next_law: DFF<Bits<24>>,
     law_inc: DFF<Bits<7>>,
     law_delta: DFF<Bits<7>>,
+    idx2: DFF<Bits<7>>,
     clk_per_tick: DFF<Bits<16>>,
 }
 
 impl Logic for AqmTop {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, clk_per_tick, ms, fat_valid, det_latched, fat, cnt, lastcount, next_base, next_law, law_inc, law_delta);
+        dff_setup!(self, clock, clk_per_tick, ms, fat_valid, det_latched, fat, cnt, lastcount, next_base, next_law, law_inc, law_delta, idx2);
         clock!(self, clock, stamp, marker);
         // timebase registers: csr::TIME_LOAD (8) and csr::CLK_PER_TICK (9)
         self.stamp.load.next = self.csr_we.val() & (self.csr_addr.val() == 8);
@@ -1130,49 +1136,33 @@ impl Logic for AqmTop {
         self.enq_ts.next = self.stamp.enq_ts.val();
         self.sojourn.next = self.stamp.sojourn.val();
 
-        self.marker.s_ms.next = self.ms.q.val();
-        self.ms.d.next = self.marker.n_ms.val();
-        self.marker.s_fat_valid.next = self.fat_valid.q.val();
-        self.fat_valid.d.next = self.marker.n_fat_valid.val();
-        self.marker.s_det_latched.next = self.det_latched.q.val();
-        self.det_latched.d.next = self.marker.n_det_latched.val();
-        self.marker.s_fat.next = self.fat.q.val();
-        self.fat.d.next = self.marker.n_fat.val();
-        self.marker.s_cnt.next = self.cnt.q.val();
-        self.cnt.d.next = self.marker.n_cnt.val();
-        self.marker.s_lastcount.next = self.lastcount.q.val();
-        self.lastcount.d.next = self.marker.n_lastcount.val();
-        self.marker.s_next_base.next = self.next_base.q.val();
-        self.next_base.d.next = self.marker.n_next_base.val();
-        self.marker.s_next_law.next = self.next_law.q.val();
-        self.next_law.d.next = self.marker.n_next_law.val();
-        self.marker.s_law_inc.next = self.law_inc.q.val();
-        self.law_inc.d.next = self.marker.n_law_inc.val();
-        self.marker.s_law_delta.next = self.law_delta.q.val();
-        self.law_delta.d.next = self.marker.n_law_delta.val();
-        self.marker.csr_we.next = self.csr_we.val();
-        self.marker.csr_addr.next = self.csr_addr.val();
-        self.marker.csr_wdata.next = self.csr_wdata.val();
-        // a register write cycle carries no dequeue
-        self.marker.deq.next = self.deq.val() & !self.csr_we.val();
-        self.marker.now.next = self.stamp.now.val();
-        self.marker.ts.next = self.deq_ts.val();
-        self.marker.ecn_in.next = self.deq_ecn.val();
-        self.marker.qlen.next = self.deq_qlen.val();
-        self.ins.next = self.marker.ins.val();
-        self.det.next = self.marker.det.val();
-        self.pst.next = self.marker.pst.val();
-        self.ecn_out.next = self.marker.ecn_out.val();
-        self.drop.next = self.marker.drop.val();
-        self.st_ms.next = self.ms.q.val();
-        self.st_fat_valid.next = self.fat_valid.q.val();
-        self.st_det_latched.next = self.det_latched.q.val();
-        self.st_fat.next = self.fat.q.val();
-        self.st_cnt.next = self.cnt.q.val();
-        self.st_lastcount.next = self.lastcount.q.val();
-        self.st_next.next = self.marker.marking_next.val();
-        // STATE_CLEAR (csr::STATE_CLEAR, 7) zeroes the state and wins over the marker's update
-        if self.csr_we.val() & (self.csr_addr.val() == 7) {
+        self.marker.r_ms.next = self.ms.q.val();
+        self.marker.r_fv.next = self.fat_valid.q.val();
+        self.marker.r_dl.next = self.det_latched.q.val();
+        self.marker.r_fat.next = self.fat.q.val();
+        self.marker.r_cnt.next = self.cnt.q.val();
+        self.marker.r_lc.next = self.lastcount.q.val();
+        self.marker.r_base.next = self.next_base.q.val();
+        self.marker.r_law.next = self.next_law.q.val();
+        self.marker.r_law_inc.next = self.law_inc.q.val();
+        self.marker.r_law_delta.next = self.law_delta.q.val();
+        self.marker.r_idx2.next = self.idx2.q.val();
+        // STATE_CLEAR (csr::STATE_CLEAR, 7) zeroes the state and wins over the marker's write
+        self.clear.next = self.csr_we.val() & (self.csr_addr.val() == 7);
+        if self.marker.write.val() & !self.clear.val() {
+            self.ms.d.next = self.marker.n_ms.val();
+            self.fat_valid.d.next = self.marker.n_fv.val();
+            self.det_latched.d.next = self.marker.n_dl.val();
+            self.fat.d.next = self.marker.n_fat.val();
+            self.cnt.d.next = self.marker.n_cnt.val();
+            self.lastcount.d.next = self.marker.n_lc.val();
+            self.next_base.d.next = self.marker.n_base.val();
+            self.next_law.d.next = self.marker.n_law.val();
+            self.law_inc.d.next = self.marker.n_law_inc.val();
+            self.law_delta.d.next = self.marker.n_law_delta.val();
+            self.idx2.d.next = self.marker.n_idx2.val();
+        }
+        if self.clear.val() {
             self.ms.d.next = false;
             self.fat_valid.d.next = false;
             self.det_latched.d.next = false;
@@ -1183,7 +1173,31 @@ impl Logic for AqmTop {
             self.next_law.d.next = 0.into();
             self.law_inc.d.next = 0.into();
             self.law_delta.d.next = 0.into();
+            self.idx2.d.next = 0.into();
         }
+        self.marker.csr_we.next = self.csr_we.val();
+        self.marker.csr_addr.next = self.csr_addr.val();
+        self.marker.csr_wdata.next = self.csr_wdata.val();
+        // a register write cycle carries no dequeue; the one queue is always the same
+        self.marker.deq.next = self.deq.val() & !self.csr_we.val();
+        self.marker.same_q.next = true;
+        self.marker.cancel.next = self.clear.val();
+        self.marker.now.next = self.stamp.now.val();
+        self.marker.ts.next = self.deq_ts.val();
+        self.marker.ecn_in.next = self.deq_ecn.val();
+        self.marker.qlen.next = self.deq_qlen.val();
+        self.ins.next = self.marker.ins.val();
+        self.det.next = self.marker.det.val();
+        self.pst.next = self.marker.pst.val();
+        self.ecn_out.next = self.marker.ecn_out.val();
+        self.drop.next = self.marker.drop.val();
+        self.st_ms.next = self.marker.st_ms.val();
+        self.st_fat_valid.next = self.marker.st_fv.val();
+        self.st_det_latched.next = self.marker.st_dl.val();
+        self.st_fat.next = self.marker.st_fat.val();
+        self.st_cnt.next = self.marker.st_cnt.val();
+        self.st_lastcount.next = self.marker.st_lc.val();
+        self.st_next.next = self.marker.st_next.val();
         self.cnt_marked.next = self.marker.cnt_marked.val();
         self.cnt_fired_inst.next = self.marker.cnt_fired_inst.val();
         self.cnt_fired_pers.next = self.marker.cnt_fired_pers.val();

@@ -195,15 +195,32 @@ pub fn eval(dut: &mut dyn Dut, i: &CycleIn) -> Outputs {
     Outputs::from(&AqmOut::from_slice(dut.eval(&i.pins().to_vec())))
 }
 
-/// The golden model of the whole top: timebase + marker, cycle by cycle. The pins show the
-/// marker's statistics as the RTL's `LateCounter`s hold them: each event counts at the edge
-/// after its own clock, so a dequeue's count shows two clocks after it is presented.
+/// The golden model of the whole top: timebase + marker, cycle by cycle. The marker takes two
+/// clocks (`pipe::MarkerPipe`): a dequeue's verdict, and the state it was judged on, show on the
+/// pins in the clock after it. The pins show the marker's statistics as the RTL's
+/// `LateCounter`s hold them: each event counts at the edge after the clock its verdict shows
+/// in, so a dequeue's count shows three clocks after it is presented.
 #[derive(Clone, Debug, Default)]
 pub struct ModelTop {
     pub tb: Timebase,
     pub marker: Marker,
     /// `marked`, `fired_inst`, `fired_pers`, `dropped`.
     pub counters: LateCounters<4>,
+    /// Last clock's dequeue, judged: what the pins show this clock.
+    pub judged: Judged,
+}
+
+/// A dequeue's verdict and the marker state it was judged on, with the statistics' events.
+#[derive(Clone, Debug, Default)]
+pub struct Judged {
+    pub ins: bool,
+    pub det: bool,
+    pub pst: bool,
+    pub ecn_out: u8,
+    pub drop: bool,
+    pub state: State,
+    /// `marked`, `fired_inst`, `fired_pers`, `dropped`.
+    pub events: [bool; 4],
 }
 
 impl CycleModel for ModelTop {
@@ -229,42 +246,46 @@ impl CycleModel for ModelTop {
 impl ModelTop {
     /// This clock's outputs for `i`; `self` becomes the state after the clock edge.
     pub fn clock(&mut self, i: &CycleIn) -> Outputs {
-        let mut next = self.marker.clone();
         let now = self.tb.now;
         let soj = sojourn(now, i.deq_ts);
-        let mut o = Outputs {
+        let j = &self.judged;
+        let o = Outputs {
             now,
             enq_ts: now,
             sojourn: soj,
-            ecn_out: i.deq_ecn & 3,
-            state: self.marker.state,
+            ins: j.ins,
+            det: j.det,
+            pst: j.pst,
+            ecn_out: j.ecn_out,
+            drop: j.drop,
+            state: j.state,
             counters: Counters {
                 marked: self.counters[0] as u32,
                 fired_inst: self.counters[1] as u32,
                 fired_pers: self.counters[2] as u32,
                 dropped: self.counters[3] as u32,
             },
-            ..Default::default()
         };
-        let mut events = [false; 4];
+        let events = j.events;
+        let mut judged = Judged { ecn_out: i.deq_ecn & 3, state: self.marker.state, ..Default::default() };
         if i.deq && !i.csr_we {
-            let d = next.dequeue(now, soj, i.deq_ecn, i.deq_qlen);
-            o.ins = d.ins;
-            o.det = d.det;
-            o.pst = d.pst;
-            o.ecn_out = d.ecn_out;
-            o.drop = d.drop;
-            events = [d.ecn_out == ecn::CE && ecn::is_ect(i.deq_ecn & 3), d.ins, d.pst, d.drop];
+            let d = self.marker.dequeue(now, soj, i.deq_ecn, i.deq_qlen);
+            judged.ins = d.ins;
+            judged.det = d.det;
+            judged.pst = d.pst;
+            judged.ecn_out = d.ecn_out;
+            judged.drop = d.drop;
+            judged.events = [d.ecn_out == ecn::CE && ecn::is_ect(i.deq_ecn & 3), d.ins, d.pst, d.drop];
         }
+        self.judged = judged;
         let preset = [csr::CNT_MARKED, csr::CNT_FIRED_INST, csr::CNT_FIRED_PERS, csr::CNT_DROPPED]
             .iter()
             .position(|&a| i.csr_we && i.csr_addr == a)
             .map(|k| (k, i.csr_wdata as u64));
         self.counters.edge(events, preset);
         if i.csr_we {
-            next.write_csr(i.csr_addr, i.csr_wdata);
+            self.marker.write_csr(i.csr_addr, i.csr_wdata);
         }
-        self.marker = next;
         let load = (i.csr_we && i.csr_addr == csr::TIME_LOAD).then_some(i.csr_wdata);
         self.tb.clock(load);
         // a register write takes effect from the next clock, like every register
@@ -373,14 +394,16 @@ impl<'a> Driver<'a> {
                         ..Default::default()
                     });
                 }
+                // the verdict shows a clock later, and the state it leaves a clock after that
+                let verdict = self.step(&CycleIn::default());
                 let after = self.peek();
                 let got = DeqExpect {
                     soj: last.sojourn,
-                    ins: last.ins,
-                    det: last.det,
-                    pst: last.pst,
-                    ecn: last.ecn_out,
-                    drop: last.drop,
+                    ins: verdict.ins,
+                    det: verdict.det,
+                    pst: verdict.pst,
+                    ecn: verdict.ecn_out,
+                    drop: verdict.drop,
                     state: after.state,
                     counters: after.counters,
                 };
@@ -391,6 +414,8 @@ impl<'a> Driver<'a> {
                 }
             }
             Op::Check { counters, state } => {
+                // the pins show the state at the start of the clock before
+                self.step(&CycleIn::default());
                 let o = self.peek();
                 if fill {
                     *counters = Some(o.counters);

@@ -1,0 +1,1068 @@
+//! The AQM marker over two clocks (the block README, *Pipeline*): stage `A` makes every carry
+//! chain and every division of a dequeue from registers and inputs, stage `B` decides from `A`'s
+//! registered results and writes the queue's state. Its decisions are the golden model's
+//! (`model.rs`), a clock later.
+//!
+//! The state `A` reads is the queue's registers (`r_*`), except when `B` holds a dequeue of the
+//! same queue whose write is still to land: then `A`'s dequeue must see `B`'s outcome. Each
+//! quantity of `A` that depends on the state is made for every outcome `B` can reach, and `B`'s
+//! decision selects among them into `A`'s registers. That works because `B` judged its dequeue
+//! on the state now in the registers (the registers of a queue `B` holds have taken every write
+//! before `B`'s), so each outcome is a function of `r_*` and of `B`'s own registers.
+
+use super::rtl::{LawIndex, LawValue, MarkerConfig};
+use crate::rtl_util::{AddSub, LateCounter, WrapDiffAbove};
+use rust_hdl::prelude::*;
+
+/// `now − x − y` (mod 2^32), one carry chain (`AddSub`: `now + !x + 1 − y`).
+#[derive(LogicBlock, Default)]
+pub struct Lag3 {
+    pub now: Signal<In, Bits<32>>,
+    pub x: Signal<In, Bits<32>>,
+    pub y: Signal<In, Bits<32>>,
+    pub out: Signal<Out, Bits<32>>,
+    chain: AddSub<32>,
+}
+
+impl Logic for Lag3 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.chain.a.next = self.now.val();
+        self.chain.b.next = !self.x.val();
+        self.chain.sub.next = self.y.val();
+        self.chain.cin.next = true;
+        self.out.next = self.chain.out.val();
+    }
+}
+
+/// `now − x − y − z` (mod 2^32), one carry chain: a carry-save layer folds `now`, `!x` and `!y`
+/// into two words, and `AddSub` subtracts `z` from their sum (`now + !x + 1 + !y + 1 − z`).
+#[derive(LogicBlock, Default)]
+pub struct Lag4 {
+    pub now: Signal<In, Bits<32>>,
+    pub x: Signal<In, Bits<32>>,
+    pub y: Signal<In, Bits<32>>,
+    pub z: Signal<In, Bits<32>>,
+    pub out: Signal<Out, Bits<32>>,
+    nx: Signal<Local, Bits<32>>,
+    ny: Signal<Local, Bits<32>>,
+    csa_sum: Signal<Local, Bits<32>>,
+    csa_carry: Signal<Local, Bits<32>>,
+    chain: AddSub<32>,
+}
+
+impl Logic for Lag4 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.nx.next = !self.x.val();
+        self.ny.next = !self.y.val();
+        self.csa_sum.next = self.now.val() ^ self.nx.val() ^ self.ny.val();
+        // the carry word's free bit 0 takes one of the two 1s
+        self.csa_carry.next = (((self.now.val() & self.nx.val()) | (self.now.val() & self.ny.val())
+            | (self.nx.val() & self.ny.val())) << 1) | 1;
+        self.chain.a.next = self.csa_sum.val();
+        self.chain.b.next = self.csa_carry.val();
+        self.chain.sub.next = self.z.val();
+        self.chain.cin.next = true;
+        self.out.next = self.chain.out.val();
+    }
+}
+
+/// The control law's values stage `A` makes (`LawValue`, from registers only): for the law a
+/// due mark of `A`'s dequeue adds, one per table index its queue's `law_inc` can hold after `B`
+/// (`r_law_inc`; `r_idx2` when `B` marks; 8, the index of 2, when `B` enters; `b_ix_reinc`
+/// when `B` re-enters CoDel), and CoDel's two entry laws `P/√delta` and `P/√1`. Combinational.
+#[derive(LogicBlock, Default)]
+pub struct LawCandidates {
+    pub r_law_inc: Signal<In, Bits<7>>,
+    pub r_idx2: Signal<In, Bits<7>>,
+    pub r_law_delta: Signal<In, Bits<7>>,
+    pub b_ix_reinc: Signal<In, Bits<7>>,
+    pub harmonic: Signal<In, Bit>,
+    pub lut0: Signal<In, Bits<32>>,
+    pub lut1: Signal<In, Bits<32>>,
+    pub lut2: Signal<In, Bits<32>>,
+    pub lut3: Signal<In, Bits<32>>,
+    pub lut_bias: Signal<In, Bits<6>>,
+    pub lv_inc: Signal<Out, Bits<24>>,
+    pub lv_idx2: Signal<Out, Bits<24>>,
+    pub lv_two: Signal<Out, Bits<24>>,
+    pub lv_re: Signal<Out, Bits<24>>,
+    pub lv_delta: Signal<Out, Bits<24>>,
+    pub lv_one: Signal<Out, Bits<24>>,
+    v_inc: LawValue,
+    v_idx2: LawValue,
+    v_two: LawValue,
+    v_re: LawValue,
+    v_delta: LawValue,
+    v_one: LawValue,
+}
+
+impl Logic for LawCandidates {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.v_inc.idx.next = self.r_law_inc.val();
+        self.v_idx2.idx.next = self.r_idx2.val();
+        self.v_two.idx.next = 8.into();
+        self.v_re.idx.next = self.b_ix_reinc.val();
+        self.v_delta.idx.next = self.r_law_delta.val();
+        self.v_one.idx.next = 0.into();
+        self.v_inc.harmonic.next = self.harmonic.val();
+        self.v_idx2.harmonic.next = self.harmonic.val();
+        self.v_two.harmonic.next = self.harmonic.val();
+        self.v_re.harmonic.next = self.harmonic.val();
+        self.v_delta.harmonic.next = false;
+        self.v_one.harmonic.next = false;
+        self.v_inc.lut0.next = self.lut0.val();
+        self.v_inc.lut1.next = self.lut1.val();
+        self.v_inc.lut2.next = self.lut2.val();
+        self.v_inc.lut3.next = self.lut3.val();
+        self.v_inc.lut_bias.next = self.lut_bias.val();
+        self.v_idx2.lut0.next = self.lut0.val();
+        self.v_idx2.lut1.next = self.lut1.val();
+        self.v_idx2.lut2.next = self.lut2.val();
+        self.v_idx2.lut3.next = self.lut3.val();
+        self.v_idx2.lut_bias.next = self.lut_bias.val();
+        self.v_two.lut0.next = self.lut0.val();
+        self.v_two.lut1.next = self.lut1.val();
+        self.v_two.lut2.next = self.lut2.val();
+        self.v_two.lut3.next = self.lut3.val();
+        self.v_two.lut_bias.next = self.lut_bias.val();
+        self.v_re.lut0.next = self.lut0.val();
+        self.v_re.lut1.next = self.lut1.val();
+        self.v_re.lut2.next = self.lut2.val();
+        self.v_re.lut3.next = self.lut3.val();
+        self.v_re.lut_bias.next = self.lut_bias.val();
+        self.v_delta.lut0.next = self.lut0.val();
+        self.v_delta.lut1.next = self.lut1.val();
+        self.v_delta.lut2.next = self.lut2.val();
+        self.v_delta.lut3.next = self.lut3.val();
+        self.v_delta.lut_bias.next = self.lut_bias.val();
+        self.v_one.lut0.next = self.lut0.val();
+        self.v_one.lut1.next = self.lut1.val();
+        self.v_one.lut2.next = self.lut2.val();
+        self.v_one.lut3.next = self.lut3.val();
+        self.v_one.lut_bias.next = self.lut_bias.val();
+        self.lv_inc.next = self.v_inc.val.val();
+        self.lv_idx2.next = self.v_idx2.val.val();
+        self.lv_two.next = self.v_two.val.val();
+        self.lv_re.next = self.v_re.val.val();
+        self.lv_delta.next = self.v_delta.val.val();
+        self.lv_one.next = self.v_one.val.val();
+    }
+}
+
+/// The counts' table indices a count can move to. From `A`'s registers (`r_cnt`, `r_lc`: a
+/// dequeue can only enter when its queue is not marking, and then `B` has not moved its counts):
+/// `delta = cnt − lastcount`, and the indices of `delta + 1` and `delta + 2` (CoDel's re-entry
+/// with `delta`) and of `1 − lastcount` (ECN♯'s entry). From `B`'s (`s_cnt`, `s_lc`): the
+/// count after a due mark, `cnt + 1`, and the indices of `cnt + 3` and `cnt + 1 − lastcount`.
+/// Every sum saturates at 65,535 as the count does. Combinational.
+#[derive(LogicBlock, Default)]
+pub struct CountIndices {
+    pub r_cnt: Signal<In, Bits<16>>,
+    pub r_lc: Signal<In, Bits<16>>,
+    pub s_cnt: Signal<In, Bits<16>>,
+    pub s_lc: Signal<In, Bits<16>>,
+    pub delta: Signal<Out, Bits<16>>,
+    pub ix_reinc: Signal<Out, Bits<7>>,
+    pub ix_reinc2: Signal<Out, Bits<7>>,
+    pub ix_sharp: Signal<Out, Bits<7>>,
+    pub cnt_inc: Signal<Out, Bits<16>>,
+    pub ix_after: Signal<Out, Bits<7>>,
+    pub ix_delta_due: Signal<Out, Bits<7>>,
+    d1: Signal<Local, Bits<16>>,
+    d2: Signal<Local, Bits<16>>,
+    c3: Signal<Local, Bits<16>>,
+    i_reinc: LawIndex,
+    i_reinc2: LawIndex,
+    i_sharp: LawIndex,
+    i_after: LawIndex,
+    i_delta_due: LawIndex,
+}
+
+impl Logic for CountIndices {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.delta.next = self.r_cnt.val() - self.r_lc.val();
+        self.d1.next = self.delta.val() + 1;
+        if self.delta.val().all() {
+            self.d1.next = self.delta.val();
+        }
+        self.d2.next = self.delta.val() + 2;
+        if self.delta.val().get_bits::<15>(1).all() {
+            self.d2.next = 0xFFFF.into();
+        }
+        self.i_reinc.c.next = self.d1.val();
+        self.i_reinc2.c.next = self.d2.val();
+        self.i_sharp.c.next = bits::<16>(1) - self.r_lc.val();
+        self.ix_reinc.next = self.i_reinc.idx.val();
+        self.ix_reinc2.next = self.i_reinc2.idx.val();
+        self.ix_sharp.next = self.i_sharp.idx.val();
+        self.cnt_inc.next = self.s_cnt.val() + 1;
+        if self.s_cnt.val().all() {
+            self.cnt_inc.next = self.s_cnt.val();
+        }
+        self.c3.next = self.s_cnt.val() + 3;
+        if self.s_cnt.val() >= 0xFFFD {
+            self.c3.next = 0xFFFF.into();
+        }
+        self.i_after.c.next = self.c3.val();
+        self.i_delta_due.c.next = self.cnt_inc.val() - self.s_lc.val();
+        self.ix_after.next = self.i_after.idx.val();
+        self.ix_delta_due.next = self.i_delta_due.idx.val();
+    }
+}
+
+/// Stage `B`'s decision, from registers only (`s_*`: the state `A` saw, with `B`'s outcome for
+/// the dequeue before forwarded; `b_*`: `A`'s results), and the state it leaves (`n_*`). Its
+/// outcomes (`out_*`) select `A`'s candidates for the next dequeue. Combinational.
+#[derive(LogicBlock, Default)]
+pub struct PipeDecide {
+    pub b_deq: Signal<In, Bit>,
+    pub b_track: Signal<In, Bit>,
+    pub b_below: Signal<In, Bit>,
+    pub b_aged: Signal<In, Bit>,
+    pub b_ins: Signal<In, Bit>,
+    pub b_ecn: Signal<In, Bits<2>>,
+    pub b_now: Signal<In, Bits<32>>,
+    /// `now − marking_next` of the state `A` saw.
+    pub b_lag: Signal<In, Bits<32>>,
+    pub b_recent: Signal<In, Bit>,
+    pub b_delta_gt1: Signal<In, Bit>,
+    pub b_delta: Signal<In, Bits<16>>,
+    pub b_law: Signal<In, Bits<24>>,
+    pub b_law_delta_v: Signal<In, Bits<24>>,
+    pub b_law_one_v: Signal<In, Bits<24>>,
+    pub b_ix_reinc: Signal<In, Bits<7>>,
+    pub b_ix_reinc2: Signal<In, Bits<7>>,
+    pub b_ix_sharp: Signal<In, Bits<7>>,
+    pub b_codel: Signal<In, Bit>,
+    pub b_sharp: Signal<In, Bit>,
+    pub b_ns3: Signal<In, Bit>,
+    pub b_due_ge: Signal<In, Bit>,
+    pub b_drop_non_ect: Signal<In, Bit>,
+    pub b_interval: Signal<In, Bits<16>>,
+    pub s_ms: Signal<In, Bit>,
+    pub s_fv: Signal<In, Bit>,
+    pub s_dl: Signal<In, Bit>,
+    pub s_fat: Signal<In, Bits<32>>,
+    pub s_cnt: Signal<In, Bits<16>>,
+    pub s_lc: Signal<In, Bits<16>>,
+    pub s_base: Signal<In, Bits<32>>,
+    pub s_law: Signal<In, Bits<24>>,
+    pub s_law_inc: Signal<In, Bits<7>>,
+    pub s_law_delta: Signal<In, Bits<7>>,
+    pub s_idx2: Signal<In, Bits<7>>,
+    /// From `CountIndices` on `s_cnt`, `s_lc`.
+    pub cnt_inc: Signal<In, Bits<16>>,
+    pub ix_after: Signal<In, Bits<7>>,
+    pub ix_delta_due: Signal<In, Bits<7>>,
+    pub n_ms: Signal<Out, Bit>,
+    pub n_fv: Signal<Out, Bit>,
+    pub n_dl: Signal<Out, Bit>,
+    pub n_fat: Signal<Out, Bits<32>>,
+    pub n_cnt: Signal<Out, Bits<16>>,
+    pub n_lc: Signal<Out, Bits<16>>,
+    pub n_base: Signal<Out, Bits<32>>,
+    pub n_law: Signal<Out, Bits<24>>,
+    pub n_law_inc: Signal<Out, Bits<7>>,
+    pub n_law_delta: Signal<Out, Bits<7>>,
+    pub n_idx2: Signal<Out, Bits<7>>,
+    pub out_step: Signal<Out, Bit>,
+    pub out_entry: Signal<Out, Bit>,
+    pub out_setfat: Signal<Out, Bit>,
+    pub clamp: Signal<Out, Bit>,
+    pub reentry: Signal<Out, Bit>,
+    /// `marking_next` of `s_*` (`s_base + s_law`).
+    pub next_sum: Signal<Out, Bits<32>>,
+    pub ins: Signal<Out, Bit>,
+    pub det: Signal<Out, Bit>,
+    pub pst: Signal<Out, Bit>,
+    pub ecn_out: Signal<Out, Bits<2>>,
+    pub drop: Signal<Out, Bit>,
+    pub ev_marked: Signal<Out, Bit>,
+    det_w: Signal<Local, Bit>,
+    due: Signal<Local, Bit>,
+    pst_w: Signal<Local, Bit>,
+    fire: Signal<Local, Bit>,
+    is_ect: Signal<Local, Bit>,
+}
+
+impl Logic for PipeDecide {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.n_ms.next = self.s_ms.val();
+        self.n_fv.next = self.s_fv.val();
+        self.n_dl.next = self.s_dl.val();
+        self.n_fat.next = self.s_fat.val();
+        self.n_cnt.next = self.s_cnt.val();
+        self.n_lc.next = self.s_lc.val();
+        self.n_base.next = self.s_base.val();
+        self.n_law.next = self.s_law.val();
+        self.n_law_inc.next = self.s_law_inc.val();
+        self.n_law_delta.next = self.s_law_delta.val();
+        self.n_idx2.next = self.s_idx2.val();
+        self.next_sum.next = self.s_base.val() + bit_cast::<32, 24>(self.s_law.val());
+        // a mark is due: `now ≥ next`, or `now > next` for ECN♯ without `due_ge`
+        self.due.next = !self.b_lag.val().get_bit(31)
+            & (!(self.b_sharp.val() & !self.b_due_ge.val()) | self.b_lag.val().any());
+        // the lag clamp: `next` trails `now` by more than 2^30 (and less than 2^31)
+        self.clamp.next = !self.b_lag.val().get_bit(31) & self.b_lag.val().get_bit(30) & self.b_lag.val().get_bits::<30>(0).any();
+        self.reentry.next = self.b_delta_gt1.val() & self.b_recent.val();
+        // --- the above-target tracker
+        self.det_w.next = !self.b_below.val() & self.s_fv.val() & (self.s_dl.val() | self.b_aged.val());
+        self.out_setfat.next = self.b_track.val() & !self.b_below.val() & !self.s_fv.val();
+        if self.b_track.val() {
+            if self.b_below.val() {
+                self.n_fv.next = false;
+                self.n_dl.next = false;
+            } else if !self.s_fv.val() {
+                self.n_fv.next = true;
+                self.n_fat.next = self.b_now.val();
+            } else {
+                self.n_dl.next = self.det_w.val();
+            }
+        }
+        // --- the persistent rules (ECN♯ Algorithm 1, CoDel)
+        self.pst_w.next = false;
+        self.out_step.next = false;
+        self.out_entry.next = false;
+        if self.b_track.val() {
+            if self.s_ms.val() {
+                if !self.det_w.val() {
+                    self.n_ms.next = false;
+                } else if self.due.val() {
+                    self.pst_w.next = true;
+                    self.out_step.next = true;
+                    self.n_cnt.next = self.cnt_inc.val();
+                    self.n_law_inc.next = self.s_idx2.val();
+                    self.n_idx2.next = self.ix_after.val();
+                    self.n_law_delta.next = self.ix_delta_due.val();
+                    self.n_law.next = self.b_law.val();
+                    self.n_base.next = self.next_sum.val();
+                    if self.clamp.val() {
+                        self.n_base.next = self.b_now.val() - 0x4000_0000;
+                    }
+                    if self.b_sharp.val() & self.b_ns3.val() {
+                        self.n_base.next = self.b_now.val();
+                    }
+                }
+            } else if self.det_w.val() {
+                self.n_ms.next = true;
+                self.pst_w.next = true;
+                self.out_entry.next = true;
+                self.n_base.next = self.b_now.val();
+                if self.b_codel.val() {
+                    self.n_cnt.next = 1.into();
+                    self.n_lc.next = 1.into();
+                    self.n_law.next = self.b_law_one_v.val();
+                    self.n_law_inc.next = 8.into();
+                    self.n_idx2.next = 12.into();
+                    if self.reentry.val() {
+                        self.n_cnt.next = self.b_delta.val();
+                        self.n_lc.next = self.b_delta.val();
+                        self.n_law.next = self.b_law_delta_v.val();
+                        self.n_law_inc.next = self.b_ix_reinc.val();
+                        self.n_idx2.next = self.b_ix_reinc2.val();
+                    }
+                    self.n_law_delta.next = 0.into();
+                } else {
+                    self.n_cnt.next = 1.into();
+                    self.n_law_inc.next = 8.into();
+                    self.n_idx2.next = 12.into();
+                    self.n_law_delta.next = self.b_ix_sharp.val();
+                    self.n_law.next = bit_cast::<24, 16>(self.b_interval.val());
+                }
+            }
+        }
+        // --- the verdict
+        self.is_ect.next = (self.b_ecn.val() == 1) | (self.b_ecn.val() == 2);
+        self.fire.next = self.b_deq.val() & (self.b_ins.val() | self.pst_w.val());
+        self.ins.next = self.b_deq.val() & self.b_ins.val();
+        self.det.next = self.b_track.val() & self.det_w.val();
+        self.pst.next = self.pst_w.val();
+        self.ecn_out.next = self.b_ecn.val();
+        self.drop.next = false;
+        if self.fire.val() & self.is_ect.val() {
+            self.ecn_out.next = 3.into();
+        }
+        if self.fire.val() & (self.b_ecn.val() == 0) & self.b_drop_non_ect.val() {
+            self.drop.next = true;
+        }
+        self.ev_marked.next = self.fire.val() & self.is_ect.val();
+    }
+}
+
+
+/// Stage `A`: every carry chain and division on the dequeue's inputs and its queue's registers,
+/// each state-dependent one for every outcome of `B` (`fwd` and `out_*`: `B` holds a dequeue of
+/// the same queue, and what it decides). Combinational; its outputs load `B`'s registers.
+#[derive(LogicBlock, Default)]
+pub struct PipeAhead {
+    pub deq: Signal<In, Bit>,
+    pub now: Signal<In, Bits<32>>,
+    pub ts: Signal<In, Bits<32>>,
+    pub qlen: Signal<In, Bits<32>>,
+    pub mode_sel: Signal<In, Bits<3>>,
+    pub is_codel: Signal<In, Bit>,
+    pub is_sharp: Signal<In, Bit>,
+    pub harmonic: Signal<In, Bit>,
+    pub ins_target: Signal<In, Bits<32>>,
+    pub k: Signal<In, Bits<32>>,
+    pub pst_target: Signal<In, Bits<32>>,
+    pub interval32: Signal<In, Bits<32>>,
+    pub codel_min_qlen: Signal<In, Bits<32>>,
+    pub lut0: Signal<In, Bits<32>>,
+    pub lut1: Signal<In, Bits<32>>,
+    pub lut2: Signal<In, Bits<32>>,
+    pub lut3: Signal<In, Bits<32>>,
+    pub lut_bias: Signal<In, Bits<6>>,
+    pub r_fat: Signal<In, Bits<32>>,
+    pub r_base: Signal<In, Bits<32>>,
+    pub r_law: Signal<In, Bits<24>>,
+    pub r_law_inc: Signal<In, Bits<7>>,
+    pub r_law_delta: Signal<In, Bits<7>>,
+    pub r_idx2: Signal<In, Bits<7>>,
+    pub b_now: Signal<In, Bits<32>>,
+    pub b_law: Signal<In, Bits<24>>,
+    pub b_law_delta_v: Signal<In, Bits<24>>,
+    pub b_law_one_v: Signal<In, Bits<24>>,
+    pub b_ix_reinc: Signal<In, Bits<7>>,
+    pub b_codel: Signal<In, Bit>,
+    pub b_sharp: Signal<In, Bit>,
+    pub b_ns3: Signal<In, Bit>,
+    pub b_interval: Signal<In, Bits<16>>,
+    pub fwd: Signal<In, Bit>,
+    pub out_step: Signal<In, Bit>,
+    pub out_entry: Signal<In, Bit>,
+    pub out_setfat: Signal<In, Bit>,
+    pub clamp: Signal<In, Bit>,
+    pub reentry: Signal<In, Bit>,
+    pub track: Signal<Out, Bit>,
+    pub below: Signal<Out, Bit>,
+    pub ins_w: Signal<Out, Bit>,
+    pub aged: Signal<Out, Bit>,
+    pub lag: Signal<Out, Bits<32>>,
+    pub recent: Signal<Out, Bit>,
+    /// The law a due mark of this dequeue adds (`P/c` or `P/√c` of the count after it).
+    pub law: Signal<Out, Bits<24>>,
+    pub lv_delta: Signal<Out, Bits<24>>,
+    pub lv_one: Signal<Out, Bits<24>>,
+    laws: LawCandidates,
+    ins_above: WrapDiffAbove,
+    at_target: WrapDiffAbove,
+    aged_r: WrapDiffAbove,
+    aged_n: WrapDiffAbove,
+    /// `now − marking_next` for each `marking_next` the queue can hold after `B`: its
+    /// registers' (`lag_r`), after a due mark from `next` (`lag_s`), from `B`'s `now` (`lag_n`,
+    /// ns-3's law; `lag_c` is it under the lag clamp, from `now − 2^30`), after an entry
+    /// (`lag_e`).
+    lag_r: Lag3,
+    lag_s: Lag4,
+    lag_n: Lag3,
+    lag_e: Lag3,
+    /// `lag_r − 16 · interval` (mod 2^32), for CoDel's "recently".
+    lag_16i: Lag4,
+    lag_c: Signal<Local, Bits<32>>,
+    entry_law: Signal<Local, Bits<24>>,
+}
+
+impl Logic for PipeAhead {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.track.next = self.deq.val() & (self.is_sharp.val() | self.is_codel.val());
+        // the sojourn against the targets, one chain each from `now` and the stamp
+        self.at_target.a.next = self.now.val();
+        self.at_target.b.next = self.ts.val();
+        self.at_target.c.next = self.pst_target.val();
+        self.at_target.ge.next = true;
+        self.below.next = !self.at_target.above.val();
+        if self.is_codel.val() & (self.qlen.val() <= self.codel_min_qlen.val()) {
+            self.below.next = true;
+        }
+        self.ins_above.a.next = self.now.val();
+        self.ins_above.b.next = self.ts.val();
+        self.ins_above.c.next = self.ins_target.val();
+        self.ins_above.ge.next = false;
+        self.ins_w.next = false;
+        if self.mode_sel.val() == 1 {
+            self.ins_w.next = self.qlen.val() > self.k.val();
+        }
+        if (self.mode_sel.val() == 2) | self.is_sharp.val() {
+            self.ins_w.next = self.ins_above.above.val();
+        }
+        // the tracker's age: from its registers, or from `B`'s `now` when `B` starts it
+        self.aged_r.a.next = self.now.val();
+        self.aged_r.b.next = self.r_fat.val();
+        self.aged_r.c.next = self.interval32.val();
+        self.aged_r.ge.next = self.is_codel.val();
+        self.aged_n.a.next = self.now.val();
+        self.aged_n.b.next = self.b_now.val();
+        self.aged_n.c.next = self.interval32.val();
+        self.aged_n.ge.next = self.is_codel.val();
+        self.aged.next = self.aged_r.above.val();
+        if self.fwd.val() & self.out_setfat.val() {
+            self.aged.next = self.aged_n.above.val();
+        }
+        // the lag for each `marking_next` after `B`
+        self.lag_r.now.next = self.now.val();
+        self.lag_r.x.next = self.r_base.val();
+        self.lag_r.y.next = bit_cast::<32, 24>(self.r_law.val());
+        self.lag_s.now.next = self.now.val();
+        self.lag_s.x.next = self.r_base.val();
+        self.lag_s.y.next = bit_cast::<32, 24>(self.r_law.val());
+        self.lag_s.z.next = bit_cast::<32, 24>(self.b_law.val());
+        self.lag_n.now.next = self.now.val();
+        self.lag_n.x.next = self.b_now.val();
+        self.lag_n.y.next = bit_cast::<32, 24>(self.b_law.val());
+        self.lag_c.next = (self.lag_n.out.val() & 0x3FFF_FFFF) | (bit_cast::<32, 2>(self.lag_n.out.val().get_bits::<2>(30) + 1) << 30);
+        self.entry_law.next = bit_cast::<24, 16>(self.b_interval.val());
+        if self.b_codel.val() {
+            self.entry_law.next = self.b_law_one_v.val();
+            if self.reentry.val() {
+                self.entry_law.next = self.b_law_delta_v.val();
+            }
+        }
+        self.lag_e.now.next = self.now.val();
+        self.lag_e.x.next = self.b_now.val();
+        self.lag_e.y.next = bit_cast::<32, 24>(self.entry_law.val());
+        self.lag.next = self.lag_r.out.val();
+        if self.fwd.val() & self.out_step.val() {
+            self.lag.next = self.lag_s.out.val();
+            if self.clamp.val() {
+                self.lag.next = self.lag_c.val();
+            }
+            if self.b_sharp.val() & self.b_ns3.val() {
+                self.lag.next = self.lag_n.out.val();
+            }
+        }
+        if self.fwd.val() & self.out_entry.val() {
+            self.lag.next = self.lag_e.out.val();
+        }
+        // "recently" (CoDel): only an entry reads it, and only a queue not marking enters,
+        // whose `marking_next` `B` has not moved
+        self.lag_16i.now.next = self.now.val();
+        self.lag_16i.x.next = self.r_base.val();
+        self.lag_16i.y.next = bit_cast::<32, 24>(self.r_law.val());
+        self.lag_16i.z.next = self.interval32.val() << 4;
+        // (its sign through a mask, which yosys reduces to the bit: the lint wants every bit read)
+        self.recent.next = self.lag_r.out.val().get_bit(31) | ((self.lag_16i.out.val() & 0x8000_0000u64) != 0);
+        // the control law
+        self.laws.r_law_inc.next = self.r_law_inc.val();
+        self.laws.r_idx2.next = self.r_idx2.val();
+        self.laws.r_law_delta.next = self.r_law_delta.val();
+        self.laws.b_ix_reinc.next = self.b_ix_reinc.val();
+        self.laws.harmonic.next = self.harmonic.val();
+        self.laws.lut0.next = self.lut0.val();
+        self.laws.lut1.next = self.lut1.val();
+        self.laws.lut2.next = self.lut2.val();
+        self.laws.lut3.next = self.lut3.val();
+        self.laws.lut_bias.next = self.lut_bias.val();
+        self.law.next = self.laws.lv_inc.val();
+        if self.fwd.val() & self.out_step.val() {
+            self.law.next = self.laws.lv_idx2.val();
+        }
+        if self.fwd.val() & self.out_entry.val() {
+            self.law.next = self.laws.lv_two.val();
+            if self.b_codel.val() & self.reentry.val() {
+                self.law.next = self.laws.lv_re.val();
+            }
+        }
+        self.lv_delta.next = self.laws.lv_delta.val();
+        self.lv_one.next = self.laws.lv_one.val();
+    }
+}
+
+/// Stage `B`: `A`'s results in registers (`a_*` in, loaded every clock), the state `A` saw
+/// (`r_*`, or `B`'s own outcome when `fwd`), the decision (`PipeDecide`) and the statistics.
+#[derive(LogicBlock, Default)]
+pub struct PipeStageB {
+    pub clock: Signal<In, Clock>,
+    pub a_deq: Signal<In, Bit>,
+    pub a_cancel: Signal<In, Bit>,
+    pub a_track: Signal<In, Bit>,
+    pub a_below: Signal<In, Bit>,
+    pub a_aged: Signal<In, Bit>,
+    pub a_ins: Signal<In, Bit>,
+    pub a_ecn: Signal<In, Bits<2>>,
+    pub a_now: Signal<In, Bits<32>>,
+    pub a_lag: Signal<In, Bits<32>>,
+    pub a_recent: Signal<In, Bit>,
+    pub a_law: Signal<In, Bits<24>>,
+    pub a_law_delta_v: Signal<In, Bits<24>>,
+    pub a_law_one_v: Signal<In, Bits<24>>,
+    pub a_codel: Signal<In, Bit>,
+    pub a_sharp: Signal<In, Bit>,
+    pub a_ns3: Signal<In, Bit>,
+    pub a_due_ge: Signal<In, Bit>,
+    pub a_drop_non_ect: Signal<In, Bit>,
+    pub a_interval: Signal<In, Bits<16>>,
+    pub same_q: Signal<In, Bit>,
+    pub r_ms: Signal<In, Bit>,
+    pub r_fv: Signal<In, Bit>,
+    pub r_dl: Signal<In, Bit>,
+    pub r_fat: Signal<In, Bits<32>>,
+    pub r_cnt: Signal<In, Bits<16>>,
+    pub r_lc: Signal<In, Bits<16>>,
+    pub r_base: Signal<In, Bits<32>>,
+    pub r_law: Signal<In, Bits<24>>,
+    pub r_law_inc: Signal<In, Bits<7>>,
+    pub r_law_delta: Signal<In, Bits<7>>,
+    pub r_idx2: Signal<In, Bits<7>>,
+    pub fwd: Signal<Out, Bit>,
+    pub write: Signal<Out, Bit>,
+    pub b_now: Signal<Out, Bits<32>>,
+    pub b_law: Signal<Out, Bits<24>>,
+    pub b_law_delta_v: Signal<Out, Bits<24>>,
+    pub b_law_one_v: Signal<Out, Bits<24>>,
+    pub b_ix_reinc: Signal<Out, Bits<7>>,
+    pub b_codel: Signal<Out, Bit>,
+    pub b_sharp: Signal<Out, Bit>,
+    pub b_ns3: Signal<Out, Bit>,
+    pub b_interval: Signal<Out, Bits<16>>,
+    pub st_ms: Signal<Out, Bit>,
+    pub st_fv: Signal<Out, Bit>,
+    pub st_dl: Signal<Out, Bit>,
+    pub st_fat: Signal<Out, Bits<32>>,
+    pub st_cnt: Signal<Out, Bits<16>>,
+    pub st_lc: Signal<Out, Bits<16>>,
+    /// `PipeDecide`'s outputs.
+    pub n_ms: Signal<Out, Bit>,
+    pub n_fv: Signal<Out, Bit>,
+    pub n_dl: Signal<Out, Bit>,
+    pub n_fat: Signal<Out, Bits<32>>,
+    pub n_cnt: Signal<Out, Bits<16>>,
+    pub n_lc: Signal<Out, Bits<16>>,
+    pub n_base: Signal<Out, Bits<32>>,
+    pub n_law: Signal<Out, Bits<24>>,
+    pub n_law_inc: Signal<Out, Bits<7>>,
+    pub n_law_delta: Signal<Out, Bits<7>>,
+    pub n_idx2: Signal<Out, Bits<7>>,
+    pub out_step: Signal<Out, Bit>,
+    pub out_entry: Signal<Out, Bit>,
+    pub out_setfat: Signal<Out, Bit>,
+    pub clamp: Signal<Out, Bit>,
+    pub reentry: Signal<Out, Bit>,
+    pub next_sum: Signal<Out, Bits<32>>,
+    pub ins: Signal<Out, Bit>,
+    pub det: Signal<Out, Bit>,
+    pub pst: Signal<Out, Bit>,
+    pub ecn_out: Signal<Out, Bits<2>>,
+    pub drop: Signal<Out, Bit>,
+    pub ev_marked: Signal<Out, Bit>,
+    decide: PipeDecide,
+    counts: CountIndices,
+    b_deq: DFF<Bit>,
+    b_cancel: DFF<Bit>,
+    b_track: DFF<Bit>,
+    b_below: DFF<Bit>,
+    b_aged: DFF<Bit>,
+    b_ins: DFF<Bit>,
+    b_ecn: DFF<Bits<2>>,
+    b_now_r: DFF<Bits<32>>,
+    b_lag: DFF<Bits<32>>,
+    b_recent: DFF<Bit>,
+    b_delta_gt1: DFF<Bit>,
+    b_delta: DFF<Bits<16>>,
+    b_law_r: DFF<Bits<24>>,
+    b_law_delta_r: DFF<Bits<24>>,
+    b_law_one_r: DFF<Bits<24>>,
+    b_ix_reinc_r: DFF<Bits<7>>,
+    b_ix_reinc2: DFF<Bits<7>>,
+    b_ix_sharp: DFF<Bits<7>>,
+    b_codel_r: DFF<Bit>,
+    b_sharp_r: DFF<Bit>,
+    b_ns3_r: DFF<Bit>,
+    b_due_ge: DFF<Bit>,
+    b_drop_non_ect: DFF<Bit>,
+    b_interval_r: DFF<Bits<16>>,
+    s_ms: DFF<Bit>,
+    s_fv: DFF<Bit>,
+    s_dl: DFF<Bit>,
+    s_fat: DFF<Bits<32>>,
+    s_cnt: DFF<Bits<16>>,
+    s_lc: DFF<Bits<16>>,
+    s_base: DFF<Bits<32>>,
+    s_law: DFF<Bits<24>>,
+    s_law_inc: DFF<Bits<7>>,
+    s_law_delta: DFF<Bits<7>>,
+    s_idx2: DFF<Bits<7>>,
+}
+
+impl Logic for PipeStageB {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, b_deq, b_cancel, b_track, b_below, b_aged, b_ins, b_ecn, b_now_r, b_lag, b_recent, b_delta_gt1, b_delta, b_law_r,
+            b_law_delta_r, b_law_one_r, b_ix_reinc_r, b_ix_reinc2, b_ix_sharp, b_codel_r, b_sharp_r, b_ns3_r, b_due_ge, b_drop_non_ect,
+            b_interval_r, s_ms, s_fv, s_dl, s_fat, s_cnt, s_lc, s_base, s_law, s_law_inc, s_law_delta, s_idx2
+        );
+        self.b_deq.d.next = self.a_deq.val();
+        self.b_cancel.d.next = self.a_cancel.val();
+        self.b_track.d.next = self.a_track.val();
+        self.b_below.d.next = self.a_below.val();
+        self.b_aged.d.next = self.a_aged.val();
+        self.b_ins.d.next = self.a_ins.val();
+        self.b_ecn.d.next = self.a_ecn.val();
+        self.b_now_r.d.next = self.a_now.val();
+        self.b_lag.d.next = self.a_lag.val();
+        self.b_recent.d.next = self.a_recent.val();
+        self.b_law_r.d.next = self.a_law.val();
+        self.b_law_delta_r.d.next = self.a_law_delta_v.val();
+        self.b_law_one_r.d.next = self.a_law_one_v.val();
+        self.b_codel_r.d.next = self.a_codel.val();
+        self.b_sharp_r.d.next = self.a_sharp.val();
+        self.b_ns3_r.d.next = self.a_ns3.val();
+        self.b_due_ge.d.next = self.a_due_ge.val();
+        self.b_drop_non_ect.d.next = self.a_drop_non_ect.val();
+        self.b_interval_r.d.next = self.a_interval.val();
+        // the counts an entry of `A`'s dequeue reads (its queue is not marking, so `B` has not
+        // moved them) and those a due mark of `B`'s writes
+        self.counts.r_cnt.next = self.r_cnt.val();
+        self.counts.r_lc.next = self.r_lc.val();
+        self.counts.s_cnt.next = self.s_cnt.q.val();
+        self.counts.s_lc.next = self.s_lc.q.val();
+        self.b_delta.d.next = self.counts.delta.val();
+        self.b_delta_gt1.d.next = self.r_law_delta.val().get_bits::<4>(3).any();
+        self.b_ix_reinc_r.d.next = self.counts.ix_reinc.val();
+        self.b_ix_reinc2.d.next = self.counts.ix_reinc2.val();
+        self.b_ix_sharp.d.next = self.counts.ix_sharp.val();
+        // the decision
+        self.decide.b_deq.next = self.b_deq.q.val();
+        self.decide.b_track.next = self.b_track.q.val();
+        self.decide.b_below.next = self.b_below.q.val();
+        self.decide.b_aged.next = self.b_aged.q.val();
+        self.decide.b_ins.next = self.b_ins.q.val();
+        self.decide.b_ecn.next = self.b_ecn.q.val();
+        self.decide.b_now.next = self.b_now_r.q.val();
+        self.decide.b_lag.next = self.b_lag.q.val();
+        self.decide.b_recent.next = self.b_recent.q.val();
+        self.decide.b_delta_gt1.next = self.b_delta_gt1.q.val();
+        self.decide.b_delta.next = self.b_delta.q.val();
+        self.decide.b_law.next = self.b_law_r.q.val();
+        self.decide.b_law_delta_v.next = self.b_law_delta_r.q.val();
+        self.decide.b_law_one_v.next = self.b_law_one_r.q.val();
+        self.decide.b_ix_reinc.next = self.b_ix_reinc_r.q.val();
+        self.decide.b_ix_reinc2.next = self.b_ix_reinc2.q.val();
+        self.decide.b_ix_sharp.next = self.b_ix_sharp.q.val();
+        self.decide.b_codel.next = self.b_codel_r.q.val();
+        self.decide.b_sharp.next = self.b_sharp_r.q.val();
+        self.decide.b_ns3.next = self.b_ns3_r.q.val();
+        self.decide.b_due_ge.next = self.b_due_ge.q.val();
+        self.decide.b_drop_non_ect.next = self.b_drop_non_ect.q.val();
+        self.decide.b_interval.next = self.b_interval_r.q.val();
+        self.decide.s_ms.next = self.s_ms.q.val();
+        self.decide.s_fv.next = self.s_fv.q.val();
+        self.decide.s_dl.next = self.s_dl.q.val();
+        self.decide.s_fat.next = self.s_fat.q.val();
+        self.decide.s_cnt.next = self.s_cnt.q.val();
+        self.decide.s_lc.next = self.s_lc.q.val();
+        self.decide.s_base.next = self.s_base.q.val();
+        self.decide.s_law.next = self.s_law.q.val();
+        self.decide.s_law_inc.next = self.s_law_inc.q.val();
+        self.decide.s_law_delta.next = self.s_law_delta.q.val();
+        self.decide.s_idx2.next = self.s_idx2.q.val();
+        self.decide.cnt_inc.next = self.counts.cnt_inc.val();
+        self.decide.ix_after.next = self.counts.ix_after.val();
+        self.decide.ix_delta_due.next = self.counts.ix_delta_due.val();
+        self.write.next = self.b_deq.q.val() & !self.b_cancel.q.val();
+        self.b_now.next = self.b_now_r.q.val();
+        self.b_law.next = self.b_law_r.q.val();
+        self.b_law_delta_v.next = self.b_law_delta_r.q.val();
+        self.b_law_one_v.next = self.b_law_one_r.q.val();
+        self.b_ix_reinc.next = self.b_ix_reinc_r.q.val();
+        self.b_codel.next = self.b_codel_r.q.val();
+        self.b_sharp.next = self.b_sharp_r.q.val();
+        self.b_ns3.next = self.b_ns3_r.q.val();
+        self.b_interval.next = self.b_interval_r.q.val();
+        self.st_ms.next = self.s_ms.q.val();
+        self.st_fv.next = self.s_fv.q.val();
+        self.st_dl.next = self.s_dl.q.val();
+        self.st_fat.next = self.s_fat.q.val();
+        self.st_cnt.next = self.s_cnt.q.val();
+        self.st_lc.next = self.s_lc.q.val();
+        // the state the next dequeue sees: the queue's registers, or this clock's outcome
+        self.fwd.next = self.b_deq.q.val() & self.same_q.val() & !self.b_cancel.q.val();
+        self.s_ms.d.next = self.r_ms.val();
+        self.s_fv.d.next = self.r_fv.val();
+        self.s_dl.d.next = self.r_dl.val();
+        self.s_fat.d.next = self.r_fat.val();
+        self.s_cnt.d.next = self.r_cnt.val();
+        self.s_lc.d.next = self.r_lc.val();
+        self.s_base.d.next = self.r_base.val();
+        self.s_law.d.next = self.r_law.val();
+        self.s_law_inc.d.next = self.r_law_inc.val();
+        self.s_law_delta.d.next = self.r_law_delta.val();
+        self.s_idx2.d.next = self.r_idx2.val();
+        if self.fwd.val() {
+            self.s_ms.d.next = self.decide.n_ms.val();
+            self.s_fv.d.next = self.decide.n_fv.val();
+            self.s_dl.d.next = self.decide.n_dl.val();
+            self.s_fat.d.next = self.decide.n_fat.val();
+            self.s_cnt.d.next = self.decide.n_cnt.val();
+            self.s_lc.d.next = self.decide.n_lc.val();
+            self.s_base.d.next = self.decide.n_base.val();
+            self.s_law.d.next = self.decide.n_law.val();
+            self.s_law_inc.d.next = self.decide.n_law_inc.val();
+            self.s_law_delta.d.next = self.decide.n_law_delta.val();
+            self.s_idx2.d.next = self.decide.n_idx2.val();
+        }
+        self.n_ms.next = self.decide.n_ms.val();
+        self.n_fv.next = self.decide.n_fv.val();
+        self.n_dl.next = self.decide.n_dl.val();
+        self.n_fat.next = self.decide.n_fat.val();
+        self.n_cnt.next = self.decide.n_cnt.val();
+        self.n_lc.next = self.decide.n_lc.val();
+        self.n_base.next = self.decide.n_base.val();
+        self.n_law.next = self.decide.n_law.val();
+        self.n_law_inc.next = self.decide.n_law_inc.val();
+        self.n_law_delta.next = self.decide.n_law_delta.val();
+        self.n_idx2.next = self.decide.n_idx2.val();
+        self.out_step.next = self.decide.out_step.val();
+        self.out_entry.next = self.decide.out_entry.val();
+        self.out_setfat.next = self.decide.out_setfat.val();
+        self.clamp.next = self.decide.clamp.val();
+        self.reentry.next = self.decide.reentry.val();
+        self.next_sum.next = self.decide.next_sum.val();
+        self.ins.next = self.decide.ins.val();
+        self.det.next = self.decide.det.val();
+        self.pst.next = self.decide.pst.val();
+        self.ecn_out.next = self.decide.ecn_out.val();
+        self.drop.next = self.decide.drop.val();
+        self.ev_marked.next = self.decide.ev_marked.val();
+    }
+}
+
+/// The marker over two clocks, with the queue state outside (`r_*` in: the registers of the
+/// queue `A` dequeues; `n_*` out with `write`: the state of `B`'s queue after the edge), so one
+/// marker serves any number of queues. `same_q`: `A` dequeues the queue `B` holds. `cancel`: a
+/// `STATE_CLEAR` in `A`'s clock (the owner clears at that edge, and the dequeue in `A` must
+/// neither write its outcome over the clear a clock later nor forward it). The verdict shows a
+/// clock after the dequeue (`ins` … `drop`; `st_*` is the state that dequeue saw), and the
+/// statistics count a clock after that (`LateCounter`). A dequeue is judged under the
+/// configuration in force in its clock in `A`: `B` reads the mode and the interval from
+/// registers `A` loads.
+#[derive(LogicBlock, Default)]
+pub struct MarkerPipe {
+    pub clock: Signal<In, Clock>,
+    pub csr_we: Signal<In, Bit>,
+    pub csr_addr: Signal<In, Bits<6>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    pub deq: Signal<In, Bit>,
+    pub same_q: Signal<In, Bit>,
+    pub cancel: Signal<In, Bit>,
+    pub now: Signal<In, Bits<32>>,
+    /// The dequeued descriptor's enqueue stamp: its sojourn is `now − ts` (mod 2^32).
+    pub ts: Signal<In, Bits<32>>,
+    pub ecn_in: Signal<In, Bits<2>>,
+    pub qlen: Signal<In, Bits<32>>,
+    pub r_ms: Signal<In, Bit>,
+    pub r_fv: Signal<In, Bit>,
+    pub r_dl: Signal<In, Bit>,
+    pub r_fat: Signal<In, Bits<32>>,
+    pub r_cnt: Signal<In, Bits<16>>,
+    pub r_lc: Signal<In, Bits<16>>,
+    pub r_base: Signal<In, Bits<32>>,
+    pub r_law: Signal<In, Bits<24>>,
+    /// The table indices of `cnt + 1`, `cnt − lastcount` and `cnt + 2` (saturating; the last
+    /// is read only while the queue is marking, so a cleared state's 0 stands for it).
+    pub r_law_inc: Signal<In, Bits<7>>,
+    pub r_law_delta: Signal<In, Bits<7>>,
+    pub r_idx2: Signal<In, Bits<7>>,
+    pub write: Signal<Out, Bit>,
+    pub n_ms: Signal<Out, Bit>,
+    pub n_fv: Signal<Out, Bit>,
+    pub n_dl: Signal<Out, Bit>,
+    pub n_fat: Signal<Out, Bits<32>>,
+    pub n_cnt: Signal<Out, Bits<16>>,
+    pub n_lc: Signal<Out, Bits<16>>,
+    pub n_base: Signal<Out, Bits<32>>,
+    pub n_law: Signal<Out, Bits<24>>,
+    pub n_law_inc: Signal<Out, Bits<7>>,
+    pub n_law_delta: Signal<Out, Bits<7>>,
+    pub n_idx2: Signal<Out, Bits<7>>,
+    pub ins: Signal<Out, Bit>,
+    pub det: Signal<Out, Bit>,
+    pub pst: Signal<Out, Bit>,
+    pub ecn_out: Signal<Out, Bits<2>>,
+    pub drop: Signal<Out, Bit>,
+    pub st_ms: Signal<Out, Bit>,
+    pub st_fv: Signal<Out, Bit>,
+    pub st_dl: Signal<Out, Bit>,
+    pub st_fat: Signal<Out, Bits<32>>,
+    pub st_cnt: Signal<Out, Bits<16>>,
+    pub st_lc: Signal<Out, Bits<16>>,
+    pub st_next: Signal<Out, Bits<32>>,
+    pub cnt_marked: Signal<Out, Bits<32>>,
+    pub cnt_fired_inst: Signal<Out, Bits<32>>,
+    pub cnt_fired_pers: Signal<Out, Bits<32>>,
+    pub cnt_dropped: Signal<Out, Bits<32>>,
+    cfg: MarkerConfig,
+    ahead: PipeAhead,
+    b: PipeStageB,
+    stats: MarkerStats,
+}
+
+impl Logic for MarkerPipe {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, cfg, b, stats);
+        self.cfg.csr_we.next = self.csr_we.val();
+        self.cfg.csr_addr.next = self.csr_addr.val();
+        self.cfg.csr_wdata.next = self.csr_wdata.val();
+        self.stats.csr_we.next = self.csr_we.val();
+        self.stats.csr_addr.next = self.csr_addr.val();
+        self.stats.csr_wdata.next = self.csr_wdata.val();
+        self.stats.ev_marked.next = self.b.ev_marked.val();
+        self.stats.ev_inst.next = self.b.ins.val();
+        self.stats.ev_pers.next = self.b.pst.val();
+        self.stats.ev_dropped.next = self.b.drop.val();
+        // --- A
+        self.ahead.deq.next = self.deq.val();
+        self.ahead.now.next = self.now.val();
+        self.ahead.ts.next = self.ts.val();
+        self.ahead.qlen.next = self.qlen.val();
+        self.ahead.mode_sel.next = self.cfg.mode_sel.val();
+        self.ahead.is_codel.next = self.cfg.is_codel.val();
+        self.ahead.is_sharp.next = self.cfg.is_sharp.val();
+        self.ahead.harmonic.next = self.cfg.harmonic.val();
+        self.ahead.ins_target.next = self.cfg.ins_target.val();
+        self.ahead.k.next = self.cfg.k.val();
+        self.ahead.pst_target.next = self.cfg.pst_target.val();
+        self.ahead.interval32.next = self.cfg.interval32.val();
+        self.ahead.codel_min_qlen.next = self.cfg.codel_min_qlen.val();
+        self.ahead.lut0.next = self.cfg.lut0.val();
+        self.ahead.lut1.next = self.cfg.lut1.val();
+        self.ahead.lut2.next = self.cfg.lut2.val();
+        self.ahead.lut3.next = self.cfg.lut3.val();
+        self.ahead.lut_bias.next = self.cfg.lut_bias.val();
+        self.ahead.r_fat.next = self.r_fat.val();
+        self.ahead.r_base.next = self.r_base.val();
+        self.ahead.r_law.next = self.r_law.val();
+        self.ahead.r_law_inc.next = self.r_law_inc.val();
+        self.ahead.r_law_delta.next = self.r_law_delta.val();
+        self.ahead.r_idx2.next = self.r_idx2.val();
+        self.ahead.b_now.next = self.b.b_now.val();
+        self.ahead.b_law.next = self.b.b_law.val();
+        self.ahead.b_law_delta_v.next = self.b.b_law_delta_v.val();
+        self.ahead.b_law_one_v.next = self.b.b_law_one_v.val();
+        self.ahead.b_ix_reinc.next = self.b.b_ix_reinc.val();
+        self.ahead.b_codel.next = self.b.b_codel.val();
+        self.ahead.b_sharp.next = self.b.b_sharp.val();
+        self.ahead.b_ns3.next = self.b.b_ns3.val();
+        self.ahead.b_interval.next = self.b.b_interval.val();
+        self.ahead.fwd.next = self.b.fwd.val();
+        self.ahead.out_step.next = self.b.out_step.val();
+        self.ahead.out_entry.next = self.b.out_entry.val();
+        self.ahead.out_setfat.next = self.b.out_setfat.val();
+        self.ahead.clamp.next = self.b.clamp.val();
+        self.ahead.reentry.next = self.b.reentry.val();
+        // --- A's results into B
+        self.b.a_deq.next = self.deq.val();
+        self.b.a_cancel.next = self.cancel.val();
+        self.b.a_track.next = self.ahead.track.val();
+        self.b.a_below.next = self.ahead.below.val();
+        self.b.a_aged.next = self.ahead.aged.val();
+        self.b.a_ins.next = self.ahead.ins_w.val();
+        self.b.a_ecn.next = self.ecn_in.val();
+        self.b.a_now.next = self.now.val();
+        self.b.a_lag.next = self.ahead.lag.val();
+        self.b.a_recent.next = self.ahead.recent.val();
+        self.b.a_law.next = self.ahead.law.val();
+        self.b.a_law_delta_v.next = self.ahead.lv_delta.val();
+        self.b.a_law_one_v.next = self.ahead.lv_one.val();
+        self.b.a_codel.next = self.cfg.is_codel.val();
+        self.b.a_sharp.next = self.cfg.is_sharp.val();
+        self.b.a_ns3.next = self.cfg.ns3_law.val();
+        self.b.a_due_ge.next = self.cfg.due_ge.val();
+        self.b.a_drop_non_ect.next = self.cfg.drop_non_ect.val();
+        self.b.a_interval.next = self.cfg.interval32.val().get_bits::<16>(0);
+        self.b.same_q.next = self.same_q.val();
+        self.b.r_ms.next = self.r_ms.val();
+        self.b.r_fv.next = self.r_fv.val();
+        self.b.r_dl.next = self.r_dl.val();
+        self.b.r_fat.next = self.r_fat.val();
+        self.b.r_cnt.next = self.r_cnt.val();
+        self.b.r_lc.next = self.r_lc.val();
+        self.b.r_base.next = self.r_base.val();
+        self.b.r_law.next = self.r_law.val();
+        self.b.r_law_inc.next = self.r_law_inc.val();
+        self.b.r_law_delta.next = self.r_law_delta.val();
+        self.b.r_idx2.next = self.r_idx2.val();
+        // --- B's verdict and the state it writes
+        self.write.next = self.b.write.val();
+        self.n_ms.next = self.b.n_ms.val();
+        self.n_fv.next = self.b.n_fv.val();
+        self.n_dl.next = self.b.n_dl.val();
+        self.n_fat.next = self.b.n_fat.val();
+        self.n_cnt.next = self.b.n_cnt.val();
+        self.n_lc.next = self.b.n_lc.val();
+        self.n_base.next = self.b.n_base.val();
+        self.n_law.next = self.b.n_law.val();
+        self.n_law_inc.next = self.b.n_law_inc.val();
+        self.n_law_delta.next = self.b.n_law_delta.val();
+        self.n_idx2.next = self.b.n_idx2.val();
+        self.ins.next = self.b.ins.val();
+        self.det.next = self.b.det.val();
+        self.pst.next = self.b.pst.val();
+        self.ecn_out.next = self.b.ecn_out.val();
+        self.drop.next = self.b.drop.val();
+        self.st_ms.next = self.b.st_ms.val();
+        self.st_fv.next = self.b.st_fv.val();
+        self.st_dl.next = self.b.st_dl.val();
+        self.st_fat.next = self.b.st_fat.val();
+        self.st_cnt.next = self.b.st_cnt.val();
+        self.st_lc.next = self.b.st_lc.val();
+        self.st_next.next = self.b.next_sum.val();
+        self.cnt_marked.next = self.stats.cnt_marked.val();
+        self.cnt_fired_inst.next = self.stats.cnt_fired_inst.val();
+        self.cnt_fired_pers.next = self.stats.cnt_fired_pers.val();
+        self.cnt_dropped.next = self.stats.cnt_dropped.val();
+    }
+}
+
+/// The marker's four statistics (`LateCounter`: each event counts at the edge after its clock),
+/// with their presets at register addresses `0x18`–`0x1b` (a preset wins over an event).
+#[derive(LogicBlock, Default)]
+pub struct MarkerStats {
+    pub clock: Signal<In, Clock>,
+    pub csr_we: Signal<In, Bit>,
+    pub csr_addr: Signal<In, Bits<6>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    pub ev_marked: Signal<In, Bit>,
+    pub ev_inst: Signal<In, Bit>,
+    pub ev_pers: Signal<In, Bit>,
+    pub ev_dropped: Signal<In, Bit>,
+    pub cnt_marked: Signal<Out, Bits<32>>,
+    pub cnt_fired_inst: Signal<Out, Bits<32>>,
+    pub cnt_fired_pers: Signal<Out, Bits<32>>,
+    pub cnt_dropped: Signal<Out, Bits<32>>,
+    c_marked: LateCounter,
+    c_inst: LateCounter,
+    c_pers: LateCounter,
+    c_dropped: LateCounter,
+}
+
+impl Logic for MarkerStats {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, c_marked, c_inst, c_pers, c_dropped);
+        self.c_marked.inc.next = self.ev_marked.val();
+        self.c_inst.inc.next = self.ev_inst.val();
+        self.c_pers.inc.next = self.ev_pers.val();
+        self.c_dropped.inc.next = self.ev_dropped.val();
+        self.c_marked.load.next = self.csr_we.val() & (self.csr_addr.val() == 24);
+        self.c_inst.load.next = self.csr_we.val() & (self.csr_addr.val() == 25);
+        self.c_pers.load.next = self.csr_we.val() & (self.csr_addr.val() == 26);
+        self.c_dropped.load.next = self.csr_we.val() & (self.csr_addr.val() == 27);
+        self.c_marked.load_val.next = self.csr_wdata.val();
+        self.c_inst.load_val.next = self.csr_wdata.val();
+        self.c_pers.load_val.next = self.csr_wdata.val();
+        self.c_dropped.load_val.next = self.csr_wdata.val();
+        self.cnt_marked.next = self.c_marked.value.val();
+        self.cnt_fired_inst.next = self.c_inst.value.val();
+        self.cnt_fired_pers.next = self.c_pers.value.val();
+        self.cnt_dropped.next = self.c_dropped.value.val();
+    }
+}
