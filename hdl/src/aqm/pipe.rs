@@ -14,12 +14,14 @@ use super::rtl::{LawIndex, LawValue, MarkerConfig};
 use crate::rtl_util::{AddSub, LateCounter, WrapDiffAbove};
 use rust_hdl::prelude::*;
 
-/// `now − x − y` (mod 2^32), one carry chain (`AddSub`: `now + !x + 1 − y`).
+/// `now − x − y` (mod 2^32), one carry chain (`AddSub`: `now + !x + 1 − y`); one less without
+/// `cin`.
 #[derive(LogicBlock, Default)]
 pub struct Lag3 {
     pub now: Signal<In, Bits<32>>,
     pub x: Signal<In, Bits<32>>,
     pub y: Signal<In, Bits<32>>,
+    pub cin: Signal<In, Bit>,
     pub out: Signal<Out, Bits<32>>,
     chain: AddSub<32>,
 }
@@ -30,19 +32,45 @@ impl Logic for Lag3 {
         self.chain.a.next = self.now.val();
         self.chain.b.next = !self.x.val();
         self.chain.sub.next = self.y.val();
-        self.chain.cin.next = true;
+        self.chain.cin.next = self.cin.val();
         self.out.next = self.chain.out.val();
     }
 }
 
+/// The tests on a lag `d = now − next` (mod 2^32) that a decision reads, from `d` and `d − 1`
+/// (`m1`), each a sign or the top two bits of a chain, so no test ORs 32 bits after it: a mark
+/// is due (`d > 0` on the wrapping clock, or `d ≥ 0` when `ge`), and the lag clamp applies
+/// (`2^30 < d < 2^31`). Combinational.
+#[derive(LogicBlock, Default)]
+pub struct LagTest {
+    pub d: Signal<In, Bits<32>>,
+    pub m1: Signal<In, Bits<32>>,
+    pub ge: Signal<In, Bit>,
+    pub due: Signal<Out, Bit>,
+    pub clamp: Signal<Out, Bit>,
+    d_neg: Signal<Local, Bit>,
+}
+
+impl Logic for LagTest {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // (the bits through masks, which yosys reduces to the bits: the lint wants every bit read)
+        self.d_neg.next = (self.d.val() & 0x8000_0000u64) != 0;
+        self.due.next = !self.d_neg.val() & (self.ge.val() | ((self.m1.val() & 0x8000_0000u64) == 0));
+        self.clamp.next = !self.d_neg.val() & ((self.m1.val() & 0xC000_0000u64) == 0x4000_0000u64);
+    }
+}
+
 /// `now − x − y − z` (mod 2^32), one carry chain: a carry-save layer folds `now`, `!x` and `!y`
-/// into two words, and `AddSub` subtracts `z` from their sum (`now + !x + 1 + !y + 1 − z`).
+/// into two words, and `AddSub` subtracts `z` from their sum (`now + !x + 1 + !y + 1 − z`); one
+/// less without `cin`.
 #[derive(LogicBlock, Default)]
 pub struct Lag4 {
     pub now: Signal<In, Bits<32>>,
     pub x: Signal<In, Bits<32>>,
     pub y: Signal<In, Bits<32>>,
     pub z: Signal<In, Bits<32>>,
+    pub cin: Signal<In, Bit>,
     pub out: Signal<Out, Bits<32>>,
     nx: Signal<Local, Bits<32>>,
     ny: Signal<Local, Bits<32>>,
@@ -63,7 +91,7 @@ impl Logic for Lag4 {
         self.chain.a.next = self.csa_sum.val();
         self.chain.b.next = self.csa_carry.val();
         self.chain.sub.next = self.z.val();
-        self.chain.cin.next = true;
+        self.chain.cin.next = self.cin.val();
         self.out.next = self.chain.out.val();
     }
 }
@@ -226,8 +254,9 @@ pub struct PipeDecide {
     pub b_ins: Signal<In, Bit>,
     pub b_ecn: Signal<In, Bits<2>>,
     pub b_now: Signal<In, Bits<32>>,
-    /// `now − marking_next` of the state `A` saw.
-    pub b_lag: Signal<In, Bits<32>>,
+    /// A mark is due, and the lag clamp applies, on the state `A` saw (`LagTest`).
+    pub b_due: Signal<In, Bit>,
+    pub b_clamp: Signal<In, Bit>,
     pub b_recent: Signal<In, Bit>,
     pub b_delta_gt1: Signal<In, Bit>,
     pub b_delta: Signal<In, Bits<16>>,
@@ -240,7 +269,6 @@ pub struct PipeDecide {
     pub b_codel: Signal<In, Bit>,
     pub b_sharp: Signal<In, Bit>,
     pub b_ns3: Signal<In, Bit>,
-    pub b_due_ge: Signal<In, Bit>,
     pub b_drop_non_ect: Signal<In, Bit>,
     pub b_interval: Signal<In, Bits<16>>,
     pub s_ms: Signal<In, Bit>,
@@ -304,11 +332,8 @@ impl Logic for PipeDecide {
         self.n_law_delta.next = self.s_law_delta.val();
         self.n_idx2.next = self.s_idx2.val();
         self.next_sum.next = self.s_base.val() + bit_cast::<32, 24>(self.s_law.val());
-        // a mark is due: `now ≥ next`, or `now > next` for ECN♯ without `due_ge`
-        self.due.next = !self.b_lag.val().get_bit(31)
-            & (!(self.b_sharp.val() & !self.b_due_ge.val()) | self.b_lag.val().any());
-        // the lag clamp: `next` trails `now` by more than 2^30 (and less than 2^31)
-        self.clamp.next = !self.b_lag.val().get_bit(31) & self.b_lag.val().get_bit(30) & self.b_lag.val().get_bits::<30>(0).any();
+        self.due.next = self.b_due.val();
+        self.clamp.next = self.b_clamp.val();
         self.reentry.next = self.b_delta_gt1.val() & self.b_recent.val();
         // --- the above-target tracker
         self.det_w.next = !self.b_below.val() & self.s_fv.val() & (self.s_dl.val() | self.b_aged.val());
@@ -408,6 +433,7 @@ pub struct PipeAhead {
     pub is_codel: Signal<In, Bit>,
     pub is_sharp: Signal<In, Bit>,
     pub harmonic: Signal<In, Bit>,
+    pub due_ge: Signal<In, Bit>,
     pub ins_target: Signal<In, Bits<32>>,
     pub k: Signal<In, Bits<32>>,
     pub pst_target: Signal<In, Bits<32>>,
@@ -443,7 +469,9 @@ pub struct PipeAhead {
     pub below: Signal<Out, Bit>,
     pub ins_w: Signal<Out, Bit>,
     pub aged: Signal<Out, Bit>,
-    pub lag: Signal<Out, Bits<32>>,
+    /// A due mark and the lag clamp (`LagTest`) on the `marking_next` this dequeue sees.
+    pub due: Signal<Out, Bit>,
+    pub lag_clamp: Signal<Out, Bit>,
     pub recent: Signal<Out, Bit>,
     /// The law a due mark of this dequeue adds (`P/c` or `P/√c` of the count after it).
     pub law: Signal<Out, Bits<24>>,
@@ -454,17 +482,28 @@ pub struct PipeAhead {
     at_target: WrapDiffAbove,
     aged_r: WrapDiffAbove,
     aged_n: WrapDiffAbove,
-    /// `now − marking_next` for each `marking_next` the queue can hold after `B`: its
-    /// registers' (`lag_r`), after a due mark from `next` (`lag_s`), from `B`'s `now` (`lag_n`,
-    /// ns-3's law; `lag_c` is it under the lag clamp, from `now − 2^30`), after an entry
-    /// (`lag_e`).
+    /// `now − marking_next` (and one less, `*_1`) for each `marking_next` the queue can hold
+    /// after `B`: its registers' (`lag_r`), after a due mark from `next` (`lag_s`), from `B`'s
+    /// `now` (`lag_n`, ns-3's law; under the lag clamp, from `now − 2^30`, it is `lag_n + 2^30`,
+    /// whose tests read `lag_n`'s top bits), after an entry (`lag_e`).
     lag_r: Lag3,
+    lag_r1: Lag3,
     lag_s: Lag4,
+    lag_s1: Lag4,
     lag_n: Lag3,
+    lag_n1: Lag3,
     lag_e: Lag3,
+    lag_e1: Lag3,
+    t_r: LagTest,
+    t_s: LagTest,
+    t_n: LagTest,
+    t_e: LagTest,
     /// `lag_r − 16 · interval` (mod 2^32), for CoDel's "recently".
     lag_16i: Lag4,
-    lag_c: Signal<Local, Bits<32>>,
+    ge: Signal<Local, Bit>,
+    c_neg: Signal<Local, Bit>,
+    c_due: Signal<Local, Bit>,
+    c_clamp: Signal<Local, Bit>,
     entry_law: Signal<Local, Bits<24>>,
 }
 
@@ -505,18 +544,33 @@ impl Logic for PipeAhead {
         if self.fwd.val() & self.out_setfat.val() {
             self.aged.next = self.aged_n.above.val();
         }
-        // the lag for each `marking_next` after `B`
+        // the lag for each `marking_next` after `B`, and its tests
         self.lag_r.now.next = self.now.val();
         self.lag_r.x.next = self.r_base.val();
         self.lag_r.y.next = bit_cast::<32, 24>(self.r_law.val());
+        self.lag_r.cin.next = true;
+        self.lag_r1.now.next = self.now.val();
+        self.lag_r1.x.next = self.r_base.val();
+        self.lag_r1.y.next = bit_cast::<32, 24>(self.r_law.val());
+        self.lag_r1.cin.next = false;
         self.lag_s.now.next = self.now.val();
         self.lag_s.x.next = self.r_base.val();
         self.lag_s.y.next = bit_cast::<32, 24>(self.r_law.val());
         self.lag_s.z.next = bit_cast::<32, 24>(self.b_law.val());
+        self.lag_s.cin.next = true;
+        self.lag_s1.now.next = self.now.val();
+        self.lag_s1.x.next = self.r_base.val();
+        self.lag_s1.y.next = bit_cast::<32, 24>(self.r_law.val());
+        self.lag_s1.z.next = bit_cast::<32, 24>(self.b_law.val());
+        self.lag_s1.cin.next = false;
         self.lag_n.now.next = self.now.val();
         self.lag_n.x.next = self.b_now.val();
         self.lag_n.y.next = bit_cast::<32, 24>(self.b_law.val());
-        self.lag_c.next = (self.lag_n.out.val() & 0x3FFF_FFFF) | (bit_cast::<32, 2>(self.lag_n.out.val().get_bits::<2>(30) + 1) << 30);
+        self.lag_n.cin.next = true;
+        self.lag_n1.now.next = self.now.val();
+        self.lag_n1.x.next = self.b_now.val();
+        self.lag_n1.y.next = bit_cast::<32, 24>(self.b_law.val());
+        self.lag_n1.cin.next = false;
         self.entry_law.next = bit_cast::<24, 16>(self.b_interval.val());
         if self.b_codel.val() {
             self.entry_law.next = self.b_law_one_v.val();
@@ -527,18 +581,49 @@ impl Logic for PipeAhead {
         self.lag_e.now.next = self.now.val();
         self.lag_e.x.next = self.b_now.val();
         self.lag_e.y.next = bit_cast::<32, 24>(self.entry_law.val());
-        self.lag.next = self.lag_r.out.val();
+        self.lag_e.cin.next = true;
+        self.lag_e1.now.next = self.now.val();
+        self.lag_e1.x.next = self.b_now.val();
+        self.lag_e1.y.next = bit_cast::<32, 24>(self.entry_law.val());
+        self.lag_e1.cin.next = false;
+        // `now ≥ next` is due, or `now > next` for ECN♯ without `due_ge`
+        self.ge.next = !(self.is_sharp.val() & !self.due_ge.val());
+        self.t_r.d.next = self.lag_r.out.val();
+        self.t_r.m1.next = self.lag_r1.out.val();
+        self.t_r.ge.next = self.ge.val();
+        self.t_s.d.next = self.lag_s.out.val();
+        self.t_s.m1.next = self.lag_s1.out.val();
+        self.t_s.ge.next = self.ge.val();
+        self.t_n.d.next = self.lag_n.out.val();
+        self.t_n.m1.next = self.lag_n1.out.val();
+        self.t_n.ge.next = self.ge.val();
+        self.t_e.d.next = self.lag_e.out.val();
+        self.t_e.m1.next = self.lag_e1.out.val();
+        self.t_e.ge.next = self.ge.val();
+        // the clamped step's lag is `lag_n + 2^30`: its top two bits are `lag_n`'s plus one
+        self.c_neg.next = ((self.lag_n.out.val() & 0xC000_0000u64) == 0x4000_0000u64)
+            | ((self.lag_n.out.val() & 0xC000_0000u64) == 0x8000_0000u64);
+        self.c_due.next = !self.c_neg.val()
+            & (self.ge.val() | ((self.lag_n1.out.val() & 0xC000_0000u64) == 0)
+                | ((self.lag_n1.out.val() & 0xC000_0000u64) == 0xC000_0000u64));
+        self.c_clamp.next = !self.c_neg.val() & ((self.lag_n1.out.val() & 0xC000_0000u64) == 0);
+        self.due.next = self.t_r.due.val();
+        self.lag_clamp.next = self.t_r.clamp.val();
         if self.fwd.val() & self.out_step.val() {
-            self.lag.next = self.lag_s.out.val();
+            self.due.next = self.t_s.due.val();
+            self.lag_clamp.next = self.t_s.clamp.val();
             if self.clamp.val() {
-                self.lag.next = self.lag_c.val();
+                self.due.next = self.c_due.val();
+                self.lag_clamp.next = self.c_clamp.val();
             }
             if self.b_sharp.val() & self.b_ns3.val() {
-                self.lag.next = self.lag_n.out.val();
+                self.due.next = self.t_n.due.val();
+                self.lag_clamp.next = self.t_n.clamp.val();
             }
         }
         if self.fwd.val() & self.out_entry.val() {
-            self.lag.next = self.lag_e.out.val();
+            self.due.next = self.t_e.due.val();
+            self.lag_clamp.next = self.t_e.clamp.val();
         }
         // "recently" (CoDel): only an entry reads it, and only a queue not marking enters,
         // whose `marking_next` `B` has not moved
@@ -546,6 +631,7 @@ impl Logic for PipeAhead {
         self.lag_16i.x.next = self.r_base.val();
         self.lag_16i.y.next = bit_cast::<32, 24>(self.r_law.val());
         self.lag_16i.z.next = self.interval32.val() << 4;
+        self.lag_16i.cin.next = true;
         // (its sign through a mask, which yosys reduces to the bit: the lint wants every bit read)
         self.recent.next = self.lag_r.out.val().get_bit(31) | ((self.lag_16i.out.val() & 0x8000_0000u64) != 0);
         // the control law
@@ -587,7 +673,8 @@ pub struct PipeStageB {
     pub a_ins: Signal<In, Bit>,
     pub a_ecn: Signal<In, Bits<2>>,
     pub a_now: Signal<In, Bits<32>>,
-    pub a_lag: Signal<In, Bits<32>>,
+    pub a_due: Signal<In, Bit>,
+    pub a_clamp: Signal<In, Bit>,
     pub a_recent: Signal<In, Bit>,
     pub a_law: Signal<In, Bits<24>>,
     pub a_law_delta_v: Signal<In, Bits<24>>,
@@ -595,7 +682,6 @@ pub struct PipeStageB {
     pub a_codel: Signal<In, Bit>,
     pub a_sharp: Signal<In, Bit>,
     pub a_ns3: Signal<In, Bit>,
-    pub a_due_ge: Signal<In, Bit>,
     pub a_drop_non_ect: Signal<In, Bit>,
     pub a_interval: Signal<In, Bits<16>>,
     pub same_q: Signal<In, Bit>,
@@ -661,7 +747,8 @@ pub struct PipeStageB {
     b_ins: DFF<Bit>,
     b_ecn: DFF<Bits<2>>,
     b_now_r: DFF<Bits<32>>,
-    b_lag: DFF<Bits<32>>,
+    b_due: DFF<Bit>,
+    b_clamp: DFF<Bit>,
     b_recent: DFF<Bit>,
     b_delta_gt1: DFF<Bit>,
     b_delta: DFF<Bits<16>>,
@@ -674,7 +761,6 @@ pub struct PipeStageB {
     b_codel_r: DFF<Bit>,
     b_sharp_r: DFF<Bit>,
     b_ns3_r: DFF<Bit>,
-    b_due_ge: DFF<Bit>,
     b_drop_non_ect: DFF<Bit>,
     b_interval_r: DFF<Bits<16>>,
     s_ms: DFF<Bit>,
@@ -694,8 +780,8 @@ impl Logic for PipeStageB {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, b_deq, b_cancel, b_track, b_below, b_aged, b_ins, b_ecn, b_now_r, b_lag, b_recent, b_delta_gt1, b_delta, b_law_r,
-            b_law_delta_r, b_law_one_r, b_ix_reinc_r, b_ix_reinc2, b_ix_sharp, b_codel_r, b_sharp_r, b_ns3_r, b_due_ge, b_drop_non_ect,
+            self, clock, b_deq, b_cancel, b_track, b_below, b_aged, b_ins, b_ecn, b_now_r, b_due, b_clamp, b_recent, b_delta_gt1, b_delta, b_law_r,
+            b_law_delta_r, b_law_one_r, b_ix_reinc_r, b_ix_reinc2, b_ix_sharp, b_codel_r, b_sharp_r, b_ns3_r, b_drop_non_ect,
             b_interval_r, s_ms, s_fv, s_dl, s_fat, s_cnt, s_lc, s_base, s_law, s_law_inc, s_law_delta, s_idx2
         );
         self.b_deq.d.next = self.a_deq.val();
@@ -706,7 +792,8 @@ impl Logic for PipeStageB {
         self.b_ins.d.next = self.a_ins.val();
         self.b_ecn.d.next = self.a_ecn.val();
         self.b_now_r.d.next = self.a_now.val();
-        self.b_lag.d.next = self.a_lag.val();
+        self.b_due.d.next = self.a_due.val();
+        self.b_clamp.d.next = self.a_clamp.val();
         self.b_recent.d.next = self.a_recent.val();
         self.b_law_r.d.next = self.a_law.val();
         self.b_law_delta_r.d.next = self.a_law_delta_v.val();
@@ -714,7 +801,6 @@ impl Logic for PipeStageB {
         self.b_codel_r.d.next = self.a_codel.val();
         self.b_sharp_r.d.next = self.a_sharp.val();
         self.b_ns3_r.d.next = self.a_ns3.val();
-        self.b_due_ge.d.next = self.a_due_ge.val();
         self.b_drop_non_ect.d.next = self.a_drop_non_ect.val();
         self.b_interval_r.d.next = self.a_interval.val();
         // the counts an entry of `A`'s dequeue reads (its queue is not marking, so `B` has not
@@ -736,7 +822,8 @@ impl Logic for PipeStageB {
         self.decide.b_ins.next = self.b_ins.q.val();
         self.decide.b_ecn.next = self.b_ecn.q.val();
         self.decide.b_now.next = self.b_now_r.q.val();
-        self.decide.b_lag.next = self.b_lag.q.val();
+        self.decide.b_due.next = self.b_due.q.val();
+        self.decide.b_clamp.next = self.b_clamp.q.val();
         self.decide.b_recent.next = self.b_recent.q.val();
         self.decide.b_delta_gt1.next = self.b_delta_gt1.q.val();
         self.decide.b_delta.next = self.b_delta.q.val();
@@ -749,7 +836,6 @@ impl Logic for PipeStageB {
         self.decide.b_codel.next = self.b_codel_r.q.val();
         self.decide.b_sharp.next = self.b_sharp_r.q.val();
         self.decide.b_ns3.next = self.b_ns3_r.q.val();
-        self.decide.b_due_ge.next = self.b_due_ge.q.val();
         self.decide.b_drop_non_ect.next = self.b_drop_non_ect.q.val();
         self.decide.b_interval.next = self.b_interval_r.q.val();
         self.decide.s_ms.next = self.s_ms.q.val();
@@ -927,6 +1013,7 @@ impl Logic for MarkerPipe {
         self.ahead.is_codel.next = self.cfg.is_codel.val();
         self.ahead.is_sharp.next = self.cfg.is_sharp.val();
         self.ahead.harmonic.next = self.cfg.harmonic.val();
+        self.ahead.due_ge.next = self.cfg.due_ge.val();
         self.ahead.ins_target.next = self.cfg.ins_target.val();
         self.ahead.k.next = self.cfg.k.val();
         self.ahead.pst_target.next = self.cfg.pst_target.val();
@@ -967,7 +1054,8 @@ impl Logic for MarkerPipe {
         self.b.a_ins.next = self.ahead.ins_w.val();
         self.b.a_ecn.next = self.ecn_in.val();
         self.b.a_now.next = self.now.val();
-        self.b.a_lag.next = self.ahead.lag.val();
+        self.b.a_due.next = self.ahead.due.val();
+        self.b.a_clamp.next = self.ahead.lag_clamp.val();
         self.b.a_recent.next = self.ahead.recent.val();
         self.b.a_law.next = self.ahead.law.val();
         self.b.a_law_delta_v.next = self.ahead.lv_delta.val();
@@ -975,7 +1063,6 @@ impl Logic for MarkerPipe {
         self.b.a_codel.next = self.cfg.is_codel.val();
         self.b.a_sharp.next = self.cfg.is_sharp.val();
         self.b.a_ns3.next = self.cfg.ns3_law.val();
-        self.b.a_due_ge.next = self.cfg.due_ge.val();
         self.b.a_drop_non_ect.next = self.cfg.drop_non_ect.val();
         self.b.a_interval.next = self.cfg.interval32.val().get_bits::<16>(0);
         self.b.same_q.next = self.same_q.val();
@@ -1064,5 +1151,258 @@ impl Logic for MarkerStats {
         self.cnt_fired_inst.next = self.c_inst.value.val();
         self.cnt_fired_pers.next = self.c_pers.value.val();
         self.cnt_dropped.next = self.c_dropped.value.val();
+    }
+}
+
+/// The marker state of every queue of a port whose queues share one [`MarkerPipe`] (ECN♯ §2.5):
+/// `NQ` sets of registers. `r_*` is queue `rsel`'s set (what stage `A` reads); `write` stores
+/// `n_*` into queue `wsel`'s at the edge (stage `B`'s outcome); `clear` (`STATE_CLEAR`) zeroes
+/// every set and wins.
+#[derive(LogicBlock)]
+pub struct PipeQueueStates<const NQ: usize, const QB: usize> {
+    pub clock: Signal<In, Clock>,
+    pub rsel: Signal<In, Bits<QB>>,
+    pub wsel: Signal<In, Bits<QB>>,
+    pub write: Signal<In, Bit>,
+    pub clear: Signal<In, Bit>,
+    pub n_ms: Signal<In, Bit>,
+    pub n_fv: Signal<In, Bit>,
+    pub n_dl: Signal<In, Bit>,
+    pub n_fat: Signal<In, Bits<32>>,
+    pub n_cnt: Signal<In, Bits<16>>,
+    pub n_lc: Signal<In, Bits<16>>,
+    pub n_base: Signal<In, Bits<32>>,
+    pub n_law: Signal<In, Bits<24>>,
+    pub n_law_inc: Signal<In, Bits<7>>,
+    pub n_law_delta: Signal<In, Bits<7>>,
+    pub n_idx2: Signal<In, Bits<7>>,
+    pub r_ms: Signal<Out, Bit>,
+    pub r_fv: Signal<Out, Bit>,
+    pub r_dl: Signal<Out, Bit>,
+    pub r_fat: Signal<Out, Bits<32>>,
+    pub r_cnt: Signal<Out, Bits<16>>,
+    pub r_lc: Signal<Out, Bits<16>>,
+    pub r_base: Signal<Out, Bits<32>>,
+    pub r_law: Signal<Out, Bits<24>>,
+    pub r_law_inc: Signal<Out, Bits<7>>,
+    pub r_law_delta: Signal<Out, Bits<7>>,
+    pub r_idx2: Signal<Out, Bits<7>>,
+    ms: [DFF<Bit>; NQ],
+    fv: [DFF<Bit>; NQ],
+    dl: [DFF<Bit>; NQ],
+    fat: [DFF<Bits<32>>; NQ],
+    cnt: [DFF<Bits<16>>; NQ],
+    lc: [DFF<Bits<16>>; NQ],
+    base: [DFF<Bits<32>>; NQ],
+    law: [DFF<Bits<24>>; NQ],
+    law_inc: [DFF<Bits<7>>; NQ],
+    law_delta: [DFF<Bits<7>>; NQ],
+    idx2: [DFF<Bits<7>>; NQ],
+}
+
+impl<const NQ: usize, const QB: usize> Default for PipeQueueStates<NQ, QB> {
+    fn default() -> Self {
+        PipeQueueStates {
+            clock: Default::default(),
+            rsel: Default::default(),
+            wsel: Default::default(),
+            write: Default::default(),
+            clear: Default::default(),
+            n_ms: Default::default(),
+            n_fv: Default::default(),
+            n_dl: Default::default(),
+            n_fat: Default::default(),
+            n_cnt: Default::default(),
+            n_lc: Default::default(),
+            n_base: Default::default(),
+            n_law: Default::default(),
+            n_law_inc: Default::default(),
+            n_law_delta: Default::default(),
+            n_idx2: Default::default(),
+            r_ms: Default::default(),
+            r_fv: Default::default(),
+            r_dl: Default::default(),
+            r_fat: Default::default(),
+            r_cnt: Default::default(),
+            r_lc: Default::default(),
+            r_base: Default::default(),
+            r_law: Default::default(),
+            r_law_inc: Default::default(),
+            r_law_delta: Default::default(),
+            r_idx2: Default::default(),
+            ms: std::array::from_fn(|_| Default::default()),
+            fv: std::array::from_fn(|_| Default::default()),
+            dl: std::array::from_fn(|_| Default::default()),
+            fat: std::array::from_fn(|_| Default::default()),
+            cnt: std::array::from_fn(|_| Default::default()),
+            lc: std::array::from_fn(|_| Default::default()),
+            base: std::array::from_fn(|_| Default::default()),
+            law: std::array::from_fn(|_| Default::default()),
+            law_inc: std::array::from_fn(|_| Default::default()),
+            law_delta: std::array::from_fn(|_| Default::default()),
+            idx2: std::array::from_fn(|_| Default::default()),
+        }
+    }
+}
+
+impl<const NQ: usize, const QB: usize> Logic for PipeQueueStates<NQ, QB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.r_ms.next = false;
+        self.r_fv.next = false;
+        self.r_dl.next = false;
+        self.r_fat.next = 0.into();
+        self.r_cnt.next = 0.into();
+        self.r_lc.next = 0.into();
+        self.r_base.next = 0.into();
+        self.r_law.next = 0.into();
+        self.r_law_inc.next = 0.into();
+        self.r_law_delta.next = 0.into();
+        self.r_idx2.next = 0.into();
+        for i in 0..NQ {
+            self.ms[i].clock.next = self.clock.val();
+            self.ms[i].d.next = self.ms[i].q.val();
+            self.fv[i].clock.next = self.clock.val();
+            self.fv[i].d.next = self.fv[i].q.val();
+            self.dl[i].clock.next = self.clock.val();
+            self.dl[i].d.next = self.dl[i].q.val();
+            self.fat[i].clock.next = self.clock.val();
+            self.fat[i].d.next = self.fat[i].q.val();
+            self.cnt[i].clock.next = self.clock.val();
+            self.cnt[i].d.next = self.cnt[i].q.val();
+            self.lc[i].clock.next = self.clock.val();
+            self.lc[i].d.next = self.lc[i].q.val();
+            self.base[i].clock.next = self.clock.val();
+            self.base[i].d.next = self.base[i].q.val();
+            self.law[i].clock.next = self.clock.val();
+            self.law[i].d.next = self.law[i].q.val();
+            self.law_inc[i].clock.next = self.clock.val();
+            self.law_inc[i].d.next = self.law_inc[i].q.val();
+            self.law_delta[i].clock.next = self.clock.val();
+            self.law_delta[i].d.next = self.law_delta[i].q.val();
+            self.idx2[i].clock.next = self.clock.val();
+            self.idx2[i].d.next = self.idx2[i].q.val();
+            if self.rsel.val().index() == i {
+                self.r_ms.next = self.ms[i].q.val();
+                self.r_fv.next = self.fv[i].q.val();
+                self.r_dl.next = self.dl[i].q.val();
+                self.r_fat.next = self.fat[i].q.val();
+                self.r_cnt.next = self.cnt[i].q.val();
+                self.r_lc.next = self.lc[i].q.val();
+                self.r_base.next = self.base[i].q.val();
+                self.r_law.next = self.law[i].q.val();
+                self.r_law_inc.next = self.law_inc[i].q.val();
+                self.r_law_delta.next = self.law_delta[i].q.val();
+                self.r_idx2.next = self.idx2[i].q.val();
+            }
+            if self.write.val() & (self.wsel.val().index() == i) {
+                self.ms[i].d.next = self.n_ms.val();
+                self.fv[i].d.next = self.n_fv.val();
+                self.dl[i].d.next = self.n_dl.val();
+                self.fat[i].d.next = self.n_fat.val();
+                self.cnt[i].d.next = self.n_cnt.val();
+                self.lc[i].d.next = self.n_lc.val();
+                self.base[i].d.next = self.n_base.val();
+                self.law[i].d.next = self.n_law.val();
+                self.law_inc[i].d.next = self.n_law_inc.val();
+                self.law_delta[i].d.next = self.n_law_delta.val();
+                self.idx2[i].d.next = self.n_idx2.val();
+            }
+            if self.clear.val() {
+                self.ms[i].d.next = false;
+                self.fv[i].d.next = false;
+                self.dl[i].d.next = false;
+                self.fat[i].d.next = 0.into();
+                self.cnt[i].d.next = 0.into();
+                self.lc[i].d.next = 0.into();
+                self.base[i].d.next = 0.into();
+                self.law[i].d.next = 0.into();
+                self.law_inc[i].d.next = 0.into();
+                self.law_delta[i].d.next = 0.into();
+                self.idx2[i].d.next = 0.into();
+            }
+        }
+    }
+}
+
+/// The instance the component's own test drives (`sim-tests/tests/port_components.rs`): 4 queues.
+pub type TestQueueStates = PipeQueueStates<4, 2>;
+
+crate::pin_io!(TestQueueStates;
+    in: rsel, wsel, write, clear, n_ms, n_fv, n_dl, n_fat, n_cnt, n_lc, n_base, n_law, n_law_inc, n_law_delta, n_idx2;
+    out: r_ms, r_fv, r_dl, r_fat, r_cnt, r_lc, r_base, r_law, r_law_inc, r_law_delta, r_idx2);
+
+/// One two-clock marker serving `NQ` queues (ECN♯ §2.5), the switch port's AQM: stage `A`
+/// dequeues queue `q` and reads its state from [`PipeQueueStates`]; stage `B` writes the
+/// outcome into the queue it holds (`q` of the clock before) and shows the verdict. Register
+/// address 7 (`STATE_CLEAR`) clears every queue's state.
+#[derive(LogicBlock, Default)]
+pub struct PipeQueueMarker<const NQ: usize, const QB: usize> {
+    pub clock: Signal<In, Clock>,
+    pub csr_we: Signal<In, Bit>,
+    pub csr_addr: Signal<In, Bits<6>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    pub deq: Signal<In, Bit>,
+    /// The dequeued queue.
+    pub q: Signal<In, Bits<QB>>,
+    pub now: Signal<In, Bits<32>>,
+    /// The dequeued descriptor's enqueue stamp.
+    pub ts: Signal<In, Bits<32>>,
+    pub ecn_in: Signal<In, Bits<2>>,
+    pub qlen: Signal<In, Bits<32>>,
+    /// The verdict on the dequeue of the clock before.
+    pub ecn_out: Signal<Out, Bits<2>>,
+    pub drop: Signal<Out, Bit>,
+    core: MarkerPipe,
+    states: PipeQueueStates<NQ, QB>,
+    b_q: DFF<Bits<QB>>,
+    clear: Signal<Local, Bit>,
+}
+
+impl<const NQ: usize, const QB: usize> Logic for PipeQueueMarker<NQ, QB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, b_q);
+        clock!(self, clock, core, states);
+        self.clear.next = self.csr_we.val() & (self.csr_addr.val() == 7);
+        self.b_q.d.next = self.q.val();
+        self.core.csr_we.next = self.csr_we.val();
+        self.core.csr_addr.next = self.csr_addr.val();
+        self.core.csr_wdata.next = self.csr_wdata.val();
+        self.core.deq.next = self.deq.val();
+        self.core.same_q.next = self.q.val() == self.b_q.q.val();
+        self.core.cancel.next = self.clear.val();
+        self.core.now.next = self.now.val();
+        self.core.ts.next = self.ts.val();
+        self.core.ecn_in.next = self.ecn_in.val();
+        self.core.qlen.next = self.qlen.val();
+        self.ecn_out.next = self.core.ecn_out.val();
+        self.drop.next = self.core.drop.val();
+        self.states.rsel.next = self.q.val();
+        self.states.wsel.next = self.b_q.q.val();
+        self.states.write.next = self.core.write.val();
+        self.states.clear.next = self.clear.val();
+        self.core.r_ms.next = self.states.r_ms.val();
+        self.core.r_fv.next = self.states.r_fv.val();
+        self.core.r_dl.next = self.states.r_dl.val();
+        self.core.r_fat.next = self.states.r_fat.val();
+        self.core.r_cnt.next = self.states.r_cnt.val();
+        self.core.r_lc.next = self.states.r_lc.val();
+        self.core.r_base.next = self.states.r_base.val();
+        self.core.r_law.next = self.states.r_law.val();
+        self.core.r_law_inc.next = self.states.r_law_inc.val();
+        self.core.r_law_delta.next = self.states.r_law_delta.val();
+        self.core.r_idx2.next = self.states.r_idx2.val();
+        self.states.n_ms.next = self.core.n_ms.val();
+        self.states.n_fv.next = self.core.n_fv.val();
+        self.states.n_dl.next = self.core.n_dl.val();
+        self.states.n_fat.next = self.core.n_fat.val();
+        self.states.n_cnt.next = self.core.n_cnt.val();
+        self.states.n_lc.next = self.core.n_lc.val();
+        self.states.n_base.next = self.core.n_base.val();
+        self.states.n_law.next = self.core.n_law.val();
+        self.states.n_law_inc.next = self.core.n_law_inc.val();
+        self.states.n_law_delta.next = self.core.n_law_delta.val();
+        self.states.n_idx2.next = self.core.n_idx2.val();
     }
 }
