@@ -1,13 +1,14 @@
-//! The port's departure, over two clocks. `D1` holds the descriptor granted last clock and its
-//! queue's AQM marker judges it there (its queue's state, its sojourn `now − stamp`, its
-//! queue's occupancy); `D2` holds it a clock later with the marker's verdict, and REN and INT
-//! stamping take it there, in that order, and it leaves on `out_*`. A block that drops it stops
-//! it for the blocks after. The register between the AQM and REN keeps the marker's decision
-//! and REN's in different clocks (the port README, *Latency*). A block the port is built
+//! The port's departure, over two clocks. `D1` holds the descriptor granted last clock, and its
+//! queue's AQM marker takes it there (its queue's state, its sojourn `now − stamp`, its queue's
+//! occupancy): the marker's stage `A` makes every carry chain and division of the judgement.
+//! `D2` holds it a clock later, where the marker's stage `B` decides from those registers, and
+//! REN and INT stamping take it there on the marker's verdict, in that order, and it leaves on
+//! `out_*`. A block that drops it stops it for the blocks after. So the marker's chains and
+//! REN's are in different clocks (the port README, *Latency*). A block the port is built
 //! without (`F`, `features` in `mod.rs`) has its outputs replaced by what passes it untouched,
 //! so synthesis removes it.
 
-use crate::aqm::rtl::QueueMarker;
+use crate::aqm::pipe::PipeQueueMarker;
 use crate::intstamp::rtl::IntStamper;
 use crate::ren::rtl::RenCounters;
 use rust_hdl::prelude::*;
@@ -42,13 +43,13 @@ pub struct Departure<const NQ: usize, const QB: usize, const CB: usize, const F:
     pub out_sojourn: Signal<Out, Bits<32>>,
     pub out_hop_lo: Signal<Out, Bits<32>>,
     pub out_hop_hi: Signal<Out, Bits<32>>,
-    /// The fate of `D2`'s descriptor: dropped by the AQM (a clock before), by REN, by INT.
+    /// The fate of `D2`'s descriptor: dropped by the AQM, by REN, by INT.
     pub drop_aqm: Signal<Out, Bit>,
     pub drop_ren: Signal<Out, Bit>,
     pub drop_int: Signal<Out, Bit>,
     /// The AQM marked `D2`'s descriptor (ECT) CE.
     pub marked_aqm: Signal<Out, Bit>,
-    aqm: QueueMarker<NQ, QB>,
+    aqm: PipeQueueMarker<NQ, QB>,
     ren: RenCounters,
     int_stamp: IntStamper,
     d1_valid: DFF<Bit>,
@@ -58,15 +59,14 @@ pub struct Departure<const NQ: usize, const QB: usize, const CB: usize, const F:
     d1_ecn: Signal<Local, Bits<2>>,
     d1_count: Signal<Local, Bits<CB>>,
     sojourn: Signal<Local, Bits<32>>,
-    aqm_ecn: Signal<Local, Bits<2>>,
-    /// `D2`: the descriptor judged by the AQM last clock, with the AQM's code, drop and mark.
+    /// `D2`: the descriptor the AQM took last clock, and the AQM's code, drop and mark on it.
     d2_valid: DFF<Bit>,
     d2_q: DFF<Bits<QB>>,
     d2_meta: DFF<Bits<17>>,
-    d2_ecn: DFF<Bits<2>>,
-    d2_drop_aqm: DFF<Bit>,
-    d2_marked_aqm: DFF<Bit>,
     d2_sojourn: DFF<Bits<32>>,
+    d2_ecn_in: Signal<Local, Bits<2>>,
+    d2_ecn: Signal<Local, Bits<2>>,
+    d2_drop_aqm: Signal<Local, Bit>,
     d2_len: Signal<Local, Bits<16>>,
     d2_on: Signal<Local, Bit>,
     has_aqm: Constant<Bit>,
@@ -114,14 +114,13 @@ impl<const NQ: usize, const QB: usize, const CB: usize, const F: usize> Default 
             d1_ecn: Default::default(),
             d1_count: Default::default(),
             sojourn: Default::default(),
-            aqm_ecn: Default::default(),
             d2_valid: Default::default(),
             d2_q: Default::default(),
             d2_meta: Default::default(),
+            d2_sojourn: Default::default(),
+            d2_ecn_in: Default::default(),
             d2_ecn: Default::default(),
             d2_drop_aqm: Default::default(),
-            d2_marked_aqm: Default::default(),
-            d2_sojourn: Default::default(),
             d2_len: Default::default(),
             d2_on: Default::default(),
             has_aqm: Constant::new(F & super::features::AQM != 0),
@@ -134,14 +133,14 @@ impl<const NQ: usize, const QB: usize, const CB: usize, const F: usize> Default 
 impl<const NQ: usize, const QB: usize, const CB: usize, const F: usize> Logic for Departure<NQ, QB, CB, F> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, d1_valid, d1_q, d1_meta, d1_ts, d2_valid, d2_q, d2_meta, d2_ecn, d2_drop_aqm, d2_marked_aqm, d2_sojourn);
+        dff_setup!(self, clock, d1_valid, d1_q, d1_meta, d1_ts, d2_valid, d2_q, d2_meta, d2_sojourn);
         clock!(self, clock, aqm, ren, int_stamp);
         self.d1_valid.d.next = self.g.val();
         self.d1_q.d.next = self.gq.val();
         self.d1_meta.d.next = self.g_meta.val();
         self.d1_ts.d.next = self.g_ts.val();
         self.in_flight.next = bit_cast::<2, 1>(self.d1_valid.q.val().into()) + bit_cast::<2, 1>(self.d2_valid.q.val().into());
-        // --- D1: the AQM marker
+        // --- D1: the AQM marker's stage A
         self.d1_ecn.next = self.d1_meta.q.val().get_bits::<2>(14);
         self.sojourn.next = 0.into();
         if self.d1_valid.q.val() {
@@ -163,24 +162,24 @@ impl<const NQ: usize, const QB: usize, const CB: usize, const F: usize> Logic fo
         self.aqm.ts.next = self.d1_ts.q.val();
         self.aqm.ecn_in.next = self.d1_ecn.val();
         self.aqm.qlen.next = bit_cast::<32, CB>(self.d1_count.val());
-        self.aqm_ecn.next = self.d1_ecn.val();
-        if self.has_aqm.val() {
-            self.aqm_ecn.next = self.aqm.ecn_out.val();
-        }
         self.d2_valid.d.next = self.d1_valid.q.val();
         self.d2_q.d.next = self.d1_q.q.val();
         self.d2_meta.d.next = self.d1_meta.q.val();
-        self.d2_ecn.d.next = self.aqm_ecn.val();
-        self.d2_drop_aqm.d.next = self.d1_valid.q.val() & self.aqm.drop.val() & self.has_aqm.val();
-        self.d2_marked_aqm.d.next = self.d1_valid.q.val()
-            & ((self.d1_ecn.val() == 1) | (self.d1_ecn.val() == 2))
-            & (self.aqm_ecn.val() == 3);
         self.d2_sojourn.d.next = self.sojourn.val();
-        // --- D2: REN, then INT stamping, on what the AQM passed
+        // --- D2: the AQM marker's stage B decides from registers; then REN, then INT stamping,
+        // on what the AQM passed
+        self.d2_ecn_in.next = self.d2_meta.q.val().get_bits::<2>(14);
+        self.d2_ecn.next = self.d2_ecn_in.val();
+        if self.has_aqm.val() {
+            self.d2_ecn.next = self.aqm.ecn_out.val();
+        }
+        self.d2_drop_aqm.next = self.d2_valid.q.val() & self.aqm.drop.val() & self.has_aqm.val();
         self.d2_len.next = bit_cast::<16, 14>(self.d2_meta.q.val().get_bits::<14>(0));
-        self.d2_on.next = self.d2_valid.q.val() & !self.d2_drop_aqm.q.val();
-        self.drop_aqm.next = self.d2_drop_aqm.q.val();
-        self.marked_aqm.next = self.d2_marked_aqm.q.val();
+        self.d2_on.next = self.d2_valid.q.val() & !self.d2_drop_aqm.val();
+        self.drop_aqm.next = self.d2_drop_aqm.val();
+        self.marked_aqm.next = self.d2_valid.q.val()
+            & ((self.d2_ecn_in.val() == 1) | (self.d2_ecn_in.val() == 2))
+            & (self.d2_ecn.val() == 3);
         self.ren.csr_we.next = self.csr_we.val() & (self.block.val() == 5);
         self.ren.csr_addr.next = self.sub_addr.val();
         self.ren.csr_wdata.next = self.csr_wdata.val();
@@ -188,7 +187,7 @@ impl<const NQ: usize, const QB: usize, const CB: usize, const F: usize> Logic fo
         self.ren.q_pkts.next = self.res_pkts.val().get_bits::<20>(0);
         self.ren.deq_valid.next = self.d2_on.val();
         self.ren.deq_is_data.next = self.d2_meta.q.val().get_bit(16);
-        self.ren.deq_ecn.next = self.d2_ecn.q.val();
+        self.ren.deq_ecn.next = self.d2_ecn.val();
         self.ren.deq_len.next = self.d2_len.val();
         self.drop_ren.next = self.d2_on.val() & self.ren.drop.val() & self.has_ren.val();
         self.int_stamp.csr_we.next = self.csr_we.val() & (self.block.val() == 6);
@@ -202,7 +201,7 @@ impl<const NQ: usize, const QB: usize, const CB: usize, const F: usize> Logic fo
         self.out_valid.next = self.d2_on.val() & !self.drop_ren.val() & !self.drop_int.val();
         self.out_q.next = bit_cast::<3, QB>(self.d2_q.q.val());
         self.out_len.next = self.d2_len.val();
-        self.out_ecn.next = self.d2_ecn.q.val();
+        self.out_ecn.next = self.d2_ecn.val();
         if self.has_ren.val() {
             self.out_ecn.next = self.ren.ecn_out.val();
         }
