@@ -77,21 +77,52 @@ fn suite_dequeues(engine: Engine) -> u64 {
 fn fuzz_engine(engine: Engine, seed_base: u64) {
     let dequeues = suite_dequeues(engine);
     for (k, mode) in Mode::ALL.iter().enumerate() {
-        let seed = seed_base ^ (k as u64 * 0x9E37_79B9);
+        let seed = seed(seed_base, k);
         let mut dut = aqm_engine(engine).unwrap();
         let cycles = lockstep(*mode, dequeues, seed, dut.as_mut()).unwrap_or_else(|e| panic!("{e}"));
         println!("{engine:?} {mode:?}: {dequeues} dequeues in {cycles} cycles, seed {seed:#x}, 0 mismatches");
     }
 }
 
+/// The suite's fuzz stimulus (both engines' seeds and lengths) reaches every case of the
+/// two-clock marker's forwarding: a dequeue right after a due mark (and a clamped one), an entry,
+/// CoDel's re-entry, an exit, and the tracker's start.
+#[test]
+fn fuzz_reaches_every_forwarded_outcome() {
+    use sim_tests::fuzz::{hazards, Hazards};
+    let mut all = Hazards::default();
+    for (engine, seed_base) in [(Engine::Verilator, VERILATOR_SEEDS), (Engine::Rusthdl, RUSTHDL_SEEDS)] {
+        for (k, mode) in Mode::ALL.iter().enumerate() {
+            let h = hazards(*mode, suite_dequeues(engine), seed(seed_base, k));
+            all.after_step += h.after_step;
+            all.after_clamped_step += h.after_clamped_step;
+            all.after_entry += h.after_entry;
+            all.after_reentry += h.after_reentry;
+            all.after_exit += h.after_exit;
+            all.after_tracker_start += h.after_tracker_start;
+        }
+    }
+    println!("{all:?}");
+    let Hazards { after_step, after_clamped_step, after_entry, after_reentry, after_exit, after_tracker_start } = all;
+    assert!(after_step > 3000 && after_entry > 200 && after_exit > 100 && after_tracker_start > 1000, "{all:?}");
+    assert!(after_clamped_step >= 5 && after_reentry >= 10, "{all:?}");
+}
+
+const VERILATOR_SEEDS: u64 = 0xA0A0_0001;
+const RUSTHDL_SEEDS: u64 = 0xB0B0_0002;
+
+fn seed(base: u64, mode_index: usize) -> u64 {
+    base ^ (mode_index as u64 * 0x9E37_79B9)
+}
+
 #[test]
 fn fuzz_verilator_against_model() {
-    fuzz_engine(Engine::Verilator, 0xA0A0_0001);
+    fuzz_engine(Engine::Verilator, VERILATOR_SEEDS);
 }
 
 #[test]
 fn fuzz_rusthdl_against_model() {
-    fuzz_engine(Engine::Rusthdl, 0xB0B0_0002);
+    fuzz_engine(Engine::Rusthdl, RUSTHDL_SEEDS);
 }
 
 #[test]
