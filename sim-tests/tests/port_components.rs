@@ -1,11 +1,10 @@
 //! The switch port's sub-blocks on their own, on rust-hdl and Verilator, against plain models:
 //! `hdl::port::fifo::BypassFifo` (a queue) against a `VecDeque`,
-//! `hdl::aqm::rtl::AqmQueueStates` (the marker state of every queue) against an array,
-//! `hdl::aqm::rtl::AboveTracker` (ECN♯'s and CoDel's above-target tracker) against the AQM model,
+//! `hdl::aqm::pipe::PipeQueueStates` (the marker state of every queue) against an array,
 //! `hdl::port::pacer::LinkPacer` (of two queues) against the port model's `Pacer`, and
 //! `hdl::shaper::regs::ShaperRegs` (the shaper's register file) against the shaper model.
 
-use hdl::aqm::rtl::{TestAboveTracker, TestQueueStates};
+use hdl::aqm::pipe::TestQueueStates;
 use hdl::cycle::{Dut, Rng};
 use hdl::port::fifo::TestFifo;
 use hdl::port::model::Pacer;
@@ -51,28 +50,29 @@ fn bypass_fifo_is_a_fifo_whose_head_is_valid_the_clock_after_its_push() {
     }
 }
 
-const STATE_WIDTHS: [u32; 10] = [1, 1, 1, 32, 16, 16, 32, 24, 7, 7];
+const STATE_WIDTHS: [u32; 11] = [1, 1, 1, 32, 16, 16, 32, 24, 7, 7, 7];
 
-/// Random queues written, read and cleared: `s_*` is always the selected queue's last write
-/// (or 0 after a clear), and a clear wins over a write in the same clock.
+/// Random queues written, read and cleared, the queue read (`rsel`) and the queue written
+/// (`wsel`) apart: `r_*` is always the read queue's last write (or 0 after a clear), and a
+/// clear wins over a write in the same clock.
 #[test]
 fn aqm_queue_states_keep_one_set_per_queue() {
     for mut dut in engines::<TestQueueStates>("aqm_queue_states") {
-        let (mut r, mut states) = (Rng::new(11), [[0u64; 10]; 4]);
+        let (mut r, mut states) = (Rng::new(11), [[0u64; 11]; 4]);
         let mut clears_with_write = 0;
         for t in 0..20_000 {
-            let (sel, write, clear) = (r.below(4) as usize, r.chance(50), r.chance(2));
+            let (rsel, wsel, write, clear) = (r.below(4) as usize, r.below(4) as usize, r.chance(50), r.chance(2));
             let n: Vec<u64> = STATE_WIDTHS.iter().map(|&w| r.next() & ((1u64 << w) - 1)).collect();
-            let mut pins = vec![sel as u64, write as u64, clear as u64];
+            let mut pins = vec![rsel as u64, wsel as u64, write as u64, clear as u64];
             pins.extend(&n);
             let o = dut.eval(&pins).to_vec();
             dut.edge();
-            assert_eq!(o, states[sel], "queue {sel} at clock {t}");
+            assert_eq!(o, states[rsel], "queue {rsel} at clock {t}");
             if clear {
                 clears_with_write += write as u32;
-                states = [[0; 10]; 4];
+                states = [[0; 11]; 4];
             } else if write {
-                states[sel].copy_from_slice(&n);
+                states[wsel].copy_from_slice(&n);
             }
         }
         assert!(clears_with_write > 50);
@@ -172,48 +172,3 @@ fn shaper_regs_keep_the_models_registers_and_judge_each_write_as_it_lands() {
     }
 }
 
-/// Dequeues in phases above and below target, for ECN♯ (age above the interval) and CoDel (at
-/// least the interval, and a short queue counting as below), with the clock stepping by one
-/// (so the age lands on the interval) or jumping, and wrapping: each clock's detection and the
-/// state are the AQM model's (`Marker::below_target` and `track_above`; the detection of a
-/// clock without a tracked dequeue is the model's on a copy).
-#[test]
-fn above_tracker_follows_the_aqm_model() {
-    use hdl::aqm::model::Marker;
-    for mut dut in engines::<TestAboveTracker>("above_tracker") {
-        let (mut r, mut m) = (Rng::new(41), Marker::default());
-        let mut now = 0xFFFF_F000u32;
-        let mut codel = false;
-        let (mut above, mut on_edge, mut found, mut by_qlen) = (true, 0, 0, 0);
-        for t in 0..100_000 {
-            if t % 500 == 0 {
-                codel = r.chance(50);
-                m.cfg.pst_target = r.below(200) as u32;
-                m.cfg.pst_interval = [0, 1, 5, 8, 30, 0xFFFF][r.below(6) as usize];
-                m.cfg.codel_min_qlen = r.below(4) as u32;
-            }
-            if r.chance(3) {
-                above = !above;
-            }
-            now = now.wrapping_add(if r.chance(2) { r.next() as u32 } else { 1 + r.below(2) as u32 });
-            let (target, interval, min_qlen) = (m.cfg.pst_target, m.cfg.pst_interval as u32, m.cfg.codel_min_qlen);
-            let sojourn = if above { target.saturating_add(r.below(50) as u32) } else { r.below(target as u64 + 1) as u32 };
-            let qlen = r.below(6) as u32;
-            let track = r.chance(70);
-            let age = now.wrapping_sub(m.state.fat);
-            let (fat_valid, fat) = (m.state.fat_valid, m.state.fat);
-            let below = m.below_target(sojourn, qlen, codel);
-            let det = m.clone().track_above(now, below, !codel);
-            if track {
-                m.track_above(now, below, !codel);
-            }
-            let o = dut.eval(&[track as u64, now as u64, sojourn as u64, qlen as u64, codel as u64, target as u64, interval as u64, min_qlen as u64]).to_vec();
-            dut.edge();
-            assert_eq!(o, [det as u64, fat_valid as u64, fat as u64], "clock {t}, codel {codel}, age {age}, interval {interval}");
-            on_edge += (fat_valid && !below && age == interval) as u32;
-            found += det as u32;
-            by_qlen += (codel && sojourn >= target && qlen <= min_qlen) as u32;
-        }
-        assert!(on_edge > 50 && found > 5000 && by_qlen > 1000, "{on_edge} ages on the interval, {found} detections, {by_qlen} short queues");
-    }
-}
