@@ -139,21 +139,23 @@ pub fn all() -> Vec<Top> {
             params: "32-bit ns time base, every mode and threshold a register; own board: 3 LFSRs".into(),
             board: aqm_board,
             fits: true,
-            design_note: "The decision selects among outcomes made side by side. The control law's table index of \
-                each count the marker divides by (`cnt + 1`, `cnt − lastcount`) is kept with the queue's state \
-                (`LawIndex`), so each division is a table read and a shift from registers (`LawValue`, three \
-                side by side). The state keeps `marking_next` as a base and the law added to it, so a division \
-                goes into a register with no carry chain after it, and the sum is made at the queue's next \
-                decision, where the due test reads `now − base − law` as one chain (`MarkingNext`, \
-                `AddSub`; the lag clamp is a test on its bits, judged before the step). The sojourn's compares \
-                and the tracker's age are one chain each from `now` and the stamp (`WrapDiffAbove`), and the \
-                statistics count a clock late (`LateCounter`). The mode's decoded bits are registers. Divider \
-                and shifts are constant bit selects, because yosys's `share` merges variable shifts of \
-                exclusive branches behind a multiplexer on the decision. What is left in one clock: one of \
-                those chains on `now` into the decision, and the decision into the state's next value, the \
-                count's enable on a global buffer (nextpnr-ice40 0.4 promotes any enable of more than 15 \
-                flip-flops) or the tracker. 100 MHz needs the decision pipelined: the compares on the inputs \
-                made a clock ahead, with the state forwarded between back-to-back dequeues of one queue.",
+            design_note: "The marker takes two clocks (`pipe.rs`). Stage `A` makes every carry chain and division \
+                from the dequeue's inputs and its queue's registers, each one that reads the state for every \
+                outcome of the dequeue in stage `B`: the tracker's age, the lag `now − marking_next` (its tests \
+                read from the signs and top bits of a chain and its one-less twin, no wide OR), and the law a \
+                mark adds, for each table index the count can have (`LawValue`, six side by side). Stage `B` \
+                decides from those registers, a few LUTs, and its decision selects among `A`'s candidates for \
+                the next dequeue: the forwarding when one queue dequeues on consecutive clocks. The state keeps \
+                `marking_next` as a base and the law added to it, and the table indices of `cnt + 1`, \
+                `cnt − lastcount` and `cnt + 2`, so every division starts from a register. What is left in one \
+                clock is `B`'s own arithmetic on the state it writes: the count after a mark and the table \
+                indices of the counts after it (`cnt + 3`, `cnt + 1 − lastcount`: a 16-bit chain and \
+                `LawIndex`'s priority encoder), through the decision's and the forwarding's multiplexers into \
+                the state's registers, two thirds routing; beside it is the divider in `A` (a table index \
+                through `LawValue`, a 16-way selection of table bytes and a five-stage shift, into `B`'s \
+                registers). The next cuts: those indices made in `A` for each outcome of `B`, as the lags are, \
+                and the division over two clocks, which needs the law values (or table entries) of the counts \
+                two marks ahead kept with the state.",
         },
     ];
     // the switch blocks, from their own descriptions (hdl::blocks)
@@ -281,16 +283,17 @@ pub fn all() -> Vec<Top> {
 /// What limits each per-system port (analysis, beside the measured figures).
 fn system_port_note(name: &str) -> &'static str {
     match name {
-        "port-ecnsharp" => "The AQM with the port's FIFOs, DWRR and pacer. Its slowest path is the AQM's decision (see \
-            `aqm`): `D1`'s queue selecting that queue's state among the queues' registers, one of the marker's \
-            chains on it (the tracker's age or the queue's lag), the decision, and back into that queue's state. \
-            The port's counters count from `D2`'s registers, a clock after the decision, so no decision reaches a \
-            counter's enable. The next cut is the AQM's pipeline: the departing queue's state selected and its \
-            compares made a clock ahead, forwarded when one queue departs on consecutive clocks.",
+        "port-ecnsharp" => "The AQM with the port's FIFOs, DWRR and pacer. The AQM takes two clocks (see `aqm`): \
+            `D1`'s queue selects that queue's state for the marker's stage `A`, which makes every chain and \
+            division, and stage `B` decides in `D2` from registers. Its slowest path is now the port's \
+            scheduling path on some placements (a queue's head from its FIFO's bypass through DWRR's choice \
+            into the resident bytes: see `port-hpcc`) and the marker's divider on the others (`D1`'s queue \
+            selecting that queue's table index, through `LawValue` into stage `B`'s registers). The next cuts \
+            are the port's (see `port-hpcc`) and the AQM's division over two clocks (see `aqm`).",
         "port-ren" => "REN with the port's FIFOs, DWRR and pacer; REN takes the departing descriptor in `D2`. Its \
-            slowest path is REN's own (as in `ren`) on some placements and the port's scheduling path (see \
-            `port-hpcc`: the next queue's refill test in DWRR through the grant into the FIFO counts' enables) \
-            on others, with little between them. REN's runs from its registered sums or the departing \
+            slowest path is REN's own (as in `ren`) on some placements and the port's on the others (see \
+            `port-hpcc`: the arrival's length check, or a queue's head through the grant, into the port's \
+            counters or the resident packets), with little between them. REN's runs from its registered sums or the departing \
             descriptor's length against `MAX_LEN` (the malformed check, one carry chain) into the marking \
             decision, and on into the issued marks, the budgets and their rests. 100 MHz needs REN's input \
             stage (see `ren`).",
@@ -308,8 +311,9 @@ fn system_port_note(name: &str) -> &'static str {
             clock (no enable for nextpnr-ice40 to put on a global). What is left is the grant itself: the next \
             queue's refill test (a 17-bit carry chain on its deficit and quantum, both registers) through DWRR's \
             choice, then the grant's fanout into every queue's pop, the FIFO counts' enables and the selects \
-            above, most of it in routing. Beside it is the arrival (its class through the \
-            class map, its queue's `QCAP` compare, the push). 100 MHz needs the refill test kept a clock ahead \
+            above, most of it in routing. Beside it is the arrival (its length against `MAX_LEN`, its class \
+            through the class map, its queue's `QCAP` compare, the push) into the port's counters and the \
+            resident packets; the placements measured split between the two. 100 MHz needs the refill test kept a clock ahead \
             as a register (every next deficit's sign against the quantum, with a quantum write's effect \
             forwarded) and the arrival classified a clock before it is admitted (a clock of latency at the \
             port's input, which the model would carry).",

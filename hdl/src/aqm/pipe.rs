@@ -1,4 +1,4 @@
-//! The AQM marker over two clocks (the block README, *Pipeline*): stage `A` makes every carry
+//! The AQM marker over two clocks (the block README, *Structure*): stage `A` makes every carry
 //! chain and every division of a dequeue from registers and inputs, stage `B` decides from `A`'s
 //! registered results and writes the queue's state. Its decisions are the golden model's
 //! (`model.rs`), a clock later.
@@ -661,7 +661,7 @@ impl Logic for PipeAhead {
 }
 
 /// Stage `B`: `A`'s results in registers (`a_*` in, loaded every clock), the state `A` saw
-/// (`r_*`, or `B`'s own outcome when `fwd`), the decision (`PipeDecide`) and the statistics.
+/// (`r_*`, or `B`'s own outcome when `fwd`), and the decision (`PipeDecide`).
 #[derive(LogicBlock, Default)]
 pub struct PipeStageB {
     pub clock: Signal<In, Clock>,

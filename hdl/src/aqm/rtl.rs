@@ -20,7 +20,7 @@ const _: () = assert!(
 /// The control law's table index of a count `c` (`lut.rs`, ECN♯ §2.4): `⌊log2 c⌋` (`msb`, 0
 /// for c = 0) and the three bits below the leading one (`top`), as `idx = {msb, top}`. A pure
 /// function of the count, with no register in it, so the marker keeps it beside each count
-/// it divides by (`AqmCore`'s `s_law_*`) and the division is a table read and a shift.
+/// it divides by (the queue state's `law_inc`, `law_delta`, `idx2`) and the division is a table read and a shift.
 /// Combinational.
 #[derive(LogicBlock, Default)]
 pub struct LawIndex {

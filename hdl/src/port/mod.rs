@@ -249,14 +249,15 @@ crate::switch_block!(
                 port's per-queue outcomes before the grant (see `port-hpcc`) took more. So the HX8K \
                 is built with one port per system (the `port-*` tops), each with room for its blocks' \
                 pipelines, and the full port's line-rate target is the ECP5's (`REPORT-ECP5.md`). Its paths \
-                there cross blocks. The departure takes two clocks (the AQM in `D1`, REN and INT in `D2`), so \
-                the AQM's drop no longer gates REN's tallies in the clock it is decided, which was the full \
-                port's slowest path on the ECP5 before `D2`. The scheduling path is as long: a head read from \
-                a FIFO's block RAM through the shaper's eligibility and the DWRR grant into the link \
-                pacer's credit, the resident bytes or the shaper's bucket. Beside it are the departing queue's AQM state through the \
-                marker and back (see `aqm`) and REN's marking decision (see `ren`). Each block's own fix is \
-                in its note: the shaper's eligibility judged a clock ahead, the arrival registered, the AQM \
-                pipelined, REN's length check off the decision.",
+                there cross blocks. The departure takes two clocks: the AQM's stage `A` (every carry chain and \
+                division of its judgement) in `D1`, its stage `B` (a decision of a few LUTs on registers) with \
+                REN and INT in `D2`, so no chain of the AQM's reaches REN's tallies in one clock, which was \
+                the full port's slowest path on the ECP5 before `D2`. The scheduling path is the longest: a \
+                head read from a FIFO's block RAM through the shaper's eligibility and the DWRR grant into \
+                the link pacer's credit, the resident bytes or the shaper's bucket. Beside it are the AQM's \
+                divider (see `aqm`) and REN's marking decision (see `ren`). Each block's own fix is in its \
+                note: the shaper's eligibility judged a clock ahead, the arrival registered, the AQM's \
+                division over two clocks, REN's length check off the decision.",
         min_cells: 1000,
         min_ram: 8,
         fits_hx8k: false,
