@@ -2,7 +2,7 @@
 //! and the generator of `testbench-vectors/aqm/` (format in testbench-vectors/README.md).
 
 use super::model::Marker;
-use super::{csr, Config, Counters, Law, Mode, State};
+use super::{csr, Config, Counters, Decision, Law, Mode, State};
 use crate::ecn;
 use crate::sojourn::model::{sojourn, Timebase};
 use crate::cycle::{CycleModel, Dut, LateCounters, Pin};
@@ -210,14 +210,11 @@ pub struct ModelTop {
     pub judged: Judged,
 }
 
-/// A dequeue's verdict and the marker state it was judged on, with the statistics' events.
+/// A dequeue's verdict (with no dequeue, `ecn_out` is the pins' code) and the marker state it
+/// was judged on, with the statistics' events.
 #[derive(Clone, Debug, Default)]
 pub struct Judged {
-    pub ins: bool,
-    pub det: bool,
-    pub pst: bool,
-    pub ecn_out: u8,
-    pub drop: bool,
+    pub verdict: Decision,
     pub state: State,
     /// `marked`, `fired_inst`, `fired_pers`, `dropped`.
     pub events: [bool; 4],
@@ -248,16 +245,16 @@ impl ModelTop {
     pub fn clock(&mut self, i: &CycleIn) -> Outputs {
         let now = self.tb.now;
         let soj = sojourn(now, i.deq_ts);
-        let j = &self.judged;
+        let (j, v) = (&self.judged, &self.judged.verdict);
         let o = Outputs {
             now,
             enq_ts: now,
             sojourn: soj,
-            ins: j.ins,
-            det: j.det,
-            pst: j.pst,
-            ecn_out: j.ecn_out,
-            drop: j.drop,
+            ins: v.ins,
+            det: v.det,
+            pst: v.pst,
+            ecn_out: v.ecn_out,
+            drop: v.drop,
             state: j.state,
             counters: Counters {
                 marked: self.counters[0] as u32,
@@ -267,15 +264,12 @@ impl ModelTop {
             },
         };
         let events = j.events;
-        let mut judged = Judged { ecn_out: i.deq_ecn & 3, state: self.marker.state, ..Default::default() };
+        let mut judged = Judged { state: self.marker.state, ..Default::default() };
+        judged.verdict.ecn_out = i.deq_ecn & 3;
         if i.deq && !i.csr_we {
             let d = self.marker.dequeue(now, soj, i.deq_ecn, i.deq_qlen);
-            judged.ins = d.ins;
-            judged.det = d.det;
-            judged.pst = d.pst;
-            judged.ecn_out = d.ecn_out;
-            judged.drop = d.drop;
             judged.events = [d.ecn_out == ecn::CE && ecn::is_ect(i.deq_ecn & 3), d.ins, d.pst, d.drop];
+            judged.verdict = d;
         }
         self.judged = judged;
         let preset = [csr::CNT_MARKED, csr::CNT_FIRED_INST, csr::CNT_FIRED_PERS, csr::CNT_DROPPED]
