@@ -154,8 +154,10 @@ pub fn all() -> Vec<Top> {
                 the state's registers, two thirds routing; beside it is the divider in `A` (a table index \
                 through `LawValue`, a 16-way selection of table bytes and a five-stage shift, into `B`'s \
                 registers). The next cuts: those indices made in `A` for each outcome of `B`, as the lags are, \
-                and the division over two clocks, which needs the law values (or table entries) of the counts \
-                two marks ahead kept with the state.",
+                together with `A`'s own indices for an entry made without two chains in series (`cnt − \
+                lastcount`, then `+ 1` or `+ 2`), which are as long (the AQM README, *Toward 100 MHz*); then \
+                the division over two clocks, which needs the law values (or table entries) of the counts two \
+                marks ahead kept with the state.",
         },
     ];
     // the switch blocks, from their own descriptions (hdl::blocks)
