@@ -134,6 +134,60 @@ fn generated_verilog_passes_lint() {
 /// model (`LawLut::eval`): every count 1..=65535 on Verilator and every 97th on rust-hdl, for
 /// both laws over intervals from the spec's worked tables to the 16-bit maximum, including a
 /// shift bias that reaches 32 and empties the result.
+/// `CountIndices` (stage `A`'s counts and table indices) against the model's count arithmetic,
+/// for every outcome of `B` it selects on: for each pair of counts near 0, near 65,535 (where
+/// every sum saturates) and at random, the count and indices a due mark writes on the counts
+/// `B` leaves, and those an entry reads.
+#[test]
+fn count_indices_component_matches_the_count_arithmetic() {
+    use hdl::aqm::lut::{lut_index, LawKind};
+    use hdl::aqm::pipe::CountIndices;
+    use hdl::cycle::Rng;
+    let ix = |c: u16| {
+        let (a, e) = lut_index(LawKind::Harmonic, c);
+        (8 * e as usize + a - 8) as u64
+    };
+    let sat = |x: u32| x.min(0xFFFF) as u16;
+    let mut counts: Vec<u16> = (0..10).chain(0x7FFE..0x8002).chain(0xFFF0..=0xFFFF).collect();
+    let mut r = Rng::new(11);
+    counts.extend((0..40).map(|_| r.below(1 << 16) as u16));
+    let mut checked = 0u64;
+    for mut dut in sim_tests::blocks::both_engines(CountIndices::default, "count_indices").unwrap() {
+        for &cnt in &counts {
+            for &lc in &counts {
+                // B's outcome: (fwd, step, entry), and CoDel's re-entry flag and mode under it
+                for outcome in 0..16u32 {
+                    let (fwd, step, entry) = [(false, false, false), (true, false, false), (true, true, false), (true, false, true)][(outcome & 3) as usize];
+                    let (reentry, codel) = (outcome & 4 != 0, outcome & 8 != 0);
+                    let o = dut.eval(&[cnt as u64, lc as u64, fwd as u64, step as u64, entry as u64, reentry as u64, codel as u64]).to_vec();
+                    dut.edge();
+                    let delta = cnt.wrapping_sub(lc);
+                    let (c, l) = match (fwd, step, entry) {
+                        (true, true, _) => (sat(cnt as u32 + 1), lc),
+                        (true, _, true) if codel && reentry => (delta, delta),
+                        (true, _, true) if codel => (1, 1),
+                        (true, _, true) => (1, lc),
+                        _ => (cnt, lc),
+                    };
+                    let inc = sat(c as u32 + 1);
+                    let want = [
+                        delta as u64,
+                        ix(sat(delta as u32 + 1)),
+                        ix(sat(delta as u32 + 2)),
+                        ix(1u16.wrapping_sub(lc)),
+                        inc as u64,
+                        ix(sat(c as u32 + 3)),
+                        ix(inc.wrapping_sub(l)),
+                    ];
+                    assert_eq!(o, want, "cnt {cnt} lastcount {lc} fwd {fwd} step {step} entry {entry} reentry {reentry} codel {codel}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 2 * 16 * (counts.len() * counts.len()) as u64);
+}
+
 #[test]
 fn control_law_component_matches_the_table_model() {
     use hdl::aqm::lut::{LawIn, LawKind, LawLut, LawOut};

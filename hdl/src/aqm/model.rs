@@ -277,7 +277,8 @@ impl Marker {
             }
         } else if ok {
             self.state.ms = true;
-            let delta = self.state.cnt - self.state.lastcount;
+            // (mod 2^16, as the RTL's chain: a mode write can leave `lastcount` above `cnt`)
+            let delta = self.state.cnt.wrapping_sub(self.state.lastcount);
             // "recently": now − drop_next < 16·interval, signed on the clock width.
             let recent = !self.after_eq(now, self.state.next)
                 || self.diff(now, self.state.next) < 16 * p as u64;

@@ -180,18 +180,28 @@ impl Logic for LawCandidates {
     }
 }
 
-/// The counts' table indices a count can move to. From `A`'s registers (`r_cnt`, `r_lc`: a
-/// dequeue can only enter when its queue is not marking, and then `B` has not moved its counts):
-/// `delta = cnt − lastcount`, and the indices of `delta + 1` and `delta + 2` (CoDel's re-entry
-/// with `delta`) and of `1 − lastcount` (ECN♯'s entry). From `B`'s (`s_cnt`, `s_lc`): the
-/// count after a due mark, `cnt + 1`, and the indices of `cnt + 3` and `cnt + 1 − lastcount`.
-/// Every sum saturates at 65,535 as the count does. Combinational.
+/// The counts and table indices a dequeue in `A` can need, each from one carry chain on its
+/// queue's registers (`r_cnt`, `r_lc`) and a saturation test beside it (every sum saturates at
+/// 65,535 as the count does), made for every outcome of `B` and selected by it, so `B` writes
+/// them from registers. Combinational.
+///
+/// - For an entry of `A`'s dequeue, from the registers alone (a queue enters only when it is
+///   not marking, and then `B` has not moved its counts): `delta = cnt − lastcount`, and the
+///   indices of `delta + 1`, `delta + 2` (CoDel's re-entry) and `1 − lastcount` (ECN♯'s entry).
+/// - For a due mark of `A`'s dequeue: the count after it, `cnt + 1`, and the indices of
+///   `cnt + 3` and `cnt + 1 − lastcount`, on the counts `B` leaves: the registers' (`B` did not
+///   move them), after `B`'s due mark (`cnt + 1`), after `B`'s entry (count 1, and `lastcount`
+///   1 under CoDel), after `B`'s CoDel re-entry (both `delta`).
 #[derive(LogicBlock, Default)]
 pub struct CountIndices {
     pub r_cnt: Signal<In, Bits<16>>,
     pub r_lc: Signal<In, Bits<16>>,
-    pub s_cnt: Signal<In, Bits<16>>,
-    pub s_lc: Signal<In, Bits<16>>,
+    /// `B`'s outcome for the same queue (`fwd`), as `PipeAhead` reads it.
+    pub fwd: Signal<In, Bit>,
+    pub out_step: Signal<In, Bit>,
+    pub out_entry: Signal<In, Bit>,
+    pub reentry: Signal<In, Bit>,
+    pub b_codel: Signal<In, Bit>,
     pub delta: Signal<Out, Bits<16>>,
     pub ix_reinc: Signal<Out, Bits<7>>,
     pub ix_reinc2: Signal<Out, Bits<7>>,
@@ -199,48 +209,118 @@ pub struct CountIndices {
     pub cnt_inc: Signal<Out, Bits<16>>,
     pub ix_after: Signal<Out, Bits<7>>,
     pub ix_delta_due: Signal<Out, Bits<7>>,
-    d1: Signal<Local, Bits<16>>,
-    d2: Signal<Local, Bits<16>>,
-    c3: Signal<Local, Bits<16>>,
-    i_reinc: LawIndex,
-    i_reinc2: LawIndex,
-    i_sharp: LawIndex,
-    i_after: LawIndex,
-    i_delta_due: LawIndex,
+    /// `cnt + k − lastcount`, one chain each (`AddSub`).
+    d1: AddSub<16>,
+    d2: AddSub<16>,
+    d3: AddSub<16>,
+    c1: Signal<Local, Bits<16>>,
+    c2: Signal<Local, Bits<16>>,
+    d1_sat: Signal<Local, Bit>,
+    i_lc_inv: LawIndex,
+    i_d1: LawIndex,
+    i_d2: LawIndex,
+    i_d3: LawIndex,
+    i_c3: LawIndex,
+    i_c4: LawIndex,
+    i_sharp1: LawIndex,
+    i_sharp2: LawIndex,
 }
 
 impl Logic for CountIndices {
     #[hdl_gen]
     fn update(&mut self) {
+        self.d1.a.next = self.r_cnt.val();
+        self.d1.b.next = 0.into();
+        self.d1.sub.next = self.r_lc.val();
+        self.d1.cin.next = true;
+        self.d2.a.next = self.r_cnt.val();
+        self.d2.b.next = 2.into();
+        self.d2.sub.next = self.r_lc.val();
+        self.d2.cin.next = false;
+        self.d3.a.next = self.r_cnt.val();
+        self.d3.b.next = 3.into();
+        self.d3.sub.next = self.r_lc.val();
+        self.d3.cin.next = false;
         self.delta.next = self.r_cnt.val() - self.r_lc.val();
-        self.d1.next = self.delta.val() + 1;
-        if self.delta.val().all() {
-            self.d1.next = self.delta.val();
+        self.i_lc_inv.c.next = !self.r_lc.val();
+        self.i_d1.c.next = self.d1.out.val();
+        self.i_d2.c.next = self.d2.out.val();
+        self.i_d3.c.next = self.d3.out.val();
+        self.i_c3.c.next = self.r_cnt.val() + 3;
+        self.i_c4.c.next = self.r_cnt.val() + 4;
+        self.i_sharp1.c.next = bits::<16>(1) - self.r_lc.val();
+        self.i_sharp2.c.next = bits::<16>(2) - self.r_lc.val();
+        // an entry of `A`'s dequeue; `delta + k` saturates where it wraps below `k`, and the
+        // index of 65,535 is 127
+        self.d1_sat.next = !self.d1.out.val().any();
+        self.ix_reinc.next = self.i_d1.idx.val();
+        if self.d1_sat.val() {
+            self.ix_reinc.next = 127.into();
         }
-        self.d2.next = self.delta.val() + 2;
-        if self.delta.val().get_bits::<15>(1).all() {
-            self.d2.next = 0xFFFF.into();
+        self.ix_reinc2.next = self.i_d2.idx.val();
+        if !self.d2.out.val().get_bits::<15>(1).any() {
+            self.ix_reinc2.next = 127.into();
         }
-        self.i_reinc.c.next = self.d1.val();
-        self.i_reinc2.c.next = self.d2.val();
-        self.i_sharp.c.next = bits::<16>(1) - self.r_lc.val();
-        self.ix_reinc.next = self.i_reinc.idx.val();
-        self.ix_reinc2.next = self.i_reinc2.idx.val();
-        self.ix_sharp.next = self.i_sharp.idx.val();
-        self.cnt_inc.next = self.s_cnt.val() + 1;
-        if self.s_cnt.val().all() {
-            self.cnt_inc.next = self.s_cnt.val();
+        self.ix_sharp.next = self.i_sharp1.idx.val();
+        // a due mark of `A`'s dequeue: `cnt + k` saturates from `65,536 − k`, read on `cnt`
+        self.c1.next = self.r_cnt.val() + 1;
+        if self.r_cnt.val().all() {
+            self.c1.next = self.r_cnt.val();
         }
-        self.c3.next = self.s_cnt.val() + 3;
-        if self.s_cnt.val() >= 0xFFFD {
-            self.c3.next = 0xFFFF.into();
+        self.c2.next = self.r_cnt.val() + 2;
+        if self.r_cnt.val().get_bits::<15>(1).all() {
+            self.c2.next = 0xFFFF.into();
         }
-        self.i_after.c.next = self.c3.val();
-        self.i_delta_due.c.next = self.cnt_inc.val() - self.s_lc.val();
-        self.ix_after.next = self.i_after.idx.val();
-        self.ix_delta_due.next = self.i_delta_due.idx.val();
+        // on the registers' counts (`sat(cnt + 1) − lastcount` is `!lastcount` at 65,535)
+        self.cnt_inc.next = self.c1.val();
+        self.ix_after.next = self.i_c3.idx.val();
+        if self.r_cnt.val() >= 0xFFFD {
+            self.ix_after.next = 127.into();
+        }
+        self.ix_delta_due.next = self.i_d1.idx.val();
+        if self.r_cnt.val().all() {
+            self.ix_delta_due.next = self.i_lc_inv.idx.val();
+        }
+        if self.fwd.val() & self.out_step.val() {
+            // after `B`'s due mark: the count is `sat(cnt + 1)`
+            self.cnt_inc.next = self.c2.val();
+            self.ix_after.next = self.i_c4.idx.val();
+            if self.r_cnt.val().get_bits::<14>(2).all() {
+                self.ix_after.next = 127.into();
+            }
+            self.ix_delta_due.next = self.i_d2.idx.val();
+            if self.r_cnt.val().get_bits::<15>(1).all() {
+                self.ix_delta_due.next = self.i_lc_inv.idx.val();
+            }
+        }
+        if self.fwd.val() & self.out_entry.val() {
+            // after `B`'s entry: the count is 1 (`cnt + 1` is 2, `cnt + 3` is 4, index 16);
+            // `lastcount` is 1 under CoDel (index of 1: 0) and unchanged under ECN♯
+            self.cnt_inc.next = 2.into();
+            self.ix_after.next = 16.into();
+            self.ix_delta_due.next = self.i_sharp2.idx.val();
+            if self.b_codel.val() {
+                self.ix_delta_due.next = 0.into();
+                if self.reentry.val() {
+                    // after CoDel's re-entry: count and `lastcount` are `delta`, so the index
+                    // of `sat(delta + 1) − delta` (1, or 0 at 65,535) is 0
+                    self.cnt_inc.next = self.d1.out.val();
+                    if self.d1_sat.val() {
+                        self.cnt_inc.next = 0xFFFF.into();
+                    }
+                    self.ix_after.next = self.i_d3.idx.val();
+                    if !self.d3.out.val().get_bits::<14>(2).any() & (self.d3.out.val().get_bits::<2>(0) != 3) {
+                        self.ix_after.next = 127.into();
+                    }
+                }
+            }
+        }
     }
 }
+
+crate::pin_io!(CountIndices; comb;
+    in: r_cnt, r_lc, fwd, out_step, out_entry, reentry, b_codel;
+    out: delta, ix_reinc, ix_reinc2, ix_sharp, cnt_inc, ix_after, ix_delta_due);
 
 /// Stage `B`'s decision, from registers only (`s_*`: the state `A` saw, with `B`'s outcome for
 /// the dequeue before forwarded; `b_*`: `A`'s results), and the state it leaves (`n_*`). Its
@@ -282,7 +362,7 @@ pub struct PipeDecide {
     pub s_law_inc: Signal<In, Bits<7>>,
     pub s_law_delta: Signal<In, Bits<7>>,
     pub s_idx2: Signal<In, Bits<7>>,
-    /// From `CountIndices` on `s_cnt`, `s_lc`.
+    /// A due mark's count and indices on the state `A` saw (`A`'s `CountIndices`).
     pub cnt_inc: Signal<In, Bits<16>>,
     pub ix_after: Signal<In, Bits<7>>,
     pub ix_delta_due: Signal<In, Bits<7>>,
@@ -445,6 +525,8 @@ pub struct PipeAhead {
     pub lut3: Signal<In, Bits<32>>,
     pub lut_bias: Signal<In, Bits<6>>,
     pub r_fat: Signal<In, Bits<32>>,
+    pub r_cnt: Signal<In, Bits<16>>,
+    pub r_lc: Signal<In, Bits<16>>,
     pub r_base: Signal<In, Bits<32>>,
     pub r_law: Signal<In, Bits<24>>,
     pub r_law_inc: Signal<In, Bits<7>>,
@@ -477,7 +559,16 @@ pub struct PipeAhead {
     pub law: Signal<Out, Bits<24>>,
     pub lv_delta: Signal<Out, Bits<24>>,
     pub lv_one: Signal<Out, Bits<24>>,
+    /// `CountIndices`' outputs.
+    pub delta: Signal<Out, Bits<16>>,
+    pub ix_reinc: Signal<Out, Bits<7>>,
+    pub ix_reinc2: Signal<Out, Bits<7>>,
+    pub ix_sharp: Signal<Out, Bits<7>>,
+    pub cnt_inc: Signal<Out, Bits<16>>,
+    pub ix_after: Signal<Out, Bits<7>>,
+    pub ix_delta_due: Signal<Out, Bits<7>>,
     laws: LawCandidates,
+    counts: CountIndices,
     ins_above: WrapDiffAbove,
     at_target: WrapDiffAbove,
     aged_r: WrapDiffAbove,
@@ -657,6 +748,21 @@ impl Logic for PipeAhead {
         }
         self.lv_delta.next = self.laws.lv_delta.val();
         self.lv_one.next = self.laws.lv_one.val();
+        // the counts and their table indices
+        self.counts.r_cnt.next = self.r_cnt.val();
+        self.counts.r_lc.next = self.r_lc.val();
+        self.counts.fwd.next = self.fwd.val();
+        self.counts.out_step.next = self.out_step.val();
+        self.counts.out_entry.next = self.out_entry.val();
+        self.counts.reentry.next = self.reentry.val();
+        self.counts.b_codel.next = self.b_codel.val();
+        self.delta.next = self.counts.delta.val();
+        self.ix_reinc.next = self.counts.ix_reinc.val();
+        self.ix_reinc2.next = self.counts.ix_reinc2.val();
+        self.ix_sharp.next = self.counts.ix_sharp.val();
+        self.cnt_inc.next = self.counts.cnt_inc.val();
+        self.ix_after.next = self.counts.ix_after.val();
+        self.ix_delta_due.next = self.counts.ix_delta_due.val();
     }
 }
 
@@ -684,6 +790,13 @@ pub struct PipeStageB {
     pub a_ns3: Signal<In, Bit>,
     pub a_drop_non_ect: Signal<In, Bit>,
     pub a_interval: Signal<In, Bits<16>>,
+    pub a_delta: Signal<In, Bits<16>>,
+    pub a_ix_reinc: Signal<In, Bits<7>>,
+    pub a_ix_reinc2: Signal<In, Bits<7>>,
+    pub a_ix_sharp: Signal<In, Bits<7>>,
+    pub a_cnt_inc: Signal<In, Bits<16>>,
+    pub a_ix_after: Signal<In, Bits<7>>,
+    pub a_ix_delta_due: Signal<In, Bits<7>>,
     pub same_q: Signal<In, Bit>,
     pub r_ms: Signal<In, Bit>,
     pub r_fv: Signal<In, Bit>,
@@ -738,7 +851,6 @@ pub struct PipeStageB {
     pub drop: Signal<Out, Bit>,
     pub ev_marked: Signal<Out, Bit>,
     decide: PipeDecide,
-    counts: CountIndices,
     b_deq: DFF<Bit>,
     b_cancel: DFF<Bit>,
     b_track: DFF<Bit>,
@@ -763,6 +875,9 @@ pub struct PipeStageB {
     b_ns3_r: DFF<Bit>,
     b_drop_non_ect: DFF<Bit>,
     b_interval_r: DFF<Bits<16>>,
+    b_cnt_inc: DFF<Bits<16>>,
+    b_ix_after: DFF<Bits<7>>,
+    b_ix_delta_due: DFF<Bits<7>>,
     s_ms: DFF<Bit>,
     s_fv: DFF<Bit>,
     s_dl: DFF<Bit>,
@@ -782,7 +897,7 @@ impl Logic for PipeStageB {
         dff_setup!(
             self, clock, b_deq, b_cancel, b_track, b_below, b_aged, b_ins, b_ecn, b_now_r, b_due, b_clamp, b_recent, b_delta_gt1, b_delta, b_law_r,
             b_law_delta_r, b_law_one_r, b_ix_reinc_r, b_ix_reinc2, b_ix_sharp, b_codel_r, b_sharp_r, b_ns3_r, b_drop_non_ect,
-            b_interval_r, s_ms, s_fv, s_dl, s_fat, s_cnt, s_lc, s_base, s_law, s_law_inc, s_law_delta, s_idx2
+            b_interval_r, b_cnt_inc, b_ix_after, b_ix_delta_due, s_ms, s_fv, s_dl, s_fat, s_cnt, s_lc, s_base, s_law, s_law_inc, s_law_delta, s_idx2
         );
         self.b_deq.d.next = self.a_deq.val();
         self.b_cancel.d.next = self.a_cancel.val();
@@ -803,17 +918,14 @@ impl Logic for PipeStageB {
         self.b_ns3_r.d.next = self.a_ns3.val();
         self.b_drop_non_ect.d.next = self.a_drop_non_ect.val();
         self.b_interval_r.d.next = self.a_interval.val();
-        // the counts an entry of `A`'s dequeue reads (its queue is not marking, so `B` has not
-        // moved them) and those a due mark of `B`'s writes
-        self.counts.r_cnt.next = self.r_cnt.val();
-        self.counts.r_lc.next = self.r_lc.val();
-        self.counts.s_cnt.next = self.s_cnt.q.val();
-        self.counts.s_lc.next = self.s_lc.q.val();
-        self.b_delta.d.next = self.counts.delta.val();
+        self.b_delta.d.next = self.a_delta.val();
         self.b_delta_gt1.d.next = self.r_law_delta.val().get_bits::<4>(3).any();
-        self.b_ix_reinc_r.d.next = self.counts.ix_reinc.val();
-        self.b_ix_reinc2.d.next = self.counts.ix_reinc2.val();
-        self.b_ix_sharp.d.next = self.counts.ix_sharp.val();
+        self.b_ix_reinc_r.d.next = self.a_ix_reinc.val();
+        self.b_ix_reinc2.d.next = self.a_ix_reinc2.val();
+        self.b_ix_sharp.d.next = self.a_ix_sharp.val();
+        self.b_cnt_inc.d.next = self.a_cnt_inc.val();
+        self.b_ix_after.d.next = self.a_ix_after.val();
+        self.b_ix_delta_due.d.next = self.a_ix_delta_due.val();
         // the decision
         self.decide.b_deq.next = self.b_deq.q.val();
         self.decide.b_track.next = self.b_track.q.val();
@@ -849,9 +961,9 @@ impl Logic for PipeStageB {
         self.decide.s_law_inc.next = self.s_law_inc.q.val();
         self.decide.s_law_delta.next = self.s_law_delta.q.val();
         self.decide.s_idx2.next = self.s_idx2.q.val();
-        self.decide.cnt_inc.next = self.counts.cnt_inc.val();
-        self.decide.ix_after.next = self.counts.ix_after.val();
-        self.decide.ix_delta_due.next = self.counts.ix_delta_due.val();
+        self.decide.cnt_inc.next = self.b_cnt_inc.q.val();
+        self.decide.ix_after.next = self.b_ix_after.q.val();
+        self.decide.ix_delta_due.next = self.b_ix_delta_due.q.val();
         self.write.next = self.b_deq.q.val() & !self.b_cancel.q.val();
         self.b_now.next = self.b_now_r.q.val();
         self.b_law.next = self.b_law_r.q.val();
@@ -1025,6 +1137,8 @@ impl Logic for MarkerPipe {
         self.ahead.lut3.next = self.cfg.lut3.val();
         self.ahead.lut_bias.next = self.cfg.lut_bias.val();
         self.ahead.r_fat.next = self.r_fat.val();
+        self.ahead.r_cnt.next = self.r_cnt.val();
+        self.ahead.r_lc.next = self.r_lc.val();
         self.ahead.r_base.next = self.r_base.val();
         self.ahead.r_law.next = self.r_law.val();
         self.ahead.r_law_inc.next = self.r_law_inc.val();
@@ -1065,6 +1179,13 @@ impl Logic for MarkerPipe {
         self.b.a_ns3.next = self.cfg.ns3_law.val();
         self.b.a_drop_non_ect.next = self.cfg.drop_non_ect.val();
         self.b.a_interval.next = self.cfg.interval32.val().get_bits::<16>(0);
+        self.b.a_delta.next = self.ahead.delta.val();
+        self.b.a_ix_reinc.next = self.ahead.ix_reinc.val();
+        self.b.a_ix_reinc2.next = self.ahead.ix_reinc2.val();
+        self.b.a_ix_sharp.next = self.ahead.ix_sharp.val();
+        self.b.a_cnt_inc.next = self.ahead.cnt_inc.val();
+        self.b.a_ix_after.next = self.ahead.ix_after.val();
+        self.b.a_ix_delta_due.next = self.ahead.ix_delta_due.val();
         self.b.same_q.next = self.same_q.val();
         self.b.r_ms.next = self.r_ms.val();
         self.b.r_fv.next = self.r_fv.val();
