@@ -20,86 +20,57 @@ const _: () = assert!(
 /// The control law's table index of a count `c` (`lut.rs`, ECN♯ §2.4): `⌊log2 c⌋` (`msb`, 0
 /// for c = 0) and the three bits below the leading one (`top`), as `idx = {msb, top}`. A pure
 /// function of the count, with no register in it, so the marker keeps it beside each count
-/// it divides by (the queue state's `law_inc`, `law_delta`, `idx2`) and the division is a table read and a shift.
-/// Combinational.
+/// it divides by (the queue state's `law_inc`, `law_delta`, `idx2`) and the division is a table
+/// read and a shift. Combinational.
+///
+/// A tree, not a chain of sixteen priority tests (which synthesis keeps as sixteen multiplexers
+/// in series): the leading non-zero nibble (`k`) takes the window of it and the nibble below
+/// (`w`, less its lowest bit, which no index reads); the leading one in the window's upper nibble (`q`) gives `msb = 4k + q` and `top`.
 #[derive(LogicBlock, Default)]
 pub struct LawIndex {
     pub c: Signal<In, Bits<16>>,
     pub idx: Signal<Out, Bits<7>>,
-    msb: Signal<Local, Bits<4>>,
+    k: Signal<Local, Bits<2>>,
+    w: Signal<Local, Bits<7>>,
+    q: Signal<Local, Bits<2>>,
     top: Signal<Local, Bits<3>>,
 }
 
 impl Logic for LawIndex {
     #[hdl_gen]
     fn update(&mut self) {
-        // ⌊log2 c⌋ (a priority encoder; c = 0 reads as 0) and the three bits below the leading
-        // one, both by constant bit selects: a variable shift here would be a cell yosys's
-        // `share` pass merges across the marker's dividers, behind a multiplexer on the
-        // decision, which puts the decision in front of the division
-        self.msb.next = 0.into();
-        self.top.next = 0.into();
-        if self.c.val().get_bit(1) {
-            self.msb.next = 1.into();
-            self.top.next = bit_cast::<3, 1>(self.c.val().get_bits::<1>(0)) << 2;
+        // by constant bit selects only: a variable shift here would be a cell yosys's `share`
+        // pass merges across the marker's dividers, behind a multiplexer on the decision
+        self.k.next = 0.into();
+        self.w.next = bit_cast::<7, 4>(self.c.val().get_bits::<4>(0)) << 3;
+        if self.c.val().get_bits::<4>(4).any() {
+            self.k.next = 1.into();
+            self.w.next = self.c.val().get_bits::<7>(1);
         }
-        if self.c.val().get_bit(2) {
-            self.msb.next = 2.into();
-            self.top.next = bit_cast::<3, 2>(self.c.val().get_bits::<2>(0)) << 1;
+        if self.c.val().get_bits::<4>(8).any() {
+            self.k.next = 2.into();
+            self.w.next = self.c.val().get_bits::<7>(5);
         }
-        if self.c.val().get_bit(3) {
-            self.msb.next = 3.into();
-            self.top.next = self.c.val().get_bits::<3>(0);
+        if self.c.val().get_bits::<4>(12).any() {
+            self.k.next = 3.into();
+            self.w.next = self.c.val().get_bits::<7>(9);
         }
-        if self.c.val().get_bit(4) {
-            self.msb.next = 4.into();
-            self.top.next = self.c.val().get_bits::<3>(1);
+        self.q.next = 0.into();
+        self.top.next = self.w.val().get_bits::<3>(0);
+        if self.w.val().get_bit(4) {
+            self.q.next = 1.into();
+            self.top.next = self.w.val().get_bits::<3>(1);
         }
-        if self.c.val().get_bit(5) {
-            self.msb.next = 5.into();
-            self.top.next = self.c.val().get_bits::<3>(2);
+        if self.w.val().get_bit(5) {
+            self.q.next = 2.into();
+            self.top.next = self.w.val().get_bits::<3>(2);
         }
-        if self.c.val().get_bit(6) {
-            self.msb.next = 6.into();
-            self.top.next = self.c.val().get_bits::<3>(3);
+        if self.w.val().get_bit(6) {
+            self.q.next = 3.into();
+            self.top.next = self.w.val().get_bits::<3>(3);
         }
-        if self.c.val().get_bit(7) {
-            self.msb.next = 7.into();
-            self.top.next = self.c.val().get_bits::<3>(4);
-        }
-        if self.c.val().get_bit(8) {
-            self.msb.next = 8.into();
-            self.top.next = self.c.val().get_bits::<3>(5);
-        }
-        if self.c.val().get_bit(9) {
-            self.msb.next = 9.into();
-            self.top.next = self.c.val().get_bits::<3>(6);
-        }
-        if self.c.val().get_bit(10) {
-            self.msb.next = 10.into();
-            self.top.next = self.c.val().get_bits::<3>(7);
-        }
-        if self.c.val().get_bit(11) {
-            self.msb.next = 11.into();
-            self.top.next = self.c.val().get_bits::<3>(8);
-        }
-        if self.c.val().get_bit(12) {
-            self.msb.next = 12.into();
-            self.top.next = self.c.val().get_bits::<3>(9);
-        }
-        if self.c.val().get_bit(13) {
-            self.msb.next = 13.into();
-            self.top.next = self.c.val().get_bits::<3>(10);
-        }
-        if self.c.val().get_bit(14) {
-            self.msb.next = 14.into();
-            self.top.next = self.c.val().get_bits::<3>(11);
-        }
-        if self.c.val().get_bit(15) {
-            self.msb.next = 15.into();
-            self.top.next = self.c.val().get_bits::<3>(12);
-        }
-        self.idx.next = (bit_cast::<7, 4>(self.msb.val()) << 3) | bit_cast::<7, 3>(self.top.val());
+        self.idx.next = (bit_cast::<7, 2>(self.k.val()) << 5) | (bit_cast::<7, 2>(self.q.val()) << 3)
+            | bit_cast::<7, 3>(self.top.val());
     }
 }
 
