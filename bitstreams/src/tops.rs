@@ -142,22 +142,23 @@ pub fn all() -> Vec<Top> {
             design_note: "The marker takes two clocks (`pipe.rs`). Stage `A` makes every carry chain and division \
                 from the dequeue's inputs and its queue's registers, each one that reads the state for every \
                 outcome of the dequeue in stage `B`: the tracker's age, the lag `now − marking_next` (its tests \
-                read from the signs and top bits of a chain and its one-less twin, no wide OR), and the law a \
-                mark adds, for each table index the count can have (`LawValue`, six side by side). Stage `B` \
-                decides from those registers, a few LUTs, and its decision selects among `A`'s candidates for \
-                the next dequeue: the forwarding when one queue dequeues on consecutive clocks. The state keeps \
+                read from the signs and top bits of a chain and its one-less twin, no wide OR), the law a mark \
+                adds, for each table index the count can have (`LawValue`, six side by side), and the count a \
+                mark writes with the table indices after it (`CountIndices`: `cnt + k` or \
+                `cnt + k − lastcount`, one chain each, its saturation tested beside it). Stage `B` decides from \
+                those registers, a few LUTs, and its decision selects among `A`'s candidates for the next \
+                dequeue: the forwarding when one queue dequeues on consecutive clocks. The state keeps \
                 `marking_next` as a base and the law added to it, and the table indices of `cnt + 1`, \
-                `cnt − lastcount` and `cnt + 2`, so every division starts from a register. What is left in one \
-                clock is `B`'s own arithmetic on the state it writes: the count after a mark and the table \
-                indices of the counts after it (`cnt + 3`, `cnt + 1 − lastcount`: a 16-bit chain and \
-                `LawIndex`'s priority encoder), through the decision's and the forwarding's multiplexers into \
-                the state's registers, two thirds routing; beside it is the divider in `A` (a table index \
-                through `LawValue`, a 16-way selection of table bytes and a five-stage shift, into `B`'s \
-                registers). The next cuts: those indices made in `A` for each outcome of `B`, as the lags are, \
-                together with `A`'s own indices for an entry made without two chains in series (`cnt − \
-                lastcount`, then `+ 1` or `+ 2`), which are as long (the AQM README, *Toward 100 MHz*); then \
-                the division over two clocks, which needs the law values (or table entries) of the counts two \
-                marks ahead kept with the state.",
+                `cnt − lastcount` and `cnt + 2`, so every division starts from a register; `LawIndex` is a \
+                tree (the leading nibble, then the leading one in it). What is left is the divider in `A`: a \
+                table index (a state register, `B`'s re-entry index, or the mode's `harmonic` bit) through \
+                `LawValue` (a 16-way selection of table bytes, the exponent's add, a five-stage shift) and the \
+                selection by `B`'s outcome into `B`'s law, about eleven LUTs, two thirds routing. Moving that \
+                selection into `B` puts it in front of the lag chains, which is slower (the AQM README, \
+                *Toward 100 MHz*). 100 MHz needs the division over two clocks: the table entry and the shift \
+                amount in one, the shift in the next, so the state's entry selected a clock before `A` (a \
+                stage in front of it, with forwarding from `A` and `B`), or the table entries kept with the \
+                state.",
         },
     ];
     // the switch blocks, from their own descriptions (hdl::blocks)
