@@ -86,7 +86,9 @@ fn fuzz_engine(engine: Engine, seed_base: u64) {
 
 /// The suite's fuzz stimulus (both engines' seeds and lengths) reaches every case of the
 /// two-clock marker's forwarding: a dequeue right after a due mark (and a clamped one), an entry,
-/// CoDel's re-entry, an exit, and the tracker's start.
+/// CoDel's re-entry, an exit, and the tracker's start; and the tracker's own edge, a dequeue
+/// whose age is exactly the interval (which the tracker's component test covered before the
+/// marker became two stages).
 #[test]
 fn fuzz_reaches_every_forwarded_outcome() {
     use sim_tests::fuzz::{hazards, Hazards};
@@ -100,11 +102,13 @@ fn fuzz_reaches_every_forwarded_outcome() {
             all.after_reentry += h.after_reentry;
             all.after_exit += h.after_exit;
             all.after_tracker_start += h.after_tracker_start;
+            all.age_on_interval += h.age_on_interval;
         }
     }
     println!("{all:?}");
-    let Hazards { after_step, after_clamped_step, after_entry, after_reentry, after_exit, after_tracker_start } = all;
+    let Hazards { after_step, after_clamped_step, after_entry, after_reentry, after_exit, after_tracker_start, age_on_interval } = all;
     assert!(after_step > 3000 && after_entry > 200 && after_exit > 100 && after_tracker_start > 1000, "{all:?}");
+    assert!(age_on_interval >= 10, "{all:?}");
     assert!(after_clamped_step >= 5 && after_reentry >= 10, "{all:?}");
 }
 

@@ -85,7 +85,7 @@ fn random_cycle(cfg: &Config, r: &mut Rng, now_hint: u32, burst: bool) -> CycleI
 /// Run `dequeues` random dequeues of `mode` through `dut` and the model in lockstep.
 /// Returns the number of clock cycles run.
 pub fn lockstep(mode: Mode, dequeues: u64, seed: u64, dut: &mut dyn Dut) -> Result<u64, String> {
-    drive(mode, dequeues, seed, |cycle, i, want, _| {
+    drive(mode, dequeues, seed, |cycle, i, want, _, _| {
         let got = eval(dut, i);
         dut.edge();
         if got != *want {
@@ -102,7 +102,7 @@ pub fn lockstep(mode: Mode, dequeues: u64, seed: u64, dut: &mut dyn Dut) -> Resu
 /// model.
 pub fn recorded(mode: Mode, dequeues: u64, seed: u64) -> (Vec<AqmIn>, u64) {
     let (mut stim, mut h) = (vec![], 0);
-    drive(mode, dequeues, seed, |_, i, want, _| {
+    drive(mode, dequeues, seed, |_, i, want, _, _| {
         stim.push(i.pins());
         h = digest(h, &AqmOut::from(want).to_vec());
         Ok(())
@@ -132,13 +132,18 @@ pub struct Hazards {
     pub after_exit: u64,
     /// After the dequeue that started the tracker's age (`first_above_time`).
     pub after_tracker_start: u64,
+    /// Not a forwarding case but the tracker's edge: a dequeue above the target whose age is
+    /// exactly the interval before detection (CoDel's `≥` detects, ECN♯'s `>` does not).
+    pub age_on_interval: u64,
 }
 
 pub fn hazards(mode: Mode, dequeues: u64, seed: u64) -> Hazards {
     let mut h = Hazards::default();
     let mut last: Option<[bool; 6]> = None;
-    drive(mode, dequeues, seed, |_, i, want, (before, after)| {
+    drive(mode, dequeues, seed, |_, i, want, (before, after), cfg| {
         let deq = i.deq && !i.csr_we;
+        h.age_on_interval += (deq && before.fat_valid && !before.det_latched && after.fat_valid
+            && want.now.wrapping_sub(before.fat) == cfg.pst_interval as u32) as u64;
         if deq {
             if let Some(k) = last {
                 let n = [&mut h.after_step, &mut h.after_clamped_step, &mut h.after_entry, &mut h.after_reentry, &mut h.after_exit, &mut h.after_tracker_start];
@@ -168,8 +173,8 @@ pub fn hazards(mode: Mode, dequeues: u64, seed: u64) -> Hazards {
 
 /// The fuzz loop: random configurations and cycles of `mode`, each cycle's inputs handed to
 /// `each` with the model's outputs for them and its marker state before and after the clock,
-/// until `dequeues` dequeues have been driven.
-fn drive(mode: Mode, dequeues: u64, seed: u64, mut each: impl FnMut(u64, &CycleIn, &Outputs, (&State, &State)) -> Result<(), String>) -> Result<u64, String> {
+/// until `dequeues` dequeues have been driven (and the configuration the clock ran under).
+fn drive(mode: Mode, dequeues: u64, seed: u64, mut each: impl FnMut(u64, &CycleIn, &Outputs, (&State, &State), &Config) -> Result<(), String>) -> Result<u64, String> {
     let mut r = Rng::new(seed);
     let mut model = ModelTop::default();
     let mut cfg = random_config(mode, &mut r);
@@ -194,9 +199,9 @@ fn drive(mode: Mode, dequeues: u64, seed: u64, mut each: impl FnMut(u64, &CycleI
             }
             random_cycle(&model.marker.cfg, &mut r, now, burst > 0)
         };
-        let before = model.marker.state;
+        let (before, cfg_before) = (model.marker.state, model.marker.cfg);
         let want = model.clock(&i);
-        each(cycles, &i, &want, (&before, &model.marker.state))?;
+        each(cycles, &i, &want, (&before, &model.marker.state), &cfg_before)?;
         now = want.now;
         cycles += 1;
         if i.deq && !i.csr_we {
