@@ -3,7 +3,9 @@
 //! a 32-bit LFSR and XOR-folds every output into registers that reach the eight LEDs. Inputs
 //! start at flip-flops and outputs end at flip-flops, so nothing is optimised away and the Fmax
 //! nextpnr reports is the block's own register-to-register timing (plus at most two XOR levels
-//! on the fold). The harness itself costs one flip-flop per input bit, plus 72 for the LFSR,
+//! on the fold; registering every output before the fold, tried on 2026-11-29 with
+//! `cargo run --release -p bitstreams -- --trial dwrr shaper`, gave 91.39 and 86.84 MHz against
+//! 91.01 and 88.37, so the fold is not what holds them). The harness itself costs one flip-flop per input bit, plus 72 for the LFSR,
 //! the fold and the LEDs ([`harness_flops`]; the flow prints it).
 
 use hdl::cycle::Pin;
