@@ -502,7 +502,8 @@ impl Logic for PipeDecide {
 
 /// Stage `A`: every carry chain and division on the dequeue's inputs and its queue's registers,
 /// each state-dependent one for every outcome of `B` (`fwd` and `out_*`: `B` holds a dequeue of
-/// the same queue, and what it decides). Combinational; its outputs load `B`'s registers.
+/// the same queue, and what it decides), but the counts' (`CountIndices`, beside it in
+/// `MarkerPipe`). Combinational; its outputs load `B`'s registers.
 #[derive(LogicBlock, Default)]
 pub struct PipeAhead {
     pub deq: Signal<In, Bit>,
@@ -525,8 +526,6 @@ pub struct PipeAhead {
     pub lut3: Signal<In, Bits<32>>,
     pub lut_bias: Signal<In, Bits<6>>,
     pub r_fat: Signal<In, Bits<32>>,
-    pub r_cnt: Signal<In, Bits<16>>,
-    pub r_lc: Signal<In, Bits<16>>,
     pub r_base: Signal<In, Bits<32>>,
     pub r_law: Signal<In, Bits<24>>,
     pub r_law_inc: Signal<In, Bits<7>>,
@@ -559,16 +558,7 @@ pub struct PipeAhead {
     pub law: Signal<Out, Bits<24>>,
     pub lv_delta: Signal<Out, Bits<24>>,
     pub lv_one: Signal<Out, Bits<24>>,
-    /// `CountIndices`' outputs.
-    pub delta: Signal<Out, Bits<16>>,
-    pub ix_reinc: Signal<Out, Bits<7>>,
-    pub ix_reinc2: Signal<Out, Bits<7>>,
-    pub ix_sharp: Signal<Out, Bits<7>>,
-    pub cnt_inc: Signal<Out, Bits<16>>,
-    pub ix_after: Signal<Out, Bits<7>>,
-    pub ix_delta_due: Signal<Out, Bits<7>>,
     laws: LawCandidates,
-    counts: CountIndices,
     ins_above: WrapDiffAbove,
     at_target: WrapDiffAbove,
     aged_r: WrapDiffAbove,
@@ -748,21 +738,6 @@ impl Logic for PipeAhead {
         }
         self.lv_delta.next = self.laws.lv_delta.val();
         self.lv_one.next = self.laws.lv_one.val();
-        // the counts and their table indices
-        self.counts.r_cnt.next = self.r_cnt.val();
-        self.counts.r_lc.next = self.r_lc.val();
-        self.counts.fwd.next = self.fwd.val();
-        self.counts.out_step.next = self.out_step.val();
-        self.counts.out_entry.next = self.out_entry.val();
-        self.counts.reentry.next = self.reentry.val();
-        self.counts.b_codel.next = self.b_codel.val();
-        self.delta.next = self.counts.delta.val();
-        self.ix_reinc.next = self.counts.ix_reinc.val();
-        self.ix_reinc2.next = self.counts.ix_reinc2.val();
-        self.ix_sharp.next = self.counts.ix_sharp.val();
-        self.cnt_inc.next = self.counts.cnt_inc.val();
-        self.ix_after.next = self.counts.ix_after.val();
-        self.ix_delta_due.next = self.counts.ix_delta_due.val();
     }
 }
 
@@ -1098,6 +1073,7 @@ pub struct MarkerPipe {
     pub cnt_dropped: Signal<Out, Bits<32>>,
     cfg: MarkerConfig,
     ahead: PipeAhead,
+    counts: CountIndices,
     b: PipeStageB,
     stats: MarkerStats,
 }
@@ -1137,8 +1113,6 @@ impl Logic for MarkerPipe {
         self.ahead.lut3.next = self.cfg.lut3.val();
         self.ahead.lut_bias.next = self.cfg.lut_bias.val();
         self.ahead.r_fat.next = self.r_fat.val();
-        self.ahead.r_cnt.next = self.r_cnt.val();
-        self.ahead.r_lc.next = self.r_lc.val();
         self.ahead.r_base.next = self.r_base.val();
         self.ahead.r_law.next = self.r_law.val();
         self.ahead.r_law_inc.next = self.r_law_inc.val();
@@ -1179,13 +1153,21 @@ impl Logic for MarkerPipe {
         self.b.a_ns3.next = self.cfg.ns3_law.val();
         self.b.a_drop_non_ect.next = self.cfg.drop_non_ect.val();
         self.b.a_interval.next = self.cfg.interval32.val().get_bits::<16>(0);
-        self.b.a_delta.next = self.ahead.delta.val();
-        self.b.a_ix_reinc.next = self.ahead.ix_reinc.val();
-        self.b.a_ix_reinc2.next = self.ahead.ix_reinc2.val();
-        self.b.a_ix_sharp.next = self.ahead.ix_sharp.val();
-        self.b.a_cnt_inc.next = self.ahead.cnt_inc.val();
-        self.b.a_ix_after.next = self.ahead.ix_after.val();
-        self.b.a_ix_delta_due.next = self.ahead.ix_delta_due.val();
+        // A's counts and their table indices, for each outcome of B
+        self.counts.r_cnt.next = self.r_cnt.val();
+        self.counts.r_lc.next = self.r_lc.val();
+        self.counts.fwd.next = self.b.fwd.val();
+        self.counts.out_step.next = self.b.out_step.val();
+        self.counts.out_entry.next = self.b.out_entry.val();
+        self.counts.reentry.next = self.b.reentry.val();
+        self.counts.b_codel.next = self.b.b_codel.val();
+        self.b.a_delta.next = self.counts.delta.val();
+        self.b.a_ix_reinc.next = self.counts.ix_reinc.val();
+        self.b.a_ix_reinc2.next = self.counts.ix_reinc2.val();
+        self.b.a_ix_sharp.next = self.counts.ix_sharp.val();
+        self.b.a_cnt_inc.next = self.counts.cnt_inc.val();
+        self.b.a_ix_after.next = self.counts.ix_after.val();
+        self.b.a_ix_delta_due.next = self.counts.ix_delta_due.val();
         self.b.same_q.next = self.same_q.val();
         self.b.r_ms.next = self.r_ms.val();
         self.b.r_fv.next = self.r_fv.val();
