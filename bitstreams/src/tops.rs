@@ -288,11 +288,12 @@ fn system_port_note(name: &str) -> &'static str {
     match name {
         "port-ecnsharp" => "The AQM with the port's FIFOs, DWRR and pacer. The AQM takes two clocks (see `aqm`): \
             `D1`'s queue selects that queue's state for the marker's stage `A`, which makes every chain and \
-            division, and stage `B` decides in `D2` from registers. Its slowest path is the marker's stage `A` \
-            behind the port's queue selection on most placements: `D1`'s queue selecting that queue's counts, \
-            through `CountIndices`' chain and `LawIndex` into stage `B`'s index registers, or that queue's \
-            table index through `LawValue` into `B`'s law; on the others it is the port's own (the resident \
-            packets' enable, see `port-hpcc`). The next cuts are the AQM's division over two clocks (see \
+            division, and stage `B` decides in `D2` from registers. Its slowest path is split between the \
+            marker's stage `A` behind the port's queue selection (`D1`'s queue selecting that queue's table \
+            index, through `LawValue` into stage `B`'s law, or its counts through `CountIndices`' chain and \
+            `LawIndex` into `B`'s index registers) and the port's own paths (the arrival's length check \
+            against `MAX_LEN` into the resident bytes or packets, see `port-hpcc`), with little between \
+            them. The next cuts are the AQM's division over two clocks (see \
             `aqm`), with the state's read a clock ahead of `D1` (the scheduler's grant names the queue in \
             `D0`), and the port's (see `port-hpcc`).",
         "port-ren" => "REN with the port's FIFOs, DWRR and pacer; REN takes the departing descriptor in `D2`. Its \
