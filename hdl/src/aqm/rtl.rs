@@ -23,9 +23,10 @@ const _: () = assert!(
 /// it divides by (the queue state's `law_inc`, `law_delta`, `idx2`) and the division is a table
 /// read and a shift. Combinational.
 ///
-/// A tree, not a chain of sixteen priority tests (which synthesis keeps as sixteen multiplexers
-/// in series): the leading non-zero nibble (`k`) takes the window of it and the nibble below
-/// (`w`, less its lowest bit, which no index reads); the leading one in the window's upper nibble (`q`) gives `msb = 4k + q` and `top`.
+/// A tree, not a chain of sixteen priority tests (which synthesis kept as LUTs in series
+/// behind a chain): the leading non-zero nibble (`k`) takes the window of it and the nibble
+/// below (`w`, less its lowest bit, which no index reads); the leading one in the window's
+/// upper nibble (`q`) gives `msb = 4k + q` and `top`.
 #[derive(LogicBlock, Default)]
 pub struct LawIndex {
     pub c: Signal<In, Bits<16>>,
