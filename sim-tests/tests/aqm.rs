@@ -134,10 +134,6 @@ fn generated_verilog_passes_lint() {
     sim_tests::verilator::lint(&aqm_verilog()).unwrap();
 }
 
-/// The control law's divider (`rtl::ControlLaw`, a component of the marker) against the table
-/// model (`LawLut::eval`): every count 1..=65535 on Verilator and every 97th on rust-hdl, for
-/// both laws over intervals from the spec's worked tables to the 16-bit maximum, including a
-/// shift bias that reaches 32 and empties the result.
 /// `CountIndices` (stage `A`'s counts and table indices) against the model's count arithmetic,
 /// for every outcome of `B` it selects on: for each pair of counts near 0, near 65,535 (where
 /// every sum saturates) and at random, the count and indices a due mark writes on the counts
@@ -192,6 +188,10 @@ fn count_indices_component_matches_the_count_arithmetic() {
     assert_eq!(checked, 2 * 16 * (counts.len() * counts.len()) as u64);
 }
 
+/// The control law's divider (`rtl::ControlLaw`, a component of the marker) against the table
+/// model (`LawLut::eval`): every count 1..=65535 on Verilator and every 97th on rust-hdl, for
+/// both laws over intervals from the spec's worked tables to the 16-bit maximum, including a
+/// shift bias that reaches 32 and empties the result.
 #[test]
 fn control_law_component_matches_the_table_model() {
     use hdl::aqm::lut::{LawIn, LawKind, LawLut, LawOut};

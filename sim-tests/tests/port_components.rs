@@ -15,38 +15,43 @@ fn engines<T: Default + hdl::rtl_util::PinIo + 'static>(name: &str) -> Vec<Box<d
     sim_tests::blocks::both_engines(T::default, name).unwrap()
 }
 
-/// Pushes and pops at random (in phases that fill and drain it, with pushes into the entry
-/// being read and pushes and pops in the same clock): the head is the oldest entry from the
-/// clock after its push, and the count and the non-empty flag are exact.
+/// Pushes and pops at random (in phases that fill and drain it, with pushes and pops in the
+/// same clock, pushes that become the head, and pushes into the entry after the head, which
+/// the RAM is reading at that edge): the head is the oldest entry from the clock after its
+/// push, and the count and the non-empty flag are exact.
 #[test]
 fn bypass_fifo_is_a_fifo_whose_head_is_valid_the_clock_after_its_push() {
     const DEPTH: usize = 8;
     for mut dut in engines::<TestFifo>("bypass_fifo") {
         let (mut r, mut q) = (Rng::new(7), VecDeque::new());
-        let (mut full, mut same_clock, mut into_read) = (0, 0, 0);
+        let (mut full, mut same_clock, mut into_head, mut into_second) = (0, 0, 0, 0);
         for t in 0..20_000u64 {
             let push_pct = [80, 50, 20][(t / 500 % 3) as usize];
             let push = q.len() < DEPTH && r.chance(push_pct);
             let pop = !q.is_empty() && r.chance(50);
-            let (a, b) = (r.below(32), r.below(128));
-            let o = dut.eval(&[push as u64, pop as u64, a, b]).to_vec();
+            let (l, m, b) = (r.below(8), r.below(4), r.below(128));
+            let o = dut.eval(&[push as u64, pop as u64, l, m, b]).to_vec();
             dut.edge();
-            assert_eq!(o[2], q.len() as u64, "count at clock {t}");
-            assert_eq!(o[3], !q.is_empty() as u64, "nonempty at clock {t}");
-            if let Some(&(ha, hb)) = q.front() {
-                assert_eq!((o[0], o[1]), (ha, hb), "head at clock {t}");
+            assert_eq!(o[3], q.len() as u64, "count at clock {t}");
+            assert_eq!(o[4], !q.is_empty() as u64, "nonempty at clock {t}");
+            if let Some(&head) = q.front() {
+                assert_eq!((o[0], o[1], o[2]), head, "head (length, rest, stamp) at clock {t}");
             }
             full += (q.len() == DEPTH) as u32;
             same_clock += (push && pop) as u32;
-            into_read += (push && q.len() == pop as usize) as u32;
+            into_head += (push && q.len() == pop as usize) as u32;
+            into_second += (push && q.len() == 1 + pop as usize) as u32;
             if pop {
                 q.pop_front();
             }
             if push {
-                q.push_back((a, b));
+                q.push_back((l, m, b));
             }
         }
-        assert!(full > 100 && same_clock > 1000 && into_read > 500, "the stimulus reaches full ({full}), push and pop together ({same_clock}), a push into the entry being read ({into_read})");
+        assert!(
+            full > 100 && same_clock > 1000 && into_head > 500 && into_second > 500,
+            "the stimulus reaches full ({full}), push and pop together ({same_clock}), a push that becomes the head ({into_head}), a push into the entry after the head ({into_second})"
+        );
     }
 }
 

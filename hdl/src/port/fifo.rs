@@ -2,92 +2,182 @@
 //! the clock after the push that brought it, so the scheduler sees every head in the clock it
 //! decides and a queue can be served on consecutive clocks.
 //!
-//! An entry is two words (`WA` and `WB` bits, one RAM each: the port's descriptor and its
-//! enqueue stamp). The RAMs are read one entry ahead, at the read pointer after this clock's
-//! pop; a push to the entry being read at the same edge (which the RAM returns as neither word)
-//! is forwarded from a bypass register. The owner pushes only when `count` is below the depth
-//! and pops only when it is above 0.
+//! An entry is three words, one RAM each: the descriptor's length (`WL` bits), the rest of the
+//! descriptor (`WM` bits) and its enqueue stamp (`WB` bits). The length is what the scheduling
+//! reads in the clock it decides (DWRR, the shaper, the pacer, the resident counts, selective
+//! drop), so the head's length is a register (`head_len`) and those paths start at a flip-flop
+//! rather than at a RAM's output. The other two words only go to the departure register, and
+//! are read as before: the RAM read one entry ahead, at the head's entry after this clock's pop.
+//!
+//! - The length RAM is read one entry behind the head: its output is the entry after the head
+//!   (the *second* entry), which a pop loads into `head_len`. A push that becomes the head (into
+//!   an empty queue, or into a queue whose one entry leaves) loads `head_len` from the input.
+//!   `head_len`'s enable has `WL` ≤ 15 flip-flops, so nextpnr-ice40 keeps it off a global.
+//! - The other RAMs are read at the head's entry (`head_meta`, `head_b`).
+//! - A push into the entry a RAM is reading at the same edge (which it returns as neither word)
+//!   is forwarded from a bypass register: the second entry's for the length, the head's for the
+//!   other words. The bypasses load every clock, so they need no enable.
+//!
+//! The owner pushes only when `count` is below the depth and pops only when it is above 0.
 
 use crate::rtl_util::BlockRam;
 use rust_hdl::prelude::*;
+use rust_hdl::widgets::prelude::DFFWithInit;
 
-#[derive(LogicBlock, Default)]
-pub struct BypassFifo<const WA: usize, const WB: usize, const DB: usize, const CB: usize> {
+#[derive(LogicBlock)]
+pub struct BypassFifo<const WL: usize, const WM: usize, const WB: usize, const DB: usize, const CB: usize> {
     pub clock: Signal<In, Clock>,
     pub push: Signal<In, Bit>,
     pub pop: Signal<In, Bit>,
-    pub in_a: Signal<In, Bits<WA>>,
+    pub in_len: Signal<In, Bits<WL>>,
+    pub in_meta: Signal<In, Bits<WM>>,
     pub in_b: Signal<In, Bits<WB>>,
-    /// The head entry (undefined while `count` is 0).
-    pub head_a: Signal<Out, Bits<WA>>,
+    /// The head entry (undefined while `count` is 0). Its length is a register, zero-extended
+    /// to 16 bits here (rust-hdl's `bit_cast` cannot widen an array element in the port's loops).
+    pub head_len: Signal<Out, Bits<16>>,
+    pub head_meta: Signal<Out, Bits<WM>>,
     pub head_b: Signal<Out, Bits<WB>>,
     /// Entries held (`CB = DB + 1` bits: 0 to the depth).
     pub count: Signal<Out, Bits<CB>>,
     pub nonempty: Signal<Out, Bit>,
-    ram_a: BlockRam<WA, DB>,
+    ram_l: BlockRam<WL, DB>,
+    ram_m: BlockRam<WM, DB>,
     ram_b: BlockRam<WB, DB>,
     wr_ptr: DFF<Bits<DB>>,
-    rd_ptr: DFF<Bits<DB>>,
+    /// The head's entry and the two after it; a pop moves each to the next, so every read
+    /// address is a select between two registers.
+    rd0: DFF<Bits<DB>>,
+    rd1: DFFWithInit<Bits<DB>>,
+    rd2: DFFWithInit<Bits<DB>>,
     n: DFF<Bits<CB>>,
     ne: DFF<Bit>,
-    byp_v: DFF<Bit>,
-    byp_a: DFF<Bits<WA>>,
+    h_len: DFF<Bits<WL>>,
+    /// The bypass of the second entry's length, and of the head's other words.
+    byp_s_v: DFF<Bit>,
+    byp_l: DFF<Bits<WL>>,
+    byp_h_v: DFF<Bit>,
+    byp_m: DFF<Bits<WM>>,
     byp_b: DFF<Bits<WB>>,
-    rd_next: Signal<Local, Bits<DB>>,
-    /// The write pointer is the read pointer, or the one after it: with this clock's pop, the
-    /// push lands in the entry being read (both compares on registers; the pop selects).
-    at_rd: Signal<Local, Bit>,
-    at_rd1: Signal<Local, Bit>,
-    rd_inc: Signal<Local, Bits<DB>>,
-    /// The count is 1 (a pop without a push empties the queue).
-    last: Signal<Local, Bit>,
+    /// The second entry's length: the RAM's output, or the bypass when it was written at the
+    /// edge that read it.
+    second_len: Signal<Local, Bits<WL>>,
+    /// The count is 1, or 2 (compares on the register).
+    one: Signal<Local, Bit>,
+    two: Signal<Local, Bit>,
+    /// This clock's push becomes the head.
+    to_head: Signal<Local, Bit>,
 }
 
-impl<const WA: usize, const WB: usize, const DB: usize, const CB: usize> Logic for BypassFifo<WA, WB, DB, CB> {
+impl<const WL: usize, const WM: usize, const WB: usize, const DB: usize, const CB: usize> Default
+    for BypassFifo<WL, WM, WB, DB, CB>
+{
+    fn default() -> Self {
+        assert!(DB >= 2 && CB == DB + 1 && WL <= 15);
+        BypassFifo {
+            clock: Default::default(),
+            push: Default::default(),
+            pop: Default::default(),
+            in_len: Default::default(),
+            in_meta: Default::default(),
+            in_b: Default::default(),
+            head_len: Default::default(),
+            head_meta: Default::default(),
+            head_b: Default::default(),
+            count: Default::default(),
+            nonempty: Default::default(),
+            ram_l: Default::default(),
+            ram_m: Default::default(),
+            ram_b: Default::default(),
+            wr_ptr: Default::default(),
+            rd0: Default::default(),
+            rd1: DFFWithInit::new(1u64.into()),
+            rd2: DFFWithInit::new(2u64.into()),
+            n: Default::default(),
+            ne: Default::default(),
+            h_len: Default::default(),
+            byp_s_v: Default::default(),
+            byp_l: Default::default(),
+            byp_h_v: Default::default(),
+            byp_m: Default::default(),
+            byp_b: Default::default(),
+            second_len: Default::default(),
+            one: Default::default(),
+            two: Default::default(),
+            to_head: Default::default(),
+        }
+    }
+}
+
+impl<const WL: usize, const WM: usize, const WB: usize, const DB: usize, const CB: usize> Logic
+    for BypassFifo<WL, WM, WB, DB, CB>
+{
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, wr_ptr, rd_ptr, n, ne, byp_v, byp_a, byp_b);
-        self.ram_a.read_clock.next = self.clock.val();
-        self.ram_a.write_clock.next = self.clock.val();
+        dff_setup!(self, clock, wr_ptr, rd0, rd1, rd2, n, ne, h_len, byp_s_v, byp_l, byp_h_v, byp_m, byp_b);
+        self.ram_l.read_clock.next = self.clock.val();
+        self.ram_l.write_clock.next = self.clock.val();
+        self.ram_m.read_clock.next = self.clock.val();
+        self.ram_m.write_clock.next = self.clock.val();
         self.ram_b.read_clock.next = self.clock.val();
         self.ram_b.write_clock.next = self.clock.val();
         self.count.next = self.n.q.val();
         self.nonempty.next = self.ne.q.val();
-        self.last.next = self.n.q.val() == 1;
-        self.ne.d.next = self.push.val() | (self.ne.q.val() & !(self.pop.val() & self.last.val()));
-        self.byp_v.d.next = false;
-        self.head_a.next = self.ram_a.read_data.val();
+        self.one.next = self.n.q.val() == 1;
+        self.two.next = self.n.q.val() == 2;
+        self.ne.d.next = self.push.val() | (self.ne.q.val() & !(self.pop.val() & self.one.val()));
+        self.to_head.next = self.push.val() & (!self.ne.q.val() | (self.pop.val() & self.one.val()));
+        // the head's length: a register, the second entry's after a pop, the input's when the
+        // push becomes the head
+        self.head_len.next = bit_cast::<16, WL>(self.h_len.q.val());
+        self.second_len.next = self.ram_l.read_data.val();
+        if self.byp_s_v.q.val() {
+            self.second_len.next = self.byp_l.q.val();
+        }
+        if self.pop.val() {
+            self.h_len.d.next = self.second_len.val();
+        }
+        if self.to_head.val() {
+            self.h_len.d.next = self.in_len.val();
+        }
+        // the head's other words, from their RAMs or the bypass
+        self.head_meta.next = self.ram_m.read_data.val();
         self.head_b.next = self.ram_b.read_data.val();
-        if self.byp_v.q.val() {
-            self.head_a.next = self.byp_a.q.val();
+        if self.byp_h_v.q.val() {
+            self.head_meta.next = self.byp_m.q.val();
             self.head_b.next = self.byp_b.q.val();
         }
-        // read one ahead: the pointer after this clock's pop
-        self.rd_inc.next = self.rd_ptr.q.val() + 1;
-        self.at_rd.next = self.wr_ptr.q.val() == self.rd_ptr.q.val();
-        self.at_rd1.next = self.wr_ptr.q.val() == self.rd_inc.val();
-        self.rd_next.next = self.rd_ptr.q.val();
+        // the reads as the pointers are after this clock's pop: the length RAM one entry
+        // behind the head, the others at the head
+        self.ram_l.read_address.next = self.rd1.q.val();
+        self.ram_m.read_address.next = self.rd0.q.val();
+        self.ram_b.read_address.next = self.rd0.q.val();
         if self.pop.val() {
-            self.rd_next.next = self.rd_inc.val();
+            self.ram_l.read_address.next = self.rd2.q.val();
+            self.ram_m.read_address.next = self.rd1.q.val();
+            self.ram_b.read_address.next = self.rd1.q.val();
+            self.rd0.d.next = self.rd1.q.val();
+            self.rd1.d.next = self.rd2.q.val();
+            self.rd2.d.next = self.rd2.q.val() + 1;
         }
-        self.rd_ptr.d.next = self.rd_next.val();
-        self.ram_a.read_address.next = self.rd_next.val();
-        self.ram_b.read_address.next = self.rd_next.val();
-        self.ram_a.write_address.next = self.wr_ptr.q.val();
+        self.ram_l.write_address.next = self.wr_ptr.q.val();
+        self.ram_m.write_address.next = self.wr_ptr.q.val();
         self.ram_b.write_address.next = self.wr_ptr.q.val();
-        self.ram_a.write_data.next = self.in_a.val();
+        self.ram_l.write_data.next = self.in_len.val();
+        self.ram_m.write_data.next = self.in_meta.val();
         self.ram_b.write_data.next = self.in_b.val();
-        self.ram_a.write_enable.next = self.push.val();
+        self.ram_l.write_enable.next = self.push.val();
+        self.ram_m.write_enable.next = self.push.val();
         self.ram_b.write_enable.next = self.push.val();
-        // the bypass holds this clock's input, valid for the next clock only; it loads every
-        // clock, so its 49 flip-flops need no enable (which nextpnr-ice40 would put on a global)
-        self.byp_a.d.next = self.in_a.val();
+        // the bypasses hold this clock's input, valid for the next clock only, when the push
+        // lands in the entry being read: the second one after this clock's pop (the count 1
+        // without a pop, 2 with one), or the head (the push becomes the head)
+        self.byp_l.d.next = self.in_len.val();
+        self.byp_m.d.next = self.in_meta.val();
         self.byp_b.d.next = self.in_b.val();
+        self.byp_s_v.d.next = self.push.val() & ((!self.pop.val() & self.one.val()) | (self.pop.val() & self.two.val()));
+        self.byp_h_v.d.next = self.to_head.val();
         if self.push.val() {
             self.wr_ptr.d.next = self.wr_ptr.q.val() + 1;
-            if (!self.pop.val() & self.at_rd.val()) | (self.pop.val() & self.at_rd1.val()) {
-                self.byp_v.d.next = true;
-            }
         }
         if self.push.val() & !self.pop.val() {
             self.n.d.next = self.n.q.val() + 1;
@@ -99,7 +189,7 @@ impl<const WA: usize, const WB: usize, const DB: usize, const CB: usize> Logic f
 }
 
 /// The instance the component's own test drives (`sim-tests/tests/port_components.rs`): 8 entries of
-/// 5 + 7 bits.
-pub type TestFifo = BypassFifo<5, 7, 3, 4>;
+/// 3 + 2 + 7 bits.
+pub type TestFifo = BypassFifo<3, 2, 7, 3, 4>;
 
-crate::pin_io!(TestFifo; in: push, pop, in_a, in_b; out: head_a, head_b, count, nonempty);
+crate::pin_io!(TestFifo; in: push, pop, in_len, in_meta, in_b; out: head_len, head_meta, head_b, count, nonempty);

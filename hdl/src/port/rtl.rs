@@ -69,8 +69,8 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     admission: Admission<NQ, QB, CB>,
     /// The granted descriptor's next clock: AQM, REN, INT.
     departure: Departure<NQ, QB, CB, F>,
-    // per-queue FIFOs: descriptor {is_data:1, ecn:2, len:14} and enqueue stamp
-    fifo: [BypassFifo<17, 32, DB, CB>; NQ],
+    // per-queue FIFOs: descriptor {is_data:1, ecn:2, len:14} (the length apart) and enqueue stamp
+    fifo: [BypassFifo<14, 3, 32, DB, CB>; NQ],
     regs: PortRegisters<NQ, QB, DB, CB, F>,
     pacer: LinkPacer<NQ>,
     resident: Resident<NQ>,
@@ -185,7 +185,8 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
         self.scheduler.csr_wdata.next = self.csr_wdata.val();
         for i in 0..NQ {
             self.scheduler.nonempty[i].next = self.fifo[i].nonempty.val();
-            self.scheduler.heads_a[i].next = self.fifo[i].head_a.val();
+            self.scheduler.heads_len[i].next = self.fifo[i].head_len.val();
+            self.scheduler.heads_meta[i].next = self.fifo[i].head_meta.val();
             self.scheduler.heads_b[i].next = self.fifo[i].head_b.val();
         }
         self.scheduler.emu_en.next = self.regs.emu_en.val();
@@ -202,7 +203,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
         self.pacer.overhead.next = self.regs.overhead.val();
         for i in 0..NQ {
             self.pacer.pop[i].next = self.scheduler.pop[i].val();
-            self.pacer.lens[i].next = self.fifo[i].head_a.val().get_bits::<16>(0) & 0x3FFF;
+            self.pacer.lens[i].next = self.fifo[i].head_len.val();
         }
 
         // --- arrival: classify, admit, enqueue with the time stamp
@@ -229,7 +230,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
         self.admission.sel_head_len.next = 0.into();
         for i in 0..NQ {
             if self.regs.sel.val().index() == i {
-                self.admission.sel_head_len.next = self.fifo[i].head_a.val().get_bits::<16>(0) & 0x3FFF;
+                self.admission.sel_head_len.next = self.fifo[i].head_len.val();
             }
         }
         self.in_admit.next = self.admission.admit.val();
@@ -245,7 +246,8 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
             self.scheduler.arr_push[i].next = self.admission.push[i].val();
             self.fifo[i].push.next = self.admission.push[i].val();
             self.fifo[i].pop.next = self.scheduler.pop[i].val();
-            self.fifo[i].in_a.next = self.admission.enq_meta.val();
+            self.fifo[i].in_len.next = self.admission.enq_meta.val().get_bits::<14>(0);
+            self.fifo[i].in_meta.next = self.admission.enq_meta.val().get_bits::<3>(14);
             self.fifo[i].in_b.next = self.regs.now.val();
         }
         // resident descriptors and bytes
@@ -253,7 +255,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
         self.resident.in_len.next = self.in_len.val();
         for i in 0..NQ {
             self.resident.pop[i].next = self.scheduler.pop[i].val();
-            self.resident.lens[i].next = self.fifo[i].head_a.val().get_bits::<16>(0) & 0x3FFF;
+            self.resident.lens[i].next = self.fifo[i].head_len.val();
         }
 
         // --- register read port (rd module)

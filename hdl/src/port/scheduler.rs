@@ -15,10 +15,11 @@ pub struct Scheduler<const NQ: usize, const QB: usize> {
     pub block: Signal<In, Bits<4>>,
     pub sub_addr: Signal<In, Bits<8>>,
     pub csr_wdata: Signal<In, Bits<32>>,
-    /// Every queue holds a descriptor (a register of its FIFO), and its head (the descriptor
-    /// and its enqueue stamp).
+    /// Every queue holds a descriptor (a register of its FIFO), and its head: the length (a
+    /// register of its FIFO), the descriptor and its enqueue stamp.
     pub nonempty: [Signal<In, Bit>; NQ],
-    pub heads_a: [Signal<In, Bits<17>>; NQ],
+    pub heads_len: [Signal<In, Bits<16>>; NQ],
+    pub heads_meta: [Signal<In, Bits<3>>; NQ],
     pub heads_b: [Signal<In, Bits<32>>; NQ],
     /// The emulation queue (shaped) is enabled, and which it is.
     pub emu_en: Signal<In, Bit>,
@@ -40,6 +41,9 @@ pub struct Scheduler<const NQ: usize, const QB: usize> {
     /// Servable heads, accumulated bit by bit: `hv[i]` holds queues 0..=i.
     hv: [Signal<Local, Bits<NQ>>; NQ],
     emu_len: Signal<Local, Bits<16>>,
+    /// The granted head's length and the rest of its descriptor (`g_meta` joins them).
+    g_len: Signal<Local, Bits<16>>,
+    g_rest: Signal<Local, Bits<3>>,
     emu_backlog: Signal<Local, Bit>,
     /// The queue this clock's arrival fills, one-hot.
     arrive: Signal<Local, Bits<NQ>>,
@@ -54,7 +58,8 @@ impl<const NQ: usize, const QB: usize> Default for Scheduler<NQ, QB> {
             sub_addr: Default::default(),
             csr_wdata: Default::default(),
             nonempty: std::array::from_fn(|_| Default::default()),
-            heads_a: std::array::from_fn(|_| Default::default()),
+            heads_len: std::array::from_fn(|_| Default::default()),
+            heads_meta: std::array::from_fn(|_| Default::default()),
             heads_b: std::array::from_fn(|_| Default::default()),
             emu_en: Default::default(),
             emu: Default::default(),
@@ -71,6 +76,8 @@ impl<const NQ: usize, const QB: usize> Default for Scheduler<NQ, QB> {
             servable: std::array::from_fn(|_| Default::default()),
             hv: std::array::from_fn(|_| Default::default()),
             emu_len: Default::default(),
+            g_len: Default::default(),
+            g_rest: Default::default(),
             emu_backlog: Default::default(),
             arrive: Default::default(),
         }
@@ -86,7 +93,7 @@ impl<const NQ: usize, const QB: usize> Logic for Scheduler<NQ, QB> {
         self.emu_backlog.next = false;
         for i in 0..NQ {
             if self.emu.val().index() == i {
-                self.emu_len.next = self.heads_a[i].val().get_bits::<16>(0) & 0x3FFF;
+                self.emu_len.next = self.heads_len[i].val();
                 self.emu_backlog.next = self.nonempty[i].val();
             }
         }
@@ -107,7 +114,7 @@ impl<const NQ: usize, const QB: usize> Logic for Scheduler<NQ, QB> {
             self.dwrr.head_len[i].next = 0.into();
             self.servable[i].next = false;
             if self.nonempty[i].val() {
-                self.dwrr.head_len[i].next = self.heads_a[i].val().get_bits::<16>(0) & 0x3FFF;
+                self.dwrr.head_len[i].next = self.heads_len[i].val();
                 self.servable[i].next = !(self.emu_en.val() & (self.emu.val().index() == i) & !self.shaper.eligible.val());
             }
         }
@@ -126,14 +133,17 @@ impl<const NQ: usize, const QB: usize> Logic for Scheduler<NQ, QB> {
         self.g.next = self.dwrr.grant.val();
         self.gq.next = self.dwrr.grant_q.val();
         self.shaper.deq.next = self.emu_en.val() & self.g.val() & (self.gq.val() == self.emu.val());
-        self.g_meta.next = 0.into();
+        self.g_len.next = 0.into();
+        self.g_rest.next = 0.into();
         self.g_ts.next = 0.into();
         for i in 0..NQ {
             self.pop[i].next = self.g.val() & (self.gq.val().index() == i);
             if self.pop[i].val() {
-                self.g_meta.next = self.heads_a[i].val();
+                self.g_len.next = self.heads_len[i].val();
+                self.g_rest.next = self.heads_meta[i].val();
                 self.g_ts.next = self.heads_b[i].val();
             }
         }
+        self.g_meta.next = (bit_cast::<17, 3>(self.g_rest.val()) << 14) | (bit_cast::<17, 16>(self.g_len.val()) & 0x3FFF);
     }
 }
