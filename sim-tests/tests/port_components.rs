@@ -18,7 +18,7 @@ fn engines<T: Default + hdl::rtl_util::PinIo + 'static>(name: &str) -> Vec<Box<d
 /// Pushes and pops at random (in phases that fill and drain it, with pushes and pops in the
 /// same clock, pushes that become the head, and pushes into the entry after the head, which
 /// the RAM is reading at that edge): the head is the oldest entry from the clock after its
-/// push, and the count and the non-empty flag are exact.
+/// push, the second entry's length is the next oldest's, and the count and the flags are exact.
 #[test]
 fn bypass_fifo_is_a_fifo_whose_head_is_valid_the_clock_after_its_push() {
     const DEPTH: usize = 8;
@@ -34,8 +34,12 @@ fn bypass_fifo_is_a_fifo_whose_head_is_valid_the_clock_after_its_push() {
             dut.edge();
             assert_eq!(o[3], q.len() as u64, "count at clock {t}");
             assert_eq!(o[4], !q.is_empty() as u64, "nonempty at clock {t}");
+            assert_eq!(o[5], (q.len() == 1) as u64, "last at clock {t}");
             if let Some(&head) = q.front() {
                 assert_eq!((o[0], o[1], o[2]), head, "head (length, rest, stamp) at clock {t}");
+            }
+            if let Some(&(second_len, _, _)) = q.get(1) {
+                assert_eq!(o[6], second_len, "the second entry's length at clock {t}");
             }
             full += (q.len() == DEPTH) as u32;
             same_clock += (push && pop) as u32;
@@ -177,3 +181,70 @@ fn shaper_regs_keep_the_models_registers_and_judge_each_write_as_it_lands() {
     }
 }
 
+
+/// The emulation queue's eligibility judged a clock ahead (`hdl::port::emu_ahead::EmuAhead`)
+/// against the shaper's own test on the head it sees (`TokenShaper::eligible`), every clock: a
+/// queue of lengths pushed and popped at random (a pop only while eligible, as the port grants),
+/// shaper registers rewritten now and then (small buckets that cap and run dry, refills larger
+/// than the bucket, heads longer than the bucket, `OVERHEAD` and `MAX_LEN` that make heads too
+/// long). The look-ahead must equal the shaper's test on every
+/// clock but the one after a shaper write lands, where it must be 0.
+#[test]
+fn emu_ahead_is_the_shapers_test_a_clock_early() {
+    use hdl::port::emu_ahead::TestEmuAhead;
+    use hdl::shaper::csr;
+    for mut dut in engines::<TestEmuAhead>("emu_ahead") {
+        let (mut r, mut q) = (Rng::new(41), VecDeque::<u64>::new());
+        let (mut landing, mut stale) = (false, false);
+        let (mut eligible, mut pop_second, mut pop_to_head, mut push_to_empty, mut stale_clocks) = (0, 0, 0, 0, 0);
+        for t in 0..60_000u64 {
+            // a write every ~50 clocks, to a register the look-ahead reads
+            let (we, addr, data) = if r.chance(2) {
+                match r.below(6) {
+                    0 => (1, csr::FILL, r.below(4000)),
+                    1 => (1, csr::DEPTH, [1600, 3000, 20_000, 1 << 19][r.below(4) as usize] + r.below(2000)),
+                    2 => (1, csr::OVERHEAD, r.below(256)),
+                    3 => (1, csr::MAX_LEN, [1500, 9000, 0xFFFF, 0xFFFF][r.below(4) as usize]),
+                    4 => (1, csr::FILL_FRAC, r.below(1000)),
+                    _ => (1, csr::SCALE, 1000 + r.below(2000)),
+                }
+            } else {
+                (0, 0, 0)
+            };
+            // (the port never pushes a length of 0: it drops it as malformed)
+            let in_len = match r.below(100) {
+                0..=2 => [16_383, 9000][r.below(2) as usize],
+                // (longer than a small bucket holds, shorter than one refill with it)
+                3..=15 => 1500 + r.below(2500),
+                _ => 1 + r.below(1500),
+            };
+            let push = q.len() < 64 && r.chance([70, 40][(t / 2000 % 2) as usize]);
+            let head = q.front().copied().unwrap_or(0);
+            let second = q.get(1).copied().unwrap_or(0);
+            let mut pins = [we, addr as u64, data, head, second, !q.is_empty() as u64, (q.len() == 1) as u64, push as u64, in_len, 0];
+            let now = dut.eval(&pins).to_vec();
+            let pop = now[0] == 1 && r.chance(70);
+            pins[9] = pop as u64;
+            let o = dut.eval(&pins).to_vec();
+            dut.edge();
+            assert_eq!(o[0], (o[1] == 1 && !stale) as u64, "eligible at clock {t} (the shaper's {}, a write landed {stale})", o[1]);
+            eligible += o[0] as u32;
+            stale_clocks += stale as u32;
+            pop_second += (pop && q.len() >= 2) as u32;
+            pop_to_head += (pop && q.len() == 1 && push) as u32;
+            push_to_empty += (push && q.is_empty()) as u32;
+            if pop {
+                q.pop_front();
+            }
+            if push {
+                q.push_back(in_len);
+            }
+            // a write presented this clock lands at the next edge: the clock after that is stale
+            (stale, landing) = (landing, we == 1);
+        }
+        assert!(
+            eligible > 5000 && pop_second > 2000 && pop_to_head > 200 && push_to_empty > 500 && stale_clocks > 500,
+            "the stimulus reaches eligible heads ({eligible}), pops behind a second entry ({pop_second}), pops whose push becomes the head ({pop_to_head}), pushes into an empty queue ({push_to_empty}), clocks after a write ({stale_clocks})"
+        );
+    }
+}

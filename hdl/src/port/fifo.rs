@@ -40,6 +40,11 @@ pub struct BypassFifo<const WL: usize, const WM: usize, const WB: usize, const D
     /// Entries held (`CB = DB + 1` bits: 0 to the depth).
     pub count: Signal<Out, Bits<CB>>,
     pub nonempty: Signal<Out, Bit>,
+    /// The count is 1 (a pop without a push empties the queue).
+    pub last: Signal<Out, Bit>,
+    /// The length of the entry after the head, zero-extended (undefined while `count` < 2): the
+    /// head's length after a pop, which the shaper's look-ahead judges a clock early.
+    pub second_len: Signal<Out, Bits<16>>,
     ram_l: BlockRam<WL, DB>,
     ram_m: BlockRam<WM, DB>,
     ram_b: BlockRam<WB, DB>,
@@ -60,7 +65,7 @@ pub struct BypassFifo<const WL: usize, const WM: usize, const WB: usize, const D
     byp_b: DFF<Bits<WB>>,
     /// The second entry's length: the RAM's output, or the bypass when it was written at the
     /// edge that read it.
-    second_len: Signal<Local, Bits<WL>>,
+    second: Signal<Local, Bits<WL>>,
     /// The count is 1, or 2 (compares on the register).
     one: Signal<Local, Bit>,
     two: Signal<Local, Bit>,
@@ -85,6 +90,8 @@ impl<const WL: usize, const WM: usize, const WB: usize, const DB: usize, const C
             head_b: Default::default(),
             count: Default::default(),
             nonempty: Default::default(),
+            last: Default::default(),
+            second_len: Default::default(),
             ram_l: Default::default(),
             ram_m: Default::default(),
             ram_b: Default::default(),
@@ -100,7 +107,7 @@ impl<const WL: usize, const WM: usize, const WB: usize, const DB: usize, const C
             byp_h_v: Default::default(),
             byp_m: Default::default(),
             byp_b: Default::default(),
-            second_len: Default::default(),
+            second: Default::default(),
             one: Default::default(),
             two: Default::default(),
             to_head: Default::default(),
@@ -129,12 +136,14 @@ impl<const WL: usize, const WM: usize, const WB: usize, const DB: usize, const C
         // the head's length: a register, the second entry's after a pop, the input's when the
         // push becomes the head
         self.head_len.next = bit_cast::<16, WL>(self.h_len.q.val());
-        self.second_len.next = self.ram_l.read_data.val();
+        self.second.next = self.ram_l.read_data.val();
         if self.byp_s_v.q.val() {
-            self.second_len.next = self.byp_l.q.val();
+            self.second.next = self.byp_l.q.val();
         }
+        self.second_len.next = bit_cast::<16, WL>(self.second.val());
+        self.last.next = self.one.val();
         if self.pop.val() {
-            self.h_len.d.next = self.second_len.val();
+            self.h_len.d.next = self.second.val();
         }
         if self.to_head.val() {
             self.h_len.d.next = self.in_len.val();
@@ -192,4 +201,4 @@ impl<const WL: usize, const WM: usize, const WB: usize, const DB: usize, const C
 /// 3 + 2 + 7 bits.
 pub type TestFifo = BypassFifo<3, 2, 7, 3, 4>;
 
-crate::pin_io!(TestFifo; in: push, pop, in_len, in_meta, in_b; out: head_len, head_meta, head_b, count, nonempty);
+crate::pin_io!(TestFifo; in: push, pop, in_len, in_meta, in_b; out: head_len, head_meta, head_b, count, nonempty, last, second_len);

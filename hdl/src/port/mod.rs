@@ -5,6 +5,8 @@ pub mod admission;
 #[cfg(feature = "rtl")]
 pub mod departure;
 #[cfg(feature = "rtl")]
+pub mod emu_ahead;
+#[cfg(feature = "rtl")]
 pub mod fifo;
 pub mod model;
 #[cfg(feature = "rtl")]

@@ -104,6 +104,10 @@ pub struct PortModel<const NQ: usize, const DB: usize, const F: usize = { featur
     pub aqm: Vec<Marker>,
     pub seldrop: SelDrop,
     pub shaper: Shaper,
+    /// A shaper register write landed at the last edge, or `EMU_Q` was written in the last
+    /// clock: the emulation queue is not servable this clock (the RTL judges its eligibility a
+    /// clock ahead and cannot see those writes, `emu_ahead.rs`).
+    pub emu_stale: bool,
     pub ren: Ren,
     pub int: IntStamp,
     pub cnt: Counters,
@@ -129,6 +133,7 @@ impl<const NQ: usize, const DB: usize, const F: usize> Default for PortModel<NQ,
             aqm: vec![Marker::default(); NQ],
             seldrop: SelDrop::default(),
             shaper: Shaper::default(),
+            emu_stale: false,
             ren: Ren::default(),
             int: IntStamp::default(),
             cnt: Counters::default(),
@@ -289,10 +294,11 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
         let emu = enabled(self.emu_q).filter(|&q| q < NQ && Self::has(features::SHAPER));
         let mut valid: u64 = (0..NQ).filter(|&q| counts[q] > 0).map(|q| 1 << q).sum();
         if let Some(e) = emu {
-            if !self.shaper.eligible(lens[e]) {
+            if !self.shaper.eligible(lens[e]) || self.emu_stale {
                 valid &= !(1 << e);
             }
         }
+        let shaper_write_lands = self.shaper.csr.held.is_some();
         let ready = self.pacer.ready();
         let grant = self.dwrr.clock(valid, &lens, ready);
         self.shaper.step(
@@ -370,6 +376,8 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
         if we(1) == 1 {
             self.dwrr.csr_write(reg, i.csr_wdata);
         }
+
+        self.emu_stale = shaper_write_lands || (we(0) == 1 && reg == csr::EMU_Q as u64);
 
         // --- time base and port registers
         self.now = if we(0) == 1 && reg == csr::TIME_LOAD as u64 { i.csr_wdata } else { (now + 1) & 0xFFFF_FFFF };

@@ -147,10 +147,6 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
             self.cnt[i].load_val.next = 0.into();
         }
 
-        for i in 0..NQ {
-            self.fifo[i].clock.next = self.clock.val();
-        }
-
         // --- departure of the descriptor granted last clock: AQM → REN → INT
         self.departure.csr_we.next = self.csr_we.val();
         self.departure.block.next = self.block.val();
@@ -158,6 +154,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
         self.departure.csr_wdata.next = self.csr_wdata.val();
         self.departure.now.next = self.regs.now.val();
         for i in 0..NQ {
+            self.fifo[i].clock.next = self.clock.val();
             self.departure.counts[i].next = self.fifo[i].count.val();
         }
         self.departure.idle_bytes.next = self.pacer.idle.val();
@@ -187,8 +184,11 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
             self.scheduler.nonempty[i].next = self.fifo[i].nonempty.val();
             self.scheduler.heads_len[i].next = self.fifo[i].head_len.val();
             self.scheduler.heads_meta[i].next = self.fifo[i].head_meta.val();
+            self.scheduler.lasts[i].next = self.fifo[i].last.val();
+            self.scheduler.seconds_len[i].next = self.fifo[i].second_len.val();
             self.scheduler.heads_b[i].next = self.fifo[i].head_b.val();
         }
+        self.scheduler.enq_len.next = bit_cast::<16, 14>(self.admission.enq_meta.val().get_bits::<14>(0));
         self.scheduler.emu_en.next = self.regs.emu_en.val();
         self.scheduler.emu.next = self.regs.emu.val();
         self.scheduler.ready.next = self.pacer.ready.val();

@@ -36,6 +36,16 @@ pub struct TokenShaper {
     pub cnt_bad: Signal<Out, Bits<32>>,
     pub cnt_violation: Signal<Out, Bits<32>>,
     pub cnt_csr_rejected: Signal<Out, Bits<32>>,
+    /// The registers the switch port's eligibility look-ahead reads (`port::emu_ahead`); not
+    /// pins of the block (its pins are `pin_io!`'s below).
+    pub r_bucket: Signal<Out, Bits<20>>,
+    pub r_carry: Signal<Out, Bit>,
+    pub r_depth: Signal<Out, Bits<20>>,
+    pub r_overhead: Signal<Out, Bits<8>>,
+    pub r_max_len: Signal<Out, Bits<16>>,
+    pub r_fill_less_ovh: Signal<Out, Bits<22>>,
+    pub r_fill_less_depth: Signal<Out, Bits<22>>,
+    pub r_fill_less_depth_ovh: Signal<Out, Bits<22>>,
     /// The registers, their checks and the differences kept with them (`regs.rs`).
     regs: ShaperRegs,
     /// The bucket in mixed radix (mod.rs): whole wire bytes and the remainder below `scale`.
@@ -90,6 +100,14 @@ impl Default for TokenShaper {
             cnt_bad: Default::default(),
             cnt_violation: Default::default(),
             cnt_csr_rejected: Default::default(),
+            r_bucket: Default::default(),
+            r_carry: Default::default(),
+            r_depth: Default::default(),
+            r_overhead: Default::default(),
+            r_max_len: Default::default(),
+            r_fill_less_ovh: Default::default(),
+            r_fill_less_depth: Default::default(),
+            r_fill_less_depth_ovh: Default::default(),
             regs: Default::default(),
             bucket: DFFWithInit::new(super::DEFAULT_DEPTH.into()),
             bucket_frac: Default::default(),
@@ -139,6 +157,14 @@ impl Logic for TokenShaper {
         self.bad_head.next = self.bad.val();
         self.tokens.next = bit_cast::<32, 20>(self.bucket.q.val());
         self.tokens_frac.next = self.bucket_frac.q.val();
+        self.r_bucket.next = self.bucket.q.val();
+        self.r_carry.next = self.carry.q.val();
+        self.r_depth.next = self.regs.depth.val();
+        self.r_overhead.next = self.regs.overhead.val();
+        self.r_max_len.next = self.regs.max_len.val();
+        self.r_fill_less_ovh.next = self.regs.fill_less_ovh.val();
+        self.r_fill_less_depth.next = self.regs.fill_less_depth.val();
+        self.r_fill_less_depth_ovh.next = self.regs.fill_less_depth_ovh.val();
 
         // every outcome of the refill (charge, then refill with the carry, then cap), side by side
         self.kept.a.next = self.bucket22.val();
