@@ -182,8 +182,9 @@ fn shaper_regs_keep_the_models_registers_and_judge_each_write_as_it_lands() {
 }
 
 
-/// The emulation queue's eligibility judged a clock ahead (`hdl::port::emu_ahead::EmuAhead`)
-/// against the shaper's own test on the head it sees (`TokenShaper::eligible`), every clock: a
+/// The emulation queue's eligibility judged a clock ahead (`hdl::port::emu_ahead::EmuShaper`,
+/// always enabled) against the shaper's own test on the head it sees (`TokenShaper::eligible`),
+/// every clock: a
 /// queue of lengths pushed and popped at random (a pop only while eligible, as the port grants),
 /// shaper registers rewritten now and then (small buckets that cap and run dry, refills larger
 /// than the bucket, heads longer than the bucket, `OVERHEAD` and `MAX_LEN` that make heads too
@@ -191,9 +192,9 @@ fn shaper_regs_keep_the_models_registers_and_judge_each_write_as_it_lands() {
 /// clock but the one after a shaper write lands, where it must be 0.
 #[test]
 fn emu_ahead_is_the_shapers_test_a_clock_early() {
-    use hdl::port::emu_ahead::TestEmuAhead;
+    use hdl::port::emu_ahead::EmuShaper;
     use hdl::shaper::csr;
-    for mut dut in engines::<TestEmuAhead>("emu_ahead") {
+    for mut dut in engines::<EmuShaper>("emu_shaper") {
         let (mut r, mut q) = (Rng::new(41), VecDeque::<u64>::new());
         let (mut landing, mut stale) = (false, false);
         let (mut eligible, mut pop_second, mut pop_to_head, mut push_to_empty, mut stale_clocks) = (0, 0, 0, 0, 0);
@@ -221,10 +222,10 @@ fn emu_ahead_is_the_shapers_test_a_clock_early() {
             let push = q.len() < 64 && r.chance([70, 40][(t / 2000 % 2) as usize]);
             let head = q.front().copied().unwrap_or(0);
             let second = q.get(1).copied().unwrap_or(0);
-            let mut pins = [we, addr as u64, data, head, second, !q.is_empty() as u64, (q.len() == 1) as u64, push as u64, in_len, 0];
+            let mut pins = [we, addr as u64, data, 1, head, second, !q.is_empty() as u64, (q.len() == 1) as u64, push as u64, in_len, 0, 0];
             let now = dut.eval(&pins).to_vec();
             let pop = now[0] == 1 && r.chance(70);
-            pins[9] = pop as u64;
+            pins[10] = pop as u64;
             let o = dut.eval(&pins).to_vec();
             dut.edge();
             assert_eq!(o[0], (o[1] == 1 && !stale) as u64, "eligible at clock {t} (the shaper's {}, a write landed {stale})", o[1]);

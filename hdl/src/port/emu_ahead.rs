@@ -17,10 +17,12 @@
 //! What it cannot see a clock ahead is a register write landing at the edge: a shaper write
 //! (which may change `DEPTH`, `OVERHEAD`, `MAX_LEN` or refill the bucket) or an `EMU_Q` write.
 //! The clock after one (`stale`), the emulation queue is not servable; the port's model does the
-//! same (`model.rs`, `emu_stale`). The result equals the shaper's own test on every other clock,
-//! which the port's vectors and fuzz check against the model.
+//! same (`model.rs`, `emu_stale`). The result equals the shaper's own test on every other clock:
+//! `EmuShaper` (the shaper with its look-ahead, as the port's scheduler holds it) shows both,
+//! and its component test compares them on every clock.
 
 use crate::rtl_util::AddSub;
+use crate::shaper::rtl::TokenShaper;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock, Default)]
@@ -191,31 +193,41 @@ impl Logic for EmuAhead {
     }
 }
 
-/// The look-ahead with the shaper it reads, as the component test drives them
-/// (`sim-tests/tests/port_components.rs`): the emulation queue (always enabled) is the test's
-/// own, and `stale` is a shaper write presented in the last clock, as in the port. `eligible` is
-/// the look-ahead's flip-flop, `shaper_eligible` the shaper's own test on this clock's head.
+/// The emulation queue's shaper with its look-ahead: the token bucket (`TokenShaper`) judges
+/// and charges the head it is given, `EmuAhead` judges the next clock's head from the
+/// bucket's registers, and the look-ahead is stale the clock after a shaper write lands (a
+/// write presented in the last clock) or the queue is redefined (`queue_write`, the port's
+/// `EMU_Q` write). The scheduler serves the queue on `eligible`; the component test
+/// (`sim-tests/tests/port_components.rs`) checks it against `shaper_eligible`, the shaper's own
+/// test on this clock's head.
 #[derive(LogicBlock, Default)]
-pub struct TestEmuAhead {
+pub struct EmuShaper {
     pub clock: Signal<In, Clock>,
+    /// The shaper's register port (its block's writes only).
     pub csr_we: Signal<In, Bit>,
     pub csr_addr: Signal<In, Bits<8>>,
     pub csr_wdata: Signal<In, Bits<32>>,
+    /// The emulation queue is enabled, and its state and this clock's events (`EmuAhead`).
+    pub en: Signal<In, Bit>,
     pub head_len: Signal<In, Bits<16>>,
     pub second_len: Signal<In, Bits<16>>,
     pub nonempty: Signal<In, Bit>,
     pub last: Signal<In, Bit>,
     pub push: Signal<In, Bit>,
     pub in_len: Signal<In, Bits<16>>,
-    pub pop: Signal<In, Bit>,
+    /// The queue's head departs this clock.
+    pub deq: Signal<In, Bit>,
+    /// `EMU_Q` is written this clock.
+    pub queue_write: Signal<In, Bit>,
     pub eligible: Signal<Out, Bit>,
     pub shaper_eligible: Signal<Out, Bit>,
-    shaper: crate::shaper::rtl::TokenShaper,
+    shaper: TokenShaper,
     ahead: EmuAhead,
+    /// A shaper write was presented last clock: it lands at this clock's edge.
     we_r: DFF<Bit>,
 }
 
-impl Logic for TestEmuAhead {
+impl Logic for EmuShaper {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clock, shaper, ahead);
@@ -223,9 +235,9 @@ impl Logic for TestEmuAhead {
         self.shaper.csr_we.next = self.csr_we.val();
         self.shaper.csr_addr.next = self.csr_addr.val();
         self.shaper.csr_wdata.next = self.csr_wdata.val();
-        self.shaper.head_valid.next = self.nonempty.val();
+        self.shaper.head_valid.next = self.en.val() & self.nonempty.val();
         self.shaper.head_len.next = self.head_len.val();
-        self.shaper.deq.next = self.pop.val();
+        self.shaper.deq.next = self.deq.val();
         self.ahead.bucket.next = self.shaper.r_bucket.val();
         self.ahead.carry.next = self.shaper.r_carry.val();
         self.ahead.depth.next = self.shaper.r_depth.val();
@@ -234,21 +246,21 @@ impl Logic for TestEmuAhead {
         self.ahead.fill_less_ovh.next = self.shaper.r_fill_less_ovh.val();
         self.ahead.fill_less_depth.next = self.shaper.r_fill_less_depth.val();
         self.ahead.fill_less_depth_ovh.next = self.shaper.r_fill_less_depth_ovh.val();
-        self.ahead.en.next = true;
+        self.ahead.en.next = self.en.val();
         self.ahead.head_len.next = self.head_len.val();
         self.ahead.second_len.next = self.second_len.val();
         self.ahead.nonempty.next = self.nonempty.val();
         self.ahead.last.next = self.last.val();
         self.ahead.push.next = self.push.val();
         self.ahead.in_len.next = self.in_len.val();
-        self.ahead.pop.next = self.pop.val();
+        self.ahead.pop.next = self.deq.val();
         self.we_r.d.next = self.csr_we.val();
-        self.ahead.stale.next = self.we_r.q.val();
+        self.ahead.stale.next = self.we_r.q.val() | self.queue_write.val();
         self.eligible.next = self.ahead.eligible.val();
         self.shaper_eligible.next = self.shaper.eligible.val();
     }
 }
 
-crate::pin_io!(TestEmuAhead;
-    in: csr_we, csr_addr, csr_wdata, head_len, second_len, nonempty, last, push, in_len, pop;
+crate::pin_io!(EmuShaper;
+    in: csr_we, csr_addr, csr_wdata, en, head_len, second_len, nonempty, last, push, in_len, deq, queue_write;
     out: eligible, shaper_eligible);

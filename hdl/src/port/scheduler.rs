@@ -3,9 +3,8 @@
 //! granted queue pops and its head (the descriptor and its enqueue stamp) leaves for the
 //! departure stage.
 
-use super::emu_ahead::EmuAhead;
+use super::emu_ahead::EmuShaper;
 use crate::dwrr::rtl::Dwrr;
-use crate::shaper::rtl::TokenShaper;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -41,11 +40,8 @@ pub struct Scheduler<const NQ: usize, const QB: usize> {
     pub g_ts: Signal<Out, Bits<32>>,
     pub pop: [Signal<Out, Bit>; NQ],
     dwrr: Dwrr<NQ, QB>,
-    shaper: TokenShaper,
-    /// The emulation queue's eligibility for the next clock (the shaper's test a clock ahead).
-    ahead: EmuAhead,
-    /// A shaper register write was presented last clock: it lands at this clock's edge.
-    shaper_we_r: DFF<Bit>,
+    /// The emulation queue's shaper, its eligibility judged a clock ahead.
+    shaper: EmuShaper,
     onehot: [Constant<Bits<NQ>>; NQ],
     servable: [Signal<Local, Bit>; NQ],
     /// Servable heads, accumulated bit by bit: `hv[i]` holds queues 0..=i.
@@ -85,8 +81,6 @@ impl<const NQ: usize, const QB: usize> Default for Scheduler<NQ, QB> {
             pop: std::array::from_fn(|_| Default::default()),
             dwrr: Default::default(),
             shaper: Default::default(),
-            ahead: Default::default(),
-            shaper_we_r: Default::default(),
             onehot: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
             servable: std::array::from_fn(|_| Default::default()),
             hv: std::array::from_fn(|_| Default::default()),
@@ -102,44 +96,31 @@ impl<const NQ: usize, const QB: usize> Default for Scheduler<NQ, QB> {
 impl<const NQ: usize, const QB: usize> Logic for Scheduler<NQ, QB> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, dwrr, shaper, ahead);
-        dff_setup!(self, clock, shaper_we_r);
-        // the shaper sees the emulation queue's head; the look-ahead its next one
+        clock!(self, clock, dwrr, shaper);
+        // the shaper sees the emulation queue's head, and what its next one can be
         self.emu_len.next = 0.into();
         self.emu_backlog.next = false;
-        self.ahead.last.next = false;
-        self.ahead.second_len.next = 0.into();
-        self.ahead.push.next = false;
+        self.shaper.last.next = false;
+        self.shaper.second_len.next = 0.into();
+        self.shaper.push.next = false;
         for i in 0..NQ {
             if self.emu.val().index() == i {
                 self.emu_len.next = self.heads_len[i].val();
                 self.emu_backlog.next = self.nonempty[i].val();
-                self.ahead.last.next = self.lasts[i].val();
-                self.ahead.second_len.next = self.seconds_len[i].val();
-                self.ahead.push.next = self.arr_push[i].val();
+                self.shaper.last.next = self.lasts[i].val();
+                self.shaper.second_len.next = self.seconds_len[i].val();
+                self.shaper.push.next = self.arr_push[i].val();
             }
         }
-        self.ahead.bucket.next = self.shaper.r_bucket.val();
-        self.ahead.carry.next = self.shaper.r_carry.val();
-        self.ahead.depth.next = self.shaper.r_depth.val();
-        self.ahead.overhead.next = self.shaper.r_overhead.val();
-        self.ahead.max_len.next = self.shaper.r_max_len.val();
-        self.ahead.fill_less_ovh.next = self.shaper.r_fill_less_ovh.val();
-        self.ahead.fill_less_depth.next = self.shaper.r_fill_less_depth.val();
-        self.ahead.fill_less_depth_ovh.next = self.shaper.r_fill_less_depth_ovh.val();
-        self.ahead.en.next = self.emu_en.val();
-        self.ahead.head_len.next = self.emu_len.val();
-        self.ahead.nonempty.next = self.emu_backlog.val();
-        self.ahead.in_len.next = self.enq_len.val();
-        // what the look-ahead cannot see: a shaper write landing at this edge (presented last
-        // clock), or an `EMU_Q` write (port register 5, applied at its own clock's edge)
-        self.shaper_we_r.d.next = self.csr_we.val() & (self.block.val() == 4);
-        self.ahead.stale.next = self.shaper_we_r.q.val() | (self.csr_we.val() & (self.block.val() == 0) & (self.sub_addr.val() == 5));
         self.shaper.csr_we.next = self.csr_we.val() & (self.block.val() == 4);
         self.shaper.csr_addr.next = self.sub_addr.val();
         self.shaper.csr_wdata.next = self.csr_wdata.val();
-        self.shaper.head_valid.next = self.emu_en.val() & self.emu_backlog.val();
+        self.shaper.en.next = self.emu_en.val();
         self.shaper.head_len.next = self.emu_len.val();
+        self.shaper.nonempty.next = self.emu_backlog.val();
+        self.shaper.in_len.next = self.enq_len.val();
+        // `EMU_Q` (port register 5) is applied at its own clock's edge
+        self.shaper.queue_write.next = self.csr_we.val() & (self.block.val() == 0) & (self.sub_addr.val() == 5);
         self.dwrr.csr_we.next = self.csr_we.val() & (self.block.val() == 1);
         self.dwrr.csr_addr.next = self.sub_addr.val();
         self.dwrr.csr_wdata.next = self.csr_wdata.val();
@@ -153,7 +134,7 @@ impl<const NQ: usize, const QB: usize> Logic for Scheduler<NQ, QB> {
             self.servable[i].next = false;
             if self.nonempty[i].val() {
                 self.dwrr.head_len[i].next = self.heads_len[i].val();
-                self.servable[i].next = !(self.emu_en.val() & (self.emu.val().index() == i) & !self.ahead.eligible.val());
+                self.servable[i].next = !(self.emu_en.val() & (self.emu.val().index() == i) & !self.shaper.eligible.val());
             }
         }
         self.hv[0].next = 0.into();
@@ -171,7 +152,6 @@ impl<const NQ: usize, const QB: usize> Logic for Scheduler<NQ, QB> {
         self.g.next = self.dwrr.grant.val();
         self.gq.next = self.dwrr.grant_q.val();
         self.shaper.deq.next = self.emu_en.val() & self.g.val() & (self.gq.val() == self.emu.val());
-        self.ahead.pop.next = self.shaper.deq.val();
         self.g_len.next = 0.into();
         self.g_rest.next = 0.into();
         self.g_ts.next = 0.into();

@@ -119,7 +119,8 @@ crate::switch_block!(
                 seeds): the remainder zeroed where it is read (a flag instead of a reset of 16 flip-flops), each \
                 outcome's capped next value made before the departure's select, and `bucket − OVERHEAD` kept as a \
                 register so the eligibility is `− len` alone (abc then put four LUT levels after that chain). The \
-                next cut is the eligibility judged a clock ahead, on a head known a clock ahead.",
+                switch port judges the eligibility a clock ahead (`port::emu_ahead`), on the heads it knows a clock \
+                ahead; the block alone, given its head in the clock it decides, still closes this loop in one clock.",
         min_cells: 100,
         min_ram: 0,
         fits_hx8k: true,
