@@ -303,20 +303,24 @@ fn system_port_note(name: &str) -> &'static str {
             descriptor's length against `MAX_LEN` (the malformed check, one carry chain) into the marking \
             decision, and on into the issued marks, the budgets and their rests. 100 MHz needs REN's input \
             stage (see `ren`).",
-        "port-flashpass" => "Selective drop and the shaper with the port's FIFOs, DWRR and pacer. Selective drop's \
-            dequeue reads the head of its own queue (chosen by `SEL_Q`, not by the grant), and the shaper's bucket \
-            update only selects among outcomes made side by side (see `shaper`), so neither follows the grant \
-            with a carry chain. Its slowest path starts at a queue's head in block RAM and runs through DWRR's \
-            lane (the head's length into the next deficit's chain) and the grant into selective drop's \
-            occupancy register, whose enable nextpnr-ice40 0.4 puts on a global buffer. The per-queue outcomes \
-            of selective drop's occupancy made before the grant (as the resident bytes are) are its next step.",
+        "port-flashpass" => "Selective drop and the shaper with the port's FIFOs, DWRR and pacer. The emulation \
+            queue's eligibility is a flip-flop, judged a clock ahead for every way the clock can end \
+            (`EmuShaper`), each queue's head length is a register, and selective drop's dequeue reads the \
+            head of its own queue (chosen by `SEL_Q`, not by the grant), so neither a carry chain of the \
+            shaper's nor a block RAM's output sits in front of DWRR's choice. Its slowest path is split \
+            between the arrival through selective drop (its `K` and `CAP` compares on its occupancy, then the \
+            admission and the push) into the resident packets or selective drop's occupancy, and the grant \
+            (DWRR's refill test on its registers) into selective drop's occupancy or the shaper's remainder, \
+            whose enables nextpnr-ice40 0.4 puts on global buffers. The next cuts are the arrival classified \
+            a clock before it is admitted and the refill test kept a clock ahead (see `port-hpcc`).",
         "port-hpcc" => "INT stamping with the port's FIFOs, DWRR and pacer. The stamper alone meets 100 MHz, so this \
             port measures the port's own paths. The grant only selects: the link pacer's credit after a departure \
             (`CreditAfter`) and the resident bytes (`ResidentLane`, with and without the arrival) are made for every \
-            queue's head before it, each queue's non-empty flag is a flip-flop, and the FIFO's bypass loads every \
-            clock (no enable for nextpnr-ice40 to put on a global). What is left is the grant itself: the next \
-            queue's refill test (a 17-bit carry chain on its deficit and quantum, both registers) through DWRR's \
-            choice, then the grant's fanout into every queue's pop, the FIFO counts' enables and the selects \
+            queue's head before it, each queue's non-empty flag and head length are flip-flops (the length's \
+            enable under the 16 flip-flops at which nextpnr-ice40 moves an enable onto a global), and the \
+            FIFOs' bypasses load every clock. What is left is the grant itself: the next queue's refill test \
+            (a 17-bit carry chain on its deficit and quantum, both registers) through DWRR's choice, then the \
+            grant's fanout into every queue's pop, the head lengths' and counts' enables and the selects \
             above, most of it in routing. Beside it is the arrival (its length against `MAX_LEN`, its class \
             through the class map, its queue's `QCAP` compare, the push) into the port's counters and the \
             resident packets; the placements measured split between the two. 100 MHz needs the refill test kept a clock ahead \

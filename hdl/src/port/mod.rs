@@ -254,12 +254,15 @@ crate::switch_block!(
                 there cross blocks. The departure takes two clocks: the AQM's stage `A` (every carry chain and \
                 division of its judgement) in `D1`, its stage `B` (a decision of a few LUTs on registers) with \
                 REN and INT in `D2`, so no chain of the AQM's reaches REN's tallies in one clock, which was \
-                the full port's slowest path on the ECP5 before `D2`. The scheduling path is the longest: a \
-                head read from a FIFO's block RAM through the shaper's eligibility and the DWRR grant into \
-                the link pacer's credit, the resident bytes or the shaper's bucket. Beside it are the AQM's \
-                divider (see `aqm`) and REN's marking decision (see `ren`). Each block's own fix is in its \
-                note: the shaper's eligibility judged a clock ahead, the arrival registered, the AQM's \
-                division over two clocks, REN's length check off the decision.",
+                the full port's slowest path on the ECP5 before `D2`. Each queue's head length is a register, \
+                and the emulation queue's eligibility a flip-flop judged a clock ahead (`EmuShaper`), so \
+                neither a block RAM's output nor the shaper's chain sits in front of DWRR's choice, which \
+                were the longest path before. The slowest paths are now spread over the port: DWRR's refill \
+                test through the grant into the shaper's remainder, the arrival (its `QCAP` compare and the \
+                push) into a FIFO's write or DWRR's pick, and the AQM's stage `A` behind the queue selection \
+                (see `aqm`). The fixes in the notes: the arrival classified a clock before it is admitted, \
+                the refill test kept a clock ahead (see `port-hpcc`), the AQM's division over two clocks, \
+                REN's length check off the decision (see `ren`).",
         min_cells: 1000,
         min_ram: 8,
         fits_hx8k: false,
