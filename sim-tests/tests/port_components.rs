@@ -183,19 +183,21 @@ fn shaper_regs_keep_the_models_registers_and_judge_each_write_as_it_lands() {
 
 
 /// The emulation queue's eligibility judged a clock ahead (`hdl::port::emu_ahead::EmuShaper`,
-/// always enabled) against the shaper's own test on the head it sees (`TokenShaper::eligible`),
-/// every clock: a
+/// always enabled) against the shaper model's test on the head it sees (`Shaper`, stepped in
+/// lockstep with the same writes, head and departures), every clock: a
 /// queue of lengths pushed and popped at random (a pop only while eligible, as the port grants),
 /// shaper registers rewritten now and then (small buckets that cap and run dry, refills larger
 /// than the bucket, heads longer than the bucket, `OVERHEAD` and `MAX_LEN` that make heads too
 /// long). The look-ahead must equal the shaper's test on every
-/// clock but the one after a shaper write lands, where it must be 0.
+/// clock but the one after a shaper write lands, where it must be 0; the shaper's RTL test beside
+/// it must equal the model's on every clock.
 #[test]
 fn emu_ahead_is_the_shapers_test_a_clock_early() {
+    use hdl::cycle::CycleModel;
     use hdl::port::emu_ahead::EmuShaper;
-    use hdl::shaper::csr;
+    use hdl::shaper::{csr, model::Shaper, ShaperIn, ShaperOut};
     for mut dut in engines::<EmuShaper>("emu_shaper") {
-        let (mut r, mut q) = (Rng::new(41), VecDeque::<u64>::new());
+        let (mut r, mut q, mut m) = (Rng::new(41), VecDeque::<u64>::new(), Shaper::default());
         let (mut landing, mut stale) = (false, false);
         let (mut eligible, mut pop_second, mut pop_to_head, mut push_to_empty, mut stale_clocks) = (0, 0, 0, 0, 0);
         for t in 0..60_000u64 {
@@ -228,7 +230,12 @@ fn emu_ahead_is_the_shapers_test_a_clock_early() {
             pins[10] = pop as u64;
             let o = dut.eval(&pins).to_vec();
             dut.edge();
-            assert_eq!(o[0], (o[1] == 1 && !stale) as u64, "eligible at clock {t} (the shaper's {}, a write landed {stale})", o[1]);
+            let want = ShaperOut::from_slice(&m.step(
+                &ShaperIn { csr_we: we, csr_addr: addr as u64, csr_wdata: data, head_valid: !q.is_empty() as u64, head_len: head, deq: pop as u64 }.to_vec(),
+            ))
+            .eligible;
+            assert_eq!(o[1], want, "the shaper's RTL test at clock {t}");
+            assert_eq!(o[0], (want == 1 && !stale) as u64, "eligible at clock {t} (the model's {want}, a write landed {stale})");
             eligible += o[0] as u32;
             stale_clocks += stale as u32;
             pop_second += (pop && q.len() >= 2) as u32;

@@ -19,7 +19,7 @@
 //! The clock after one (`stale`), the emulation queue is not servable; the port's model does the
 //! same (`model.rs`, `emu_stale`). The result equals the shaper's own test on every other clock:
 //! `EmuShaper` (the shaper with its look-ahead, as the port's scheduler holds it) shows both,
-//! and its component test compares them on every clock.
+//! and its component test compares them with the shaper's golden model on every clock.
 
 use crate::rtl_util::AddSub;
 use crate::shaper::rtl::TokenShaper;
@@ -198,8 +198,8 @@ impl Logic for EmuAhead {
 /// bucket's registers, and the look-ahead is stale the clock after a shaper write lands (a
 /// write presented in the last clock) or the queue is redefined (`queue_write`, the port's
 /// `EMU_Q` write). The scheduler serves the queue on `eligible`; the component test
-/// (`sim-tests/tests/port_components.rs`) checks it against `shaper_eligible`, the shaper's own
-/// test on this clock's head.
+/// (`sim-tests/tests/port_components.rs`) checks it, and `shaper_eligible` (the shaper's own
+/// test on this clock's head), against the shaper's golden model.
 #[derive(LogicBlock, Default)]
 pub struct EmuShaper {
     pub clock: Signal<In, Clock>,
