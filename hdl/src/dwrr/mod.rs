@@ -93,18 +93,20 @@ crate::switch_block!(
         title: "DWRR / strict-priority scheduler",
         params: "8 queues, 16-bit lengths and quanta, 17-bit signed deficits",
         design_note: "DRR in the form FQ-CoDel uses (serve while the deficit is positive, charge the whole head): \
-                each queue's lane keeps its negated deficit, so whether the current queue is served is a register \
-                bit and whether the next queue is served after its refill is one carry chain on registers; every \
-                next deficit is ready in its lane, and the round-robin pick is one lowest-set-bit chain over the \
-                doubled request vector, made a clock ahead for every queue that can be current from this clock's \
-                backlog and arrivals (`DwrrLane`, `req2`, `next_r`). What is left: the picked queue's refill test \
-                (one 17-bit chain on registers) into the grant; the deficit sign deciding whether `cur` stays, \
-                which enables the loading lane's 17-bit deficit register, an enable nextpnr-ice40 0.4 puts behind a \
-                global buffer (it promotes any enable of more than 15 flip-flops); and the lanes' candidate chains \
-                behind their carry-save layer. These paths are within a nanosecond of each other and two thirds \
-                routing, so each step alone gains little: tried on scratch copies, the refill test kept a clock \
-                ahead as a register (a quantum write then delays that queue's service by a clock), and the enable \
-                split in two under the promotion threshold, each left the block short of 100 MHz.",
+                each queue's lane keeps its negated deficit and makes every next deficit in one carry chain; the \
+                round-robin pick is one lowest-set-bit chain over the doubled request vector, made a clock ahead for \
+                every queue that can be current (`DwrrLane`, `req2`, `next_r`). The decision reads two flags kept a \
+                clock ahead: the current queue with a positive deficit (`cur_pos_r`, from the sign of the deficit its \
+                lane loads) and each queue's refill test (`rp_r`: each lane makes the test for every deficit it can \
+                have after the edge, held, served, refilled, refilled and served, emptied, and its outcome selects \
+                one); a quantum write marks that queue stale for a clock, in which it is not the next queue, so no \
+                write reaches a chain. Before the flags the refill test's chain into the grant and the `cur` test into \
+                the deficit registers' enable limited the block (91.01 MHz); with only the first flag, 91.11 (a \
+                trial). What is left, each within half a nanosecond: a head length through its lane's chain into a \
+                flag's next value, the pick's chain on the backlog and arrivals into `next_r`, and the decision into \
+                the deficit registers' enable (17 flip-flops, which nextpnr-ice40 0.4 puts behind a global buffer: \
+                it promotes any enable of more than 15). The pick as a LUT tree instead of a chain, and the enables \
+                under the promotion threshold, are the next steps.",
         min_cells: 100,
         min_ram: 0,
         fits_hx8k: true,

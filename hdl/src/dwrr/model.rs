@@ -16,6 +16,10 @@ pub struct Dwrr {
     /// round-robin pick is made a clock ahead, so it sees these (and the queue it picks must
     /// still be backlogged).
     pub seen: u64,
+    /// The queues whose quantum was written in the previous clock: none of them is the next
+    /// queue in this clock (the RTL keeps each refill test a clock ahead, made with the quantum
+    /// before the write), so the round waits a clock instead of refilling it.
+    pub written: u64,
 }
 
 impl Default for Dwrr {
@@ -27,7 +31,7 @@ impl Default for Dwrr {
 impl Dwrr {
     pub fn new(n: usize) -> Self {
         assert!(n.is_power_of_two() && n >= 2, "queue count must be a power of two");
-        Dwrr { quantum: vec![DEFAULT_QUANTUM; n], prio_mask: 0, cur: n - 1, deficit: vec![0; n], seen: 0 }
+        Dwrr { quantum: vec![DEFAULT_QUANTUM; n], prio_mask: 0, cur: n - 1, deficit: vec![0; n], seen: 0, written: 0 }
     }
 
     pub fn n(&self) -> usize {
@@ -40,7 +44,8 @@ impl Dwrr {
     /// negative); otherwise the next queue in round-robin order among those backlogged in the
     /// previous clock or receiving a descriptor in it ([`Dwrr::arrivals`]), if it is still
     /// backlogged, gets its quantum and is served in the same clock if that makes its deficit
-    /// positive.
+    /// positive. A queue whose quantum was written in the previous clock is not that next queue:
+    /// the round waits a clock.
     pub fn clock(&mut self, valid: u64, len: &[u64], grant_en: bool) -> Option<usize> {
         let n = self.n();
         let sp = valid & self.prio_mask;
@@ -54,7 +59,11 @@ impl Dwrr {
             if dw >> c & 1 == 1 && self.deficit[c] > 0 {
                 self.deficit[c] -= len[c] as i64;
                 grant = Some(c);
-            } else if let Some(j) = (1..=n).map(|k| (c + k) % n).find(|&j| seen >> j & 1 == 1).filter(|&j| dw >> j & 1 == 1) {
+            } else if let Some(j) = (1..=n)
+                .map(|k| (c + k) % n)
+                .find(|&j| seen >> j & 1 == 1)
+                .filter(|&j| dw >> j & 1 == 1 && self.written >> j & 1 == 0)
+            {
                 self.cur = j;
                 debug_assert!(self.deficit[j] <= 0, "a refill lands on a deficit <= 0");
                 self.deficit[j] += self.quantum[j] as i64;
@@ -70,6 +79,7 @@ impl Dwrr {
             }
         }
         self.seen = dw;
+        self.written = 0;
         grant
     }
 
@@ -83,6 +93,7 @@ impl Dwrr {
         let n = self.n() as u64;
         if addr < n && data <= 0xFFFF {
             self.quantum[addr as usize] = data;
+            self.written |= 1 << addr;
         } else if addr == csr::PRIO_MASK as u64 {
             self.prio_mask = data & crate::cycle::mask(n as u32);
         }

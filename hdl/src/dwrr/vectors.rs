@@ -53,6 +53,17 @@ pub fn serve(s: &mut DwrrScript, b: &mut Backlog, clocks: usize) -> Vec<Option<u
         .collect()
 }
 
+/// One clock of `b` served with a register write in the same clock; returns the granted queue.
+pub fn serve_writing(s: &mut DwrrScript, b: &mut Backlog, addr: u8, data: u64) -> Option<usize> {
+    let mut i = b.inputs(true);
+    (i.csr_we, i.csr_addr, i.csr_wdata) = (1, addr as u64, data);
+    let o = DwrrOut::from_slice(&s.cycle(i.to_vec(), 1));
+    (o.grant == 1).then(|| {
+        b.0[o.grant_q as usize].pop_front();
+        o.grant_q as usize
+    })
+}
+
 pub fn set_quanta(s: &mut DwrrScript, quanta: &[u64]) {
     for (q, &v) in quanta.iter().enumerate() {
         s.csr(csr::QUANTUM0 + q as u8, v);
@@ -82,6 +93,22 @@ fn corner_file() -> Vec<Op> {
     s.note("quantum 500 below 1500-B heads: a refill to 500 serves the head and overdraws to -1000, which the next two visits pay back without a grant");
     set_quanta(&mut s, &[500, 500]);
     serve(&mut s, &mut Backlog::fill(&[(0, 1500, 3), (1, 1500, 3)]), 30);
+    s.note("queue 4 alone with quantum 700 and heads of 300, 1000, 1000, 200 B: the round comes straight back to it, so the refill test kept a clock ahead follows its last deficit (served as the current queue, refilled, refilled and served)");
+    s.csr(csr::QUANTUM0 + 4, 700);
+    let mut b = Backlog::default();
+    for k in 0..16 {
+        b.0[4].push_back([300, 1000, 1000, 200][k % 4]);
+    }
+    serve(&mut s, &mut b, 30);
+    s.note("a queue's quantum written in the clock before the round visits it: its refill test is a clock stale, so the round waits a clock (no grant), then refills it with the new quantum (3000: two heads)");
+    set_quanta(&mut s, &[1500, 1500]);
+    let mut b = Backlog::fill(&[(0, 1500, 6), (1, 1500, 6)]);
+    let g = serve(&mut s, &mut b, 2);
+    // the round alternates: the queue granted second is visited again after the write clock
+    let next = g[1].expect("the second clock grants");
+    assert_eq!(serve_writing(&mut s, &mut b, csr::QUANTUM0 + next as u8, 3000), Some(1 - next));
+    assert_eq!(serve(&mut s, &mut b, 4), [None, Some(next), Some(next), Some(1 - next)]);
+    serve(&mut s, &mut b, 4);
     s.note("an emptied queue's deficit is reset to 0 and it re-enters with one quantum");
     set_quanta(&mut s, &[4000, 4000]);
     serve(&mut s, &mut Backlog::fill(&[(0, 1000, 1), (1, 1000, 6)]), 8);
@@ -113,8 +140,10 @@ pub fn render() -> Vec<(&'static str, String)> {
     crate::cycle::render_files("DWRR", "hdl/src/dwrr/vectors.rs", vec![("v16.jsonl", v16_file()), ("corners.jsonl", corner_file())])
 }
 
-/// One clock of fuzz stimulus: random backlogs and lengths (including 0 and 65535), the link
-/// ready 80 % of the time, occasional quantum and PRIO_MASK writes (small quanta included).
+/// One clock of fuzz stimulus: random backlogs and lengths (including 0 and 65535), a quarter
+/// of the clocks one queue alone (the round then returns to the queue it just served, which
+/// reads the refill test the RTL keeps a clock ahead), the link ready 80 % of the time,
+/// occasional quantum and PRIO_MASK writes (small quanta included).
 pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
     let mut i = DwrrIn {
         grant_en: r.chance(80) as u64,
@@ -122,6 +151,10 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
         arrive: r.next() & r.next() & 0xFF,
         ..Default::default()
     };
+    // a quarter of the clocks: queue 5 alone, so the round comes straight back to it
+    if r.chance(25) {
+        (i.head_valid, i.arrive) = (1 << 5, 1 << 5);
+    }
     let mut len = || if r.chance(2) { [0, 65535][r.below(2) as usize] } else { 1 + r.below(9216) };
     (i.head_len0, i.head_len1, i.head_len2, i.head_len3) = (len(), len(), len(), len());
     (i.head_len4, i.head_len5, i.head_len6, i.head_len7) = (len(), len(), len(), len());
@@ -229,6 +262,27 @@ mod spec_tests {
                 assert!((-65_534..=65_535).contains(&m.deficit[q]), "deficit {} out of its 17 bits", m.deficit[q]);
             }
         }
+    }
+
+    /// A quantum write to the queue the round visits next makes it wait a clock (the RTL's
+    /// refill test for that queue is a clock stale); the new quantum then applies.
+    #[test]
+    fn a_quantum_write_delays_the_next_queue_a_clock() {
+        let mut m = Dwrr::default();
+        let lens = [1500; N];
+        let mut g = vec![];
+        for clock in 0..6 {
+            g.push(m.clock(0b11, &lens, true));
+            if clock == 1 {
+                m.csr_write(csr::QUANTUM0 as u64 + 1, 3000);
+            }
+        }
+        // the first clock shows the pick the backlog; queue 1 waits a clock after the write,
+        // then its 3000-B quantum serves two heads
+        assert_eq!(g, [None, Some(0), None, Some(1), Some(1), Some(0)]);
+        let mut m = Dwrr::default();
+        let g: Vec<_> = (0..6).map(|_| m.clock(0b11, &lens, true)).collect();
+        assert_eq!(g, [None, Some(0), Some(1), Some(0), Some(1), Some(0)], "without the write");
     }
 
     #[test]
