@@ -290,43 +290,42 @@ fn system_port_note(name: &str) -> &'static str {
             `D1`'s queue selects that queue's state for the marker's stage `A`, which makes every chain and \
             division, and stage `B` decides in `D2` from registers. Its slowest path is split between the \
             marker's stage `A` behind the port's queue selection (`D1`'s queue selecting that queue's table \
-            index, through `LawValue` into stage `B`'s law, or its counts through `CountIndices`' chain and \
-            `LawIndex` into `B`'s index registers) and the port's own paths (the arrival's length check \
-            against `MAX_LEN` into the resident bytes or packets, see `port-hpcc`), with little between \
+            index, or the time, through `LawValue` into stage `B`'s law or its clamp; four of the five placements) and the \
+            port's own paths (the arrival into the resident packets, see `port-hpcc`), with little between \
             them. The next cuts are the AQM's division over two clocks (see \
             `aqm`), with the state's read a clock ahead of `D1` (the scheduler's grant names the queue in \
             `D0`), and the port's (see `port-hpcc`).",
-        "port-ren" => "REN with the port's FIFOs, DWRR and pacer; REN takes the departing descriptor in `D2`. Its \
-            slowest path is REN's own (as in `ren`) on some placements and the port's on the others (see \
-            `port-hpcc`: the arrival's length check, or a queue's head through the grant, into the port's \
-            counters or the resident packets), with little between them. REN's runs from its registered sums or the departing \
-            descriptor's length against `MAX_LEN` (the malformed check, one carry chain) into the marking \
-            decision, and on into the issued marks, the budgets and their rests. 100 MHz needs REN's input \
-            stage (see `ren`).",
+        "port-ren" => "REN with the port's FIFOs, DWRR and pacer; REN takes the departing descriptor in `D2`. Since \
+            DWRR keeps its refill test as a register (see `dwrr`), no path runs through the grant's chain; the \
+            slowest is REN's own (as in `ren`) on four of the five placements, the arrival's length check into \
+            the resident packets (see `port-hpcc`) on the fifth. REN's runs from `D2`'s descriptor, the \
+            resident count it reads as its queue, or a boundary's budget through the marking decision (the length against \
+            `MAX_LEN`, the mode's choice) into the issued marks' enable. 100 MHz needs REN's input stage (see \
+            `ren`): in the port, its length check could be made in `D1`, a clock before REN takes the \
+            descriptor.",
         "port-flashpass" => "Selective drop and the shaper with the port's FIFOs, DWRR and pacer. The emulation \
             queue's eligibility is a flip-flop, judged a clock ahead for every way the clock can end \
             (`EmuShaper`), each queue's head length is a register, and selective drop's dequeue reads the \
             head of its own queue (chosen by `SEL_Q`, not by the grant), so neither a carry chain of the \
-            shaper's nor a block RAM's output sits in front of DWRR's choice. Its slowest path is split \
-            between the arrival through selective drop (its `K` and `CAP` compares on its occupancy, then the \
-            admission and the push) into the resident packets or selective drop's occupancy, and the grant \
-            (DWRR's refill test on its registers) into selective drop's occupancy or the shaper's remainder, \
-            whose enables nextpnr-ice40 0.4 puts on global buffers. The next cuts are the arrival classified \
-            a clock before it is admitted and the refill test kept a clock ahead (see `port-hpcc`).",
+            shaper's nor a block RAM's output sits in front of DWRR's choice, and DWRR's refill test is a \
+            register (see `dwrr`), so no chain follows the grant's decision. Its slowest path is the arrival on \
+            every placement: the class map and selective drop (its `K` and `CAP` compares on its occupancy), \
+            then the admission and the push, into the port's counters, the resident packets or selective \
+            drop's occupancy, whose enables nextpnr-ice40 0.4 puts on global buffers. The next cut is the \
+            arrival classified a clock before it is admitted (see `port-hpcc`).",
         "port-hpcc" => "INT stamping with the port's FIFOs, DWRR and pacer. The stamper alone meets 100 MHz, so this \
             port measures the port's own paths. The grant only selects: the link pacer's credit after a departure \
             (`CreditAfter`) and the resident bytes (`ResidentLane`, with and without the arrival) are made for every \
             queue's head before it, each queue's non-empty flag and head length are flip-flops (the length's \
             enable under the 16 flip-flops at which nextpnr-ice40 moves an enable onto a global), and the \
-            FIFOs' bypasses load every clock. What is left is the grant itself: the next queue's refill test \
-            (a 17-bit carry chain on its deficit and quantum, both registers) through DWRR's choice, then the \
-            grant's fanout into every queue's pop, the head lengths' and counts' enables and the selects \
-            above, most of it in routing. Beside it is the arrival (its length against `MAX_LEN`, its class \
-            through the class map, its queue's `QCAP` compare, the push) into the port's counters and the \
-            resident packets; the placements measured split between the two. 100 MHz needs the refill test kept a clock ahead \
-            as a register (every next deficit's sign against the quantum, with a quantum write's effect \
-            forwarded) and the arrival classified a clock before it is admitted (a clock of latency at the \
-            port's input, which the model would carry).",
+            FIFOs' bypasses load every clock. DWRR keeps its refill test and its current queue's flag as \
+            registers (see `dwrr`), which took its refill chain out of the grant (the slowest path on four of \
+            the five placements before, 62.58 MHz). What is left is the arrival: its length against `MAX_LEN`, \
+            its class through the class map, its queue's `QCAP` compare and the push, into a FIFO's count or \
+            head-length enable (four placements), and a queue's non-empty flag through the grant into \
+            another's count (one), most of it in routing. 100 MHz needs the arrival classified a clock before \
+            it is admitted (a clock of latency at the port's input, which the model would carry) and the \
+            grant's fanout into the pops shortened.",
         _ => unreachable!("a per-system port of hdl::port::SYSTEMS"),
     }
 }

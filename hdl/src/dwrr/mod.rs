@@ -95,7 +95,7 @@ crate::switch_block!(
         design_note: "DRR in the form FQ-CoDel uses (serve while the deficit is positive, charge the whole head): \
                 each queue's lane keeps its negated deficit and makes every next deficit in one carry chain; the \
                 round-robin pick is one lowest-set-bit chain over the doubled request vector, made a clock ahead for \
-                every queue that can be current (`DwrrLane`, `req2`, `next_r`). The decision reads two flags kept a \
+                every queue that can be current (`DwrrLane`, `RoundRobinPick`, `next_r`). The decision reads two flags kept a \
                 clock ahead: the current queue with a positive deficit (`cur_pos_r`, from the sign of the deficit its \
                 lane loads) and each queue's refill test (`rp_r`: each lane makes the test for every deficit it can \
                 have after the edge, held, served, refilled, refilled and served, emptied, and its outcome selects \
@@ -105,8 +105,9 @@ crate::switch_block!(
                 trial). What is left, each within half a nanosecond: a head length through its lane's chain into a \
                 flag's next value, the pick's chain on the backlog and arrivals into `next_r`, and the decision into \
                 the deficit registers' enable (17 flip-flops, which nextpnr-ice40 0.4 puts behind a global buffer: \
-                it promotes any enable of more than 15). The pick as a LUT tree instead of a chain, and the enables \
-                under the promotion threshold, are the next steps.",
+                it promotes any enable of more than 15). 100 MHz needs all three shorter: the pick without its \
+                16-bit chain (a LUT tree over eight queues), the enable under the promotion threshold or its \
+                decision from registers.",
         min_cells: 100,
         min_ram: 0,
         fits_hx8k: true,

@@ -257,12 +257,13 @@ crate::switch_block!(
                 the full port's slowest path on the ECP5 before `D2`. Each queue's head length is a register, \
                 and the emulation queue's eligibility a flip-flop judged a clock ahead (`EmuShaper`), so \
                 neither a block RAM's output nor the shaper's chain sits in front of DWRR's choice, which \
-                were the longest path before. The slowest paths are now spread over the port: DWRR's refill \
-                test through the grant into the shaper's remainder, the arrival (its `QCAP` compare and the \
-                push) into a FIFO's write or DWRR's pick, and the AQM's stage `A` behind the queue selection \
-                (see `aqm`). The fixes in the notes: the arrival classified a clock before it is admitted, \
-                the refill test kept a clock ahead (see `port-hpcc`), the AQM's division over two clocks, \
-                REN's length check off the decision (see `ren`).",
+                were the longest path before. DWRR's refill test is a register (see `dwrr`). The slowest paths \
+                on the ECP5 now end in the shaper: the emulation queue's grant (from `EMU_Q`'s register and \
+                the look-ahead's flip-flop) into the reset of the bucket's remainder or into the bucket, four of \
+                the five placements, most of it routing; the fifth runs an arrival into DWRR's pick. The \
+                fixes in the notes: the shaper charged from a registered grant, the arrival classified \
+                a clock before it is admitted (see `port-hpcc`), the AQM's division over two clocks, REN's \
+                length check off the decision (see `ren`).",
         min_cells: 1000,
         min_ram: 8,
         fits_hx8k: false,
