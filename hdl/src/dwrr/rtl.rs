@@ -278,11 +278,11 @@ impl<const N: usize, const QB: usize> Default for Dwrr<N, QB> {
     }
 }
 
-// Timing (bitstreams/REPORT.md): whether a queue is served is a register bit (its deficit's
-// sign) for the current queue, and one carry chain on registers (the refill's sign) for the next
-// one; every next deficit is ready in its lane; the round-robin pick is made a clock ahead
-// (`next_r`). What depends on this clock's heads is a few gates: whether `cur` stays and whether
-// `next_r`'s queue is still backlogged, then each deficit register's own enable.
+// Timing (bitstreams/REPORT.md): whether a queue is served is a flip-flop, kept a clock ahead,
+// for the current queue (`cur_pos_r`) and for the next one (its refill test, `rp_r`); every next
+// deficit and every next refill test is ready in its lane; the round-robin pick is made a clock
+// ahead (`next_r`). What depends on this clock's heads is a few gates: whether `cur` stays and
+// whether `next_r`'s queue is still backlogged, then each deficit register's own enable.
 impl<const N: usize, const QB: usize> Logic for Dwrr<N, QB> {
     #[hdl_gen]
     fn update(&mut self) {
