@@ -324,8 +324,9 @@ fn system_port_note(name: &str) -> &'static str {
             its class through the class map, its queue's `QCAP` compare and the push, into a FIFO's count or \
             head-length enable (four placements), and a queue's non-empty flag through the grant into \
             another's count (one), most of it in routing. 100 MHz needs the arrival classified a clock before \
-            it is admitted (a clock of latency at the port's input, which the model would carry) and the \
-            grant's fanout into the pops shortened.",
+            it is admitted (a clock of latency at the port's input, which the model would carry; roughed in \
+            on scratch RTL for its timing, 74.25 MHz, the slowest path then a queue's flag through the grant) \
+            and the grant's fanout into the pops shortened.",
         _ => unreachable!("a per-system port of hdl::port::SYSTEMS"),
     }
 }
