@@ -223,8 +223,9 @@ mod spec_tests {
 
     /// Random backlogs: only backlogged queues are granted, strict-priority queues win, a ready
     /// clock with a backlog grants unless the round ends it with `cur`'s deficit at or below 0
-    /// (the current queue could not stay, and the pick found no queue still backlogged or
-    /// refilled one to at most 0), an empty or strict-priority queue holds deficit 0, and the
+    /// (the current queue could not stay, and the pick found no queue still backlogged, or one
+    /// whose quantum was written in the clock before, or refilled one to at most 0), an empty
+    /// or strict-priority queue holds deficit 0, and the
     /// deficit stays in its 17 bits. (A grant on every clock when quanta
     /// cover every head: `v16_pattern_and_shares`, `weighted_byte_shares_with_mixed_sizes`.)
     #[test]
@@ -250,7 +251,8 @@ mod spec_tests {
                     assert!(charged > 0 && (charged == before.deficit[q] || charged == before.deficit[q] + before.quantum[q] as i64));
                 }
             } else if i.grant_en == 1 && i.head_valid != 0 {
-                // no grant: only a DWRR visit whose refill leaves the deficit at or below 0
+                // no grant: only a DWRR visit whose refill leaves the deficit at or below 0, or
+                // a round that waits (no next queue, or one written in the clock before)
                 assert_eq!(i.head_valid & before.prio_mask, 0, "a strict-priority head was not served");
                 let j = m.cur;
                 assert!(m.deficit[j] <= 0, "queue {j} had a positive deficit but was not granted");
