@@ -1,7 +1,11 @@
-//! The port's arrival stage: classify the descriptor to its queue (`CLASS_MAP`), drop it when
-//! malformed (length 0 or above `MAX_LEN`) or when its queue holds `QCAP`, let the
-//! selective-drop block judge it when it arrives at the selective-drop queue, and give the FIFO
-//! what to push: the descriptor {is_data, ecn, len} with the code selective drop gave it.
+//! The port's arrival, over two clocks. The input stage registers the descriptor in the clock
+//! it arrives, with its queue (`CLASS_MAP`, one flag per queue) and its length check (0 or
+//! above `MAX_LEN`: malformed) judged there, on that clock's registers. In the next clock the
+//! admission drops it when malformed or when its queue holds `QCAP`, lets the selective-drop
+//! block judge it when its queue is the selective-drop queue, and gives the FIFO what to push:
+//! the descriptor {is_data, ecn, len} with the code selective drop gave it. So the class map's
+//! selection and the length's carry chain are not in front of the push (the port README,
+//! *Latency*).
 
 use crate::seldrop::rtl::SelectiveDrop;
 use rust_hdl::prelude::*;
@@ -35,6 +39,10 @@ pub struct Admission<const NQ: usize, const QB: usize, const CB: usize> {
     /// by the `SEL_Q` register, not by the grant, so the block's dequeue arithmetic is ready
     /// before the grant, which only says whether it happens).
     pub sel_head_len: Signal<In, Bits<16>>,
+    /// A descriptor is in the input stage: it is admitted or dropped this clock.
+    pub arrived: Signal<Out, Bit>,
+    /// Its length.
+    pub len: Signal<Out, Bits<16>>,
     /// The descriptor is admitted to queue `q`, as `enq_meta`.
     pub admit: Signal<Out, Bit>,
     /// The same, one flag per queue, each made from that queue's own compares (the FIFO pushes
@@ -45,10 +53,19 @@ pub struct Admission<const NQ: usize, const QB: usize, const CB: usize> {
     /// Why it was dropped (`drop` codes in `mod.rs`), 0 when admitted or when nothing arrived.
     pub drop_code: Signal<Out, Bits<2>>,
     seldrop: SelectiveDrop,
+    // the input stage: the arrival as it came, its queue and its length check
+    a_valid: DFF<Bit>,
+    a_len: DFF<Bits<16>>,
+    a_ecn: DFF<Bits<2>>,
+    a_low_prio: DFF<Bit>,
+    a_is_data: DFF<Bit>,
+    a_malformed: DFF<Bit>,
+    a_q: DFF<Bits<QB>>,
+    /// The arrival's class maps to queue i (the class map's low `QB` bits, as `a_q`).
+    a_hit: [DFF<Bit>; NQ],
     qsel: Signal<Local, Bits<3>>,
     /// Queue i holds `QCAP` (each compare on registers, side by side; the arrival selects one).
     full_q: [Signal<Local, Bit>; NQ],
-    /// The arrival's class maps to queue i (the class map's low `QB` bits, as `q`).
     qhit: [Signal<Local, Bit>; NQ],
     qid3: [Constant<Bits<3>>; NQ],
     qmask: Constant<Bits<3>>,
@@ -81,12 +98,22 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Default for Admission<NQ
             g: Default::default(),
             gq: Default::default(),
             sel_head_len: Default::default(),
+            arrived: Default::default(),
+            len: Default::default(),
             admit: Default::default(),
             push: std::array::from_fn(|_| Default::default()),
             q: Default::default(),
             enq_meta: Default::default(),
             drop_code: Default::default(),
             seldrop: Default::default(),
+            a_valid: Default::default(),
+            a_len: Default::default(),
+            a_ecn: Default::default(),
+            a_low_prio: Default::default(),
+            a_is_data: Default::default(),
+            a_malformed: Default::default(),
+            a_q: Default::default(),
+            a_hit: std::array::from_fn(|_| Default::default()),
             qsel: Default::default(),
             full_q: std::array::from_fn(|_| Default::default()),
             qhit: std::array::from_fn(|_| Default::default()),
@@ -103,30 +130,53 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Default for Admission<NQ
 impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Admission<NQ, QB, CB> {
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(self, clock, a_valid, a_len, a_ecn, a_low_prio, a_is_data, a_malformed, a_q);
         clock!(self, clock, seldrop);
+        // --- input stage: classify and check the length on this clock's registers
         self.qsel.next = 0.into();
         for c in 0..8 {
             if self.in_class.val().index() == c {
                 self.qsel.next = self.class_map.val().get_bits::<3>(3 * c);
             }
         }
-        self.q.next = bit_cast::<QB, 3>(self.qsel.val());
+        for i in 0..NQ {
+            self.qhit[i].next = false;
+            for c in 0..8 {
+                if (self.in_class.val().index() == c) & ((self.class_map.val().get_bits::<3>(3 * c) & self.qmask.val()) == self.qid3[i].val()) {
+                    self.qhit[i].next = true;
+                }
+            }
+            self.a_hit[i].clock.next = self.clock.val();
+            self.a_hit[i].d.next = self.qhit[i].val();
+        }
+        self.a_valid.d.next = self.in_valid.val();
+        self.a_len.d.next = self.in_len.val();
+        self.a_ecn.d.next = self.in_ecn.val();
+        self.a_low_prio.d.next = self.in_low_prio.val();
+        self.a_is_data.d.next = self.in_is_data.val();
+        self.a_malformed.d.next = !self.in_len.val().any() | (self.in_len.val() > self.max_len.val());
+        self.a_q.d.next = bit_cast::<QB, 3>(self.qsel.val());
+
+        // --- admission of last clock's arrival
+        self.arrived.next = self.a_valid.q.val();
+        self.len.next = self.a_len.q.val();
+        self.q.next = self.a_q.q.val();
         self.full.next = false;
         for i in 0..NQ {
             self.full_q[i].next = self.counts[i].val() >= self.qcap.val();
-            if self.q.val().index() == i {
-                self.full.next = self.full_q[i].val();
+            if self.a_hit[i].q.val() & self.full_q[i].val() {
+                self.full.next = true;
             }
         }
-        self.malformed.next = !self.in_len.val().any() | (self.in_len.val() > self.max_len.val());
-        self.sel_applies.next = self.sel_en.val() & (self.sel.val() == self.q.val());
+        self.malformed.next = self.a_malformed.q.val();
+        self.sel_applies.next = self.sel_en.val() & (self.sel.val() == self.a_q.q.val());
         self.seldrop.csr_we.next = self.csr_we.val() & (self.block.val() == 3);
         self.seldrop.csr_addr.next = self.sub_addr.val();
         self.seldrop.csr_wdata.next = self.csr_wdata.val();
-        self.seldrop.arr_valid.next = self.in_valid.val() & !self.malformed.val() & !self.full.val() & self.sel_applies.val();
-        self.seldrop.arr_len.next = self.in_len.val();
-        self.seldrop.arr_ecn.next = self.in_ecn.val();
-        self.seldrop.arr_low_prio.next = self.in_low_prio.val();
+        self.seldrop.arr_valid.next = self.a_valid.q.val() & !self.malformed.val() & !self.full.val() & self.sel_applies.val();
+        self.seldrop.arr_len.next = self.a_len.q.val();
+        self.seldrop.arr_ecn.next = self.a_ecn.q.val();
+        self.seldrop.arr_low_prio.next = self.a_low_prio.q.val();
         self.seldrop.deq_valid.next = self.sel_en.val() & self.g.val() & (self.gq.val() == self.sel.val());
         self.seldrop.deq_len.next = self.sel_head_len.val();
         self.code.next = 0.into();
@@ -143,28 +193,22 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Admission<NQ, 
                 self.code.next = 1.into();
             }
         }
-        self.admit.next = self.in_valid.val() & (self.code.val() == 0);
+        self.admit.next = self.a_valid.q.val() & (self.code.val() == 0);
         for i in 0..NQ {
-            self.qhit[i].next = false;
-            for c in 0..8 {
-                if (self.in_class.val().index() == c) & ((self.class_map.val().get_bits::<3>(3 * c) & self.qmask.val()) == self.qid3[i].val()) {
-                    self.qhit[i].next = true;
-                }
-            }
-            self.push[i].next = self.in_valid.val() & self.qhit[i].val() & !self.malformed.val() & !self.full_q[i].val()
+            self.push[i].next = self.a_valid.q.val() & self.a_hit[i].q.val() & !self.malformed.val() & !self.full_q[i].val()
                 & !(self.sel_en.val() & (self.sel.val().index() == i) & !self.seldrop.admit.val());
         }
         self.drop_code.next = 0.into();
-        if self.in_valid.val() {
+        if self.a_valid.q.val() {
             self.drop_code.next = self.code.val();
         }
-        self.enq_meta.next = bit_cast::<17, 14>(self.in_len.val().get_bits::<14>(0))
-            | (bit_cast::<17, 2>(self.in_ecn.val()) << 14);
+        self.enq_meta.next = bit_cast::<17, 14>(self.a_len.q.val().get_bits::<14>(0))
+            | (bit_cast::<17, 2>(self.a_ecn.q.val()) << 14);
         if self.sel_applies.val() {
-            self.enq_meta.next = bit_cast::<17, 14>(self.in_len.val().get_bits::<14>(0))
+            self.enq_meta.next = bit_cast::<17, 14>(self.a_len.q.val().get_bits::<14>(0))
                 | (bit_cast::<17, 2>(self.seldrop.ecn_out.val()) << 14);
         }
-        if self.in_is_data.val() {
+        if self.a_is_data.q.val() {
             self.enq_meta.next = self.enq_meta.val() | 0x1_0000;
         }
     }

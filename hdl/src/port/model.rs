@@ -35,6 +35,19 @@ pub struct Judged {
     pub sojourn: u64,
 }
 
+/// An arrival in the input stage: registered in the clock it arrives, with its queue and its
+/// length check judged by the `CLASS_MAP` and `MAX_LEN` of that clock; admitted or dropped in
+/// the next (the port README, *Arrival*).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Arrival {
+    pub q: usize,
+    pub malformed: bool,
+    pub len: u64,
+    pub ecn: u64,
+    pub low_prio: bool,
+    pub is_data: bool,
+}
+
 /// Port counters (saturating), in `rd` order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
@@ -96,6 +109,8 @@ pub struct PortModel<const NQ: usize, const DB: usize, const F: usize = { featur
     pub fifo: Vec<VecDeque<Desc>>,
     pub resident_bytes: u64,
     pub pacer: Pacer,
+    /// The descriptor that arrived last clock, classified then; admitted this clock.
+    pub arrival: Option<Arrival>,
     /// The descriptor granted last clock: (queue, descriptor).
     pub d1: Option<(usize, Desc)>,
     /// The descriptor the AQM judged last clock.
@@ -127,6 +142,7 @@ impl<const NQ: usize, const DB: usize, const F: usize> Default for PortModel<NQ,
             fifo: vec![VecDeque::new(); NQ],
             resident_bytes: 0,
             pacer: Pacer::default(),
+            arrival: None,
             d1: None,
             d2: None,
             dwrr: Dwrr::new(NQ),
@@ -322,9 +338,10 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
         self.pacer.clock(self.rate, self.overhead, popped.map(|(_, d)| d.len));
         self.d1 = popped;
 
-        // --- arrival: classify, admit, enqueue with the time stamp
-        let q = self.queue_of(i.in_class);
-        let malformed = i.in_len == 0 || i.in_len > self.max_len;
+        // --- admission of last clock's arrival: QCAP, selective drop, enqueue with the time stamp
+        let a = self.arrival.unwrap_or_default();
+        let av = self.arrival.is_some();
+        let q = a.q;
         let full = counts[q] >= self.qcap || counts[q] as usize >= Self::DEPTH;
         let sel = enabled(self.sel_q).filter(|&s| s < NQ && Self::has(features::SELDROP));
         let sel_applies = sel == Some(q);
@@ -333,18 +350,18 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
                 csr_we: we(3),
                 csr_addr: reg,
                 csr_wdata: i.csr_wdata,
-                arr_valid: (i.in_valid == 1 && !malformed && !full && sel_applies) as u64,
-                arr_len: i.in_len,
-                arr_ecn: i.in_ecn,
-                arr_low_prio: i.in_low_prio,
+                arr_valid: (av && !a.malformed && !full && sel_applies) as u64,
+                arr_len: a.len,
+                arr_ecn: a.ecn,
+                arr_low_prio: a.low_prio as u64,
                 deq_valid: (sel.is_some() && popped.map(|p| p.0) == sel) as u64,
                 deq_len: popped.map(|p| p.1.len).unwrap_or(0),
             }
             .to_vec(),
         ));
-        if i.in_valid == 1 {
+        if av {
             inc32(&mut self.cnt.input);
-            o.in_drop = if malformed {
+            o.in_drop = if a.malformed {
                 drop::MALFORMED
             } else if full {
                 drop::TAIL
@@ -366,13 +383,23 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
             });
             if o.in_drop == drop::NONE {
                 o.in_admit = 1;
-                let ecn = if sel_applies { sd.ecn_out } else { i.in_ecn };
-                self.fifo[q].push_back(Desc { len: i.in_len, ecn, is_data: i.in_is_data == 1, ts: now });
-                self.resident_bytes += i.in_len;
+                let ecn = if sel_applies { sd.ecn_out } else { a.ecn };
+                self.fifo[q].push_back(Desc { len: a.len, ecn, is_data: a.is_data, ts: now });
+                self.resident_bytes += a.len;
                 // DWRR's pick for the next clock counts the queue this arrival fills
                 self.dwrr.arrivals(1 << q);
             }
         }
+
+        // --- input stage: this clock's arrival classified with this clock's registers
+        self.arrival = (i.in_valid == 1).then(|| Arrival {
+            q: self.queue_of(i.in_class),
+            malformed: i.in_len == 0 || i.in_len > self.max_len,
+            len: i.in_len,
+            ecn: i.in_ecn,
+            low_prio: i.in_low_prio == 1,
+            is_data: i.in_is_data == 1,
+        });
         if we(1) == 1 {
             self.dwrr.csr_write(reg, i.csr_wdata);
         }

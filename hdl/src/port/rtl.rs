@@ -206,7 +206,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
             self.pacer.lens[i].next = self.fifo[i].head_len.val();
         }
 
-        // --- arrival: classify, admit, enqueue with the time stamp
+        // --- arrival: classified in the input stage, admitted (or dropped) a clock later
         self.admission.csr_we.next = self.csr_we.val();
         self.admission.block.next = self.block.val();
         self.admission.sub_addr.next = self.sub_addr.val();
@@ -235,7 +235,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
         }
         self.in_admit.next = self.admission.admit.val();
         self.in_drop.next = self.admission.drop_code.val();
-        self.cnt[0].inc.next = self.in_valid.val();
+        self.cnt[0].inc.next = self.admission.arrived.val();
         self.cnt[1].inc.next = self.admission.admit.val();
         self.cnt[2].inc.next = self.admission.drop_code.val() == 1;
         self.cnt[3].inc.next = self.admission.drop_code.val() == 2;
@@ -252,7 +252,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
         }
         // resident descriptors and bytes
         self.resident.admit.next = self.admission.admit.val();
-        self.resident.in_len.next = self.in_len.val();
+        self.resident.in_len.next = self.admission.len.val();
         for i in 0..NQ {
             self.resident.pop[i].next = self.scheduler.pop[i].val();
             self.resident.lens[i].next = self.fifo[i].head_len.val();

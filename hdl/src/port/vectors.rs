@@ -41,9 +41,9 @@ pub fn rate(bytes_per_clock: f64) -> u64 {
 
 fn basic_file() -> Vec<Op> {
     let mut s = PortScript::default();
-    s.note("default port: one descriptor per clock in, each leaves two clocks after its grant (grant in the arrival's next clock)");
+    s.note("default port: one descriptor per clock in, admitted in the clock after it arrives (the input stage), granted in the next, out two clocks after its grant");
     run(&mut s, 40, |t| desc(t as u64 % 8, 64 + 37 * t as u64, (t % 4) as u64));
-    run(&mut s, 3, |_| PortIn::default());
+    run(&mut s, 4, |_| PortIn::default());
     s.note("a burst into one class queues behind the link: RATE 84 B/clock, 64-B frames (84 wire bytes) leave one per clock, 1518-B ones one per 19 clocks");
     wr(&mut s, csr::RATE, rate(84.0));
     run(&mut s, 12, |_| desc(3, 64, 2));
@@ -80,6 +80,21 @@ fn admission_file() -> Vec<Op> {
     wr(&mut s, csr::QCAP, 4);
     wr(&mut s, csr::MAX_LEN, 1518);
     run(&mut s, 12, |t| desc(1, [0, 1519, 100, 100, 100, 100, 100, 100, 100, 64, 64, 64][t], 2));
+    s.note("the input stage judges an arrival by the CLASS_MAP and MAX_LEN of its own clock: writes in that clock apply to the next arrival");
+    wr(&mut s, csr::QCAP, 16);
+    wr(&mut s, csr::MAX_LEN, 9216);
+    wr(&mut s, csr::RATE, rate(2000.0));
+    let staged = |addr: u16, data: u64, d: PortIn| PortIn { csr_we: 1, csr_addr: addr as u64, csr_wdata: data, ..d };
+    run(&mut s, 6, |t| match t {
+        0 => staged(csr::CLASS_MAP, 0o66666666, desc(1, 2000, 2)),
+        1 => staged(csr::MAX_LEN, 1000, desc(1, 2000, 2)),
+        2 => desc(1, 2000, 2),
+        _ => PortIn::default(),
+    });
+    wr(&mut s, csr::CLASS_MAP, 0o76543210);
+    wr(&mut s, csr::MAX_LEN, 1518);
+    wr(&mut s, csr::RATE, rate(10.0));
+    wr(&mut s, csr::QCAP, 4);
     s.note("MAX_LEN above 16383 is refused (the FIFO keeps 14 bits of length)");
     wr(&mut s, csr::MAX_LEN, 16384);
     run(&mut s, 2, |_| desc(2, 1519, 2));
@@ -210,6 +225,7 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
 mod spec_tests {
     use super::*;
     use crate::cycle::CycleModel;
+    use crate::port::drop;
 
     /// Conservation on every clock: in = enq + drops at admission, enq = out + drops at
     /// departure + resident + in flight; and the resident byte count matches the FIFOs.
@@ -220,6 +236,31 @@ mod spec_tests {
         assert_eq!(c.enq, c.deq + m.resident_pkts());
         assert_eq!(m.resident_bytes, m.fifo.iter().flatten().map(|d| d.len).sum::<u64>());
         assert!(m.fifo.iter().all(|f| f.len() <= 16));
+    }
+
+    /// The input stage (the README's *Arrival*): an arrival is classified and its length checked
+    /// with the registers of the clock it arrives in, and admitted in the next clock; a write in
+    /// its clock applies to the arrivals after it. Expected values worked from that rule.
+    #[test]
+    fn the_input_stage_judges_an_arrival_by_the_registers_of_its_clock() {
+        let mut m = Port8x16::default();
+        let with_write = |addr: u16, data: u64, d: PortIn| PortIn { csr_we: 1, csr_addr: addr as u64, csr_wdata: data, ..d };
+        let mut step = |i: PortIn| PortOut::from_slice(&m.step(&i.to_vec()));
+        // clock 0: class 1 (default map: queue 1) arrives as CLASS_MAP sends every class to queue 6
+        let o = step(with_write(csr::CLASS_MAP, 0o66666666, desc(1, 2000, 2)));
+        assert_eq!((o.in_admit, o.in_drop, o.grant), (0, 0, 0), "nothing is admitted in the clock it arrives");
+        // clock 1: the first is admitted to queue 1; the second arrives (queue 6) as MAX_LEN drops to 1000
+        let o = step(with_write(csr::MAX_LEN, 1000, desc(1, 2000, 2)));
+        assert_eq!((o.in_admit, o.in_drop, o.grant), (1, drop::NONE, 0));
+        // clock 2: the second is admitted (its length was checked against 9216); the third arrives
+        let o = step(desc(1, 2000, 2));
+        assert_eq!((o.in_admit, o.in_drop, o.grant, o.grant_q), (1, drop::NONE, 1, 1), "the first, in queue 1, is granted");
+        // clock 3: the third is malformed (2000 > 1000)
+        let o = step(PortIn::default());
+        assert_eq!((o.in_admit, o.in_drop, o.grant, o.grant_q), (0, drop::MALFORMED, 1, 6), "the second went to queue 6");
+        let o = step(PortIn::default());
+        assert_eq!((o.in_admit, o.in_drop, o.grant), (0, drop::NONE, 0));
+        assert_eq!((m.cnt.input, m.cnt.enq, m.cnt.drop_malformed, m.cnt.deq), (3, 2, 1, 2));
     }
 
     #[test]
@@ -235,8 +276,9 @@ mod spec_tests {
         assert!(c.drop_aqm > 0 && c.marked_aqm > 0, "{c:?}");
     }
 
-    /// With the default (unlimited) link every arrival is admitted and leaves three clocks later
-    /// (granted in the next clock, judged by the AQM in `D1`, out from `D2`).
+    /// With the default (unlimited) link every arrival is admitted in the next clock (its input
+    /// stage) and leaves four clocks after it arrived (granted in the clock after its admission,
+    /// judged by the AQM in `D1`, out from `D2`).
     #[test]
     fn one_descriptor_per_clock_in_and_out() {
         let mut m = Port8x16::default();
@@ -247,10 +289,11 @@ mod spec_tests {
             let o = PortOut::from_slice(&m.step(&desc(r.below(8), 64 + r.below(1437), 2).to_vec()));
             admitted += o.in_admit;
             out += o.out_valid;
-            assert_eq!(o.grant, (t >= 1) as u64, "clock {t}");
-            assert_eq!(o.out_valid, (t >= 3) as u64, "clock {t}");
+            assert_eq!(o.in_admit, (t >= 1) as u64, "clock {t}");
+            assert_eq!(o.grant, (t >= 2) as u64, "clock {t}");
+            assert_eq!(o.out_valid, (t >= 4) as u64, "clock {t}");
         }
-        assert_eq!((admitted, out), (n, n - 3));
+        assert_eq!((admitted, out), (n - 1, n - 4));
         assert_conserved(&m);
     }
 

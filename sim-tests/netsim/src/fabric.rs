@@ -192,6 +192,8 @@ pub struct PortLog {
 struct PortState {
     spec: PortSpec,
     ingress: VecDeque<Pkt>,
+    /// The packet in the port's input stage: presented last clock, admitted or dropped now.
+    staged: Option<Pkt>,
     shadow: [VecDeque<Pkt>; QUEUES],
     bytes: [u64; QUEUES],
     /// The packets between the grant and the departure (the port's `D1` and `D2`), each with
@@ -288,15 +290,17 @@ impl<E: Copy + Ord + std::fmt::Debug> Fabric<E> {
         let done = self.now + self.ser(p.len as u64, self.cfg.nic_bytes_per_tick);
         self.push(done, Ev::NicFree(h));
         let extra = self.cfg.host_delay.get(h as usize).copied().unwrap_or(0);
-        self.push(done + self.cfg.to_port + extra, Ev::AtPort(p));
+        // a tick early: the port admits a packet in the clock after it is presented (its input
+        // stage), so it is admitted at `done + to_port + extra`, as if it had no input stage
+        self.push(done + self.cfg.to_port + extra - 1, Ev::AtPort(p));
     }
 
     fn clock_port(&mut self, i: usize) -> Result<()> {
         let now = self.now;
         let st = &mut self.ports[i];
         st.log.max_ingress = st.log.max_ingress.max(st.ingress.len());
-        let arrival = st.ingress.pop_front();
-        let inp = match arrival {
+        let presented = st.ingress.pop_front();
+        let inp = match presented {
             Some(p) => PortIn { in_valid: 1, in_class: p.class as u64, in_len: p.len as u64, in_ecn: p.ecn as u64, in_low_prio: p.low_prio as u64, in_is_data: p.data as u64, ..Default::default() },
             None => PortIn::default(),
         };
@@ -333,7 +337,7 @@ impl<E: Copy + Ord + std::fmt::Debug> Fabric<E> {
             st.bytes[q] -= p.len as u64;
             st.d1 = Some((p, now + 1));
         }
-        if let Some(p) = arrival {
+        if let Some(p) = std::mem::replace(&mut st.staged, presented) {
             st.log.arrivals += 1;
             if o.in_admit == 1 {
                 let q = (p.class as usize) % QUEUES;
@@ -392,7 +396,7 @@ pub fn run<A: App>(cfg: FabricConfig, ports: Vec<PortSpec>, app: &mut A, until: 
         for x in &w {
             spec.engine.clock(x);
         }
-        f.ports.push(PortState { spec, ingress: VecDeque::new(), shadow: Default::default(), bytes: [0; QUEUES], d1: None, d2: None, sent: [0; QUEUES], log: PortLog::default() });
+        f.ports.push(PortState { spec, ingress: VecDeque::new(), staged: None, shadow: Default::default(), bytes: [0; QUEUES], d1: None, d2: None, sent: [0; QUEUES], log: PortLog::default() });
     }
     let mut out = FabricRun::default();
     app.start(&mut f);
