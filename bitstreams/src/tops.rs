@@ -288,45 +288,50 @@ fn system_port_note(name: &str) -> &'static str {
     match name {
         "port-ecnsharp" => "The AQM with the port's FIFOs, DWRR and pacer. The AQM takes two clocks (see `aqm`): \
             `D1`'s queue selects that queue's state for the marker's stage `A`, which makes every chain and \
-            division, and stage `B` decides in `D2` from registers. Its slowest path is split between the \
-            marker's stage `A` behind the port's queue selection (`D1`'s queue selecting that queue's table \
-            index, or the time, through `LawValue` into stage `B`'s law or its clamp; four of the five placements) and the \
-            port's own paths (the arrival into the resident packets, see `port-hpcc`), with little between \
-            them. The next cuts are the AQM's division over two clocks (see \
-            `aqm`), with the state's read a clock ahead of `D1` (the scheduler's grant names the queue in \
-            `D0`), and the port's (see `port-hpcc`).",
-        "port-ren" => "REN with the port's FIFOs, DWRR and pacer; REN takes the departing descriptor in `D2`. Since \
-            DWRR keeps its refill test as a register (see `dwrr`), no path runs through the grant's chain; the \
-            slowest is REN's own (as in `ren`) on four of the five placements, the arrival's length check into \
-            the resident packets (see `port-hpcc`) on the fifth. REN's runs from `D2`'s descriptor, the \
-            resident count it reads as its queue, or a boundary's budget through the marking decision (the length against \
-            `MAX_LEN`, the mode's choice) into the issued marks' enable. 100 MHz needs REN's input stage (see \
-            `ren`): in the port, its length check could be made in `D1`, a clock before REN takes the \
-            descriptor.",
+            division, and stage `B` decides in `D2` from registers. Its slowest path on every placement is the \
+            marker's stage `A` behind the port's queue selection: `D1`'s queue selecting that queue's table \
+            index through `LawValue` into stage `B`'s law or its clamp, two thirds of it routing. The arrival, \
+            its slowest path on one placement before, is registered by the port's input stage (see \
+            `port-hpcc`). The next cut is the AQM's division over two clocks (see `aqm`), with the state's read \
+            a clock ahead of `D1` (the scheduler's grant names the queue in `D0`).",
+        "port-ren" => "REN with the port's FIFOs, DWRR and pacer; REN takes the departing descriptor in `D2`. No path \
+            runs through the grant's chain (see `dwrr`), and the port's input stage takes the arrival's length \
+            check and class map out of the admission (see `port-hpcc`). The slowest path is REN's own on four of \
+            the five placements: its `MAX_LEN` register through the length check on `D2`'s descriptor and the \
+            marking decision (the mode's choice, the spend) into the enables of the budgets' and issued marks' \
+            registers; on the fifth a queue's non-empty flag through the grant into a FIFO's head-length enable. \
+            That length check alone made in `D1`, a clock before REN takes the descriptor (against `MAX_LEN`'s \
+            next value, so a write in that clock counts), was tried and not kept: 67.30 MHz (58.01–69.63, \
+            `--trial port-ren` on scratch RTL), within the spread, the slowest path moving to REN's compare on the \
+            resident count (its queue) or a budget's rest into the issued marks' enable. 100 MHz needs REN's \
+            whole input stage (see `ren`): the length check, mode B's compares and the idle accumulator off the \
+            decision together.",
         "port-flashpass" => "Selective drop and the shaper with the port's FIFOs, DWRR and pacer. The emulation \
             queue's eligibility is a flip-flop, judged a clock ahead for every way the clock can end \
             (`EmuShaper`), each queue's head length is a register, and selective drop's dequeue reads the \
             head of its own queue (chosen by `SEL_Q`, not by the grant), so neither a carry chain of the \
             shaper's nor a block RAM's output sits in front of DWRR's choice, and DWRR's refill test is a \
-            register (see `dwrr`), so no chain follows the grant's decision. Its slowest path is the arrival on \
-            every placement: the class map and selective drop (its `K` and `CAP` compares on its occupancy), \
-            then the admission and the push, into the port's counters, the resident packets or selective \
-            drop's occupancy, whose enables nextpnr-ice40 0.4 puts on global buffers. The next cut is the \
-            arrival classified a clock before it is admitted (see `port-hpcc`).",
+            register (see `dwrr`). The port's input stage registers the arrival with its queue and length check \
+            (see `port-hpcc`). Its slowest path is still the admission: selective drop's fit test (`CAP` less its \
+            occupancy less the registered length, one chain) and its `K` compares into the admission, then the \
+            resident packets' or a counter's enable (three placements), or a FIFO's count through its `QCAP` \
+            compare and the push (two), about two thirds routing. The next cut is selective drop's own (see \
+            `seldrop`): no 34-bit arithmetic in the admission's clock.",
         "port-hpcc" => "INT stamping with the port's FIFOs, DWRR and pacer. The stamper alone meets 100 MHz, so this \
             port measures the port's own paths. The grant only selects: the link pacer's credit after a departure \
             (`CreditAfter`) and the resident bytes (`ResidentLane`, with and without the arrival) are made for every \
-            queue's head before it, each queue's non-empty flag and head length are flip-flops (the length's \
-            enable under the 16 flip-flops at which nextpnr-ice40 moves an enable onto a global), and the \
-            FIFOs' bypasses load every clock. DWRR keeps its refill test and its current queue's flag as \
-            registers (see `dwrr`), which took its refill chain out of the grant (the slowest path on four of \
-            the five placements before, 62.58 MHz). What is left is the arrival: its length against `MAX_LEN`, \
-            its class through the class map, its queue's `QCAP` compare and the push, into a FIFO's count or \
-            head-length enable (four placements), and a queue's non-empty flag through the grant into \
-            another's count (one), most of it in routing. 100 MHz needs the arrival classified a clock before \
-            it is admitted (a clock of latency at the port's input, which the model would carry; roughed in \
-            on scratch RTL for its timing, 74.25 MHz, the slowest path then a queue's flag through the grant) \
-            and the grant's fanout into the pops shortened.",
+            queue's head before it, each queue's non-empty flag and head length are flip-flops, the FIFOs' \
+            bypasses load every clock, and DWRR keeps its refill test and its current queue's flag as registers \
+            (see `dwrr`). The arrival takes two clocks: an input stage registers it with its queue (the class \
+            map, one flag per queue) and its length check, and the admission takes it a clock later, which took \
+            the slowest path of four placements of five (62.72 MHz before) out. What is left, within a \
+            nanosecond: a queue's non-empty flag through DWRR's grant into that FIFO's head-length enable \
+            (two placements), a FIFO's count through its `QCAP` compare and the push into the resident packets' \
+            enable (two), and INT's length check on `D2`'s descriptor into the departure counters' enables \
+            (one), about three quarters routing. Each queue's `QCAP` test made a clock ahead was tried and not \
+            kept (68.25 MHz: a `QCAP` write into its compares became the slowest path; the port README). 100 \
+            MHz needs these three shorter together: the grant's fanout into the pops, the `QCAP` test off the \
+            push with its write forwarded outside the compare, and INT's length check made in `D1`.",
         _ => unreachable!("a per-system port of hdl::port::SYSTEMS"),
     }
 }

@@ -47,7 +47,7 @@ pub mod csr {
 /// Read addresses of `csr_raddr`.
 pub mod rd {
     crate::regmap! { u64;
-        IN @ 0 : Ro, "Descriptors offered (`in_valid`).";
+        IN @ 0 : Ro, "Descriptors offered (`in_valid`), counted in the clock after, when they are admitted or dropped.";
         ENQ @ 1 : Ro, "Descriptors admitted into a queue.";
         DROP_MALFORMED @ 2 : Ro, "Arrivals dropped as malformed (length 0 or above `MAX_LEN`).";
         DROP_TAIL @ 3 : Ro, "Arrivals tail-dropped (queue at `QCAP`).";
@@ -185,12 +185,13 @@ crate::pins! {
 }
 
 crate::pins! {
-    /// Port outputs: the arrival's fate, the scheduler's grant, the departing descriptor (two
+    /// Port outputs: the fate of last clock's arrival, the scheduler's grant, the departing descriptor (two
     /// clocks after its grant) and the register read port.
     pub struct PortOut {
-        /// The arrival is enqueued.
+        /// The descriptor that arrived last clock is enqueued (the input stage, *Latency*).
         in_admit: 1,
-        /// Why not: 0 none, 1 malformed, 2 tail, 3 selective.
+        /// Why not: 0 none, 1 malformed, 2 tail, 3 selective (for the descriptor that arrived
+        /// last clock).
         in_drop: 2,
         /// The scheduler grants a queue this clock.
         grant: 1,
@@ -257,13 +258,15 @@ crate::switch_block!(
                 the full port's slowest path on the ECP5 before `D2`. Each queue's head length is a register, \
                 and the emulation queue's eligibility a flip-flop judged a clock ahead (`EmuShaper`), so \
                 neither a block RAM's output nor the shaper's chain sits in front of DWRR's choice, which \
-                were the longest path before. DWRR's refill test is a register (see `dwrr`). The slowest paths \
-                on the ECP5 now end in the shaper: the emulation queue's grant (from `EMU_Q`'s register and \
-                the look-ahead's flip-flop) into the reset of the bucket's remainder or into the bucket, four of \
-                the five placements, most of it routing; the fifth runs an arrival into DWRR's pick. The \
-                fixes in the notes: the shaper charged from a registered grant, the arrival classified \
-                a clock before it is admitted (see `port-hpcc`), the AQM's division over two clocks, REN's \
-                length check off the decision (see `ren`).",
+                were the longest path before. DWRR's refill test is a register (see `dwrr`), and the arrival \
+                takes two clocks, its queue and length check registered by an input stage (see `port-hpcc`). \
+                The slowest paths on the ECP5 are spread over the blocks, each about four fifths routing: \
+                `EMU_Q`'s register through the emulation queue's grant into the link pacer's credit or the \
+                reset of the shaper's remainder (two placements), the AQM's stage `A` behind `D1`'s queue into \
+                stage `B` (one), the AQM's verdict in `D2` into REN's budgets (one), and the emulation queue's \
+                eligibility through the grant into a FIFO's read address (one). The fixes in the notes: the \
+                shaper charged from a registered grant, the AQM's division over two clocks, REN's length check \
+                off the decision (see `ren`).",
         min_cells: 1000,
         min_ram: 8,
         fits_hx8k: false,

@@ -19,8 +19,11 @@
 //!   later (store-and-forward). It is timed from the clock after its grant (its dequeue): the
 //!   port's pipeline after that (`D2`, the port README's *Latency*) is a few nanoseconds of
 //!   hardware, which a tick (50 ns at 10 Gb/s) would inflate, so the fabric counts it in
-//!   `from_port` and the closed loops do not change with the RTL's pipeline depth. Host NICs
-//!   serialize at their own rate, one FIFO per class, served round-robin.
+//!   `from_port` and the closed loops do not change with the RTL's pipeline depth. Likewise on
+//!   the way in: the port admits a packet in the clock after it is presented (its input stage),
+//!   so the fabric presents it a tick before it reaches the port, and it is admitted in the tick
+//!   it reaches it. Host NICs serialize at their own rate, one FIFO per class, served
+//!   round-robin.
 //! * Reverse paths (grants, credits, ACKs, STOPs) are the app's business: it schedules its
 //!   own events with the propagation delay it models (they are not queued).
 //! * Each port logs its decisions (arrival drops, departure drops, changed codes) and folds its
