@@ -386,7 +386,7 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
                 let ecn = if sel_applies { sd.ecn_out } else { a.ecn };
                 self.fifo[q].push_back(Desc { len: a.len, ecn, is_data: a.is_data, ts: now });
                 self.resident_bytes += a.len;
-                // DWRR's pick for the next clock counts the queue this arrival fills
+                // DWRR's pick for the next clock counts the queue this admission fills
                 self.dwrr.arrivals(1 << q);
             }
         }

@@ -51,7 +51,7 @@ pub struct Scheduler<const NQ: usize, const QB: usize> {
     g_len: Signal<Local, Bits<16>>,
     g_rest: Signal<Local, Bits<3>>,
     emu_backlog: Signal<Local, Bit>,
-    /// The queue this clock's arrival fills, one-hot.
+    /// The queue this clock's admission fills, one-hot.
     arrive: Signal<Local, Bits<NQ>>,
 }
 
