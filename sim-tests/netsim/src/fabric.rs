@@ -21,8 +21,8 @@
 //!   hardware, which a tick (50 ns at 10 Gb/s) would inflate, so the fabric counts it in
 //!   `from_port` and the closed loops do not change with the RTL's pipeline depth. Likewise on
 //!   the way in: the port admits a packet in the clock after it is presented (its input stage),
-//!   so the fabric presents it a tick before it reaches the port, and it is admitted in the tick
-//!   it reaches it. Host NICs serialize at their own rate, one FIFO per class, served
+//!   so the fabric presents it a tick before its propagation to the port ends, and the port
+//!   admits it in the tick it arrives. Host NICs serialize at their own rate, one FIFO per class, served
 //!   round-robin.
 //! * Reverse paths (grants, credits, ACKs, STOPs) are the app's business: it schedules its
 //!   own events with the propagation delay it models (they are not queued).
