@@ -5,7 +5,9 @@
 //! block judge it when its queue is the selective-drop queue, and gives the FIFO what to push:
 //! the descriptor {is_data, ecn, len} with the code selective drop gave it. So the class map's
 //! selection and the length's carry chain are not in front of the push (the port README,
-//! *Latency*).
+//! *Latency*). Each queue's `QCAP` test is a flip-flop too, made in the arrival's clock for
+//! the count after its edge, against that clock's `QCAP`: the compares read registers only, and
+//! the push and the pop select among them.
 
 use crate::seldrop::rtl::SelectiveDrop;
 use rust_hdl::prelude::*;
@@ -30,8 +32,9 @@ pub struct Admission<const NQ: usize, const QB: usize, const CB: usize> {
     pub max_len: Signal<In, Bits<16>>,
     pub sel_en: Signal<In, Bit>,
     pub sel: Signal<In, Bits<QB>>,
-    /// Every queue's occupancy.
+    /// Every queue's occupancy, and its pop this clock.
     pub counts: [Signal<In, Bits<CB>>; NQ],
+    pub pops: [Signal<In, Bit>; NQ],
     /// This clock's grant (selective drop counts a departure of its queue).
     pub g: Signal<In, Bit>,
     pub gq: Signal<In, Bits<QB>>,
@@ -64,8 +67,14 @@ pub struct Admission<const NQ: usize, const QB: usize, const CB: usize> {
     /// The arrival's class maps to queue i (the class map's low `QB` bits, as `a_q`).
     a_hit: [DFF<Bit>; NQ],
     qsel: Signal<Local, Bits<3>>,
-    /// Queue i holds `QCAP` (each compare on registers, side by side; the arrival selects one).
-    full_q: [Signal<Local, Bit>; NQ],
+    /// Queue i holds `QCAP`: made last clock for this clock's count, against last clock's `QCAP`
+    /// (the arrival's); the arrival selects one.
+    full_q: [DFF<Bit>; NQ],
+    /// The count after this clock's edge holds `QCAP`: held, pushed (`count + 1`), popped
+    /// (`count − 1`, i.e. `count > QCAP`). Each is a compare on registers.
+    at_cap: [Signal<Local, Bit>; NQ],
+    at_cap_pushed: [Signal<Local, Bit>; NQ],
+    at_cap_popped: [Signal<Local, Bit>; NQ],
     qhit: [Signal<Local, Bit>; NQ],
     qid3: [Constant<Bits<3>>; NQ],
     qmask: Constant<Bits<3>>,
@@ -95,6 +104,7 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Default for Admission<NQ
             sel_en: Default::default(),
             sel: Default::default(),
             counts: std::array::from_fn(|_| Default::default()),
+            pops: std::array::from_fn(|_| Default::default()),
             g: Default::default(),
             gq: Default::default(),
             sel_head_len: Default::default(),
@@ -116,6 +126,9 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Default for Admission<NQ
             a_hit: std::array::from_fn(|_| Default::default()),
             qsel: Default::default(),
             full_q: std::array::from_fn(|_| Default::default()),
+            at_cap: std::array::from_fn(|_| Default::default()),
+            at_cap_pushed: std::array::from_fn(|_| Default::default()),
+            at_cap_popped: std::array::from_fn(|_| Default::default()),
             qhit: std::array::from_fn(|_| Default::default()),
             qid3: std::array::from_fn(|i| Constant::new((i as u64).into())),
             qmask: Constant::new(((1u64 << QB) - 1).into()),
@@ -163,8 +176,7 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Admission<NQ, 
         self.q.next = self.a_q.q.val();
         self.full.next = false;
         for i in 0..NQ {
-            self.full_q[i].next = self.counts[i].val() >= self.qcap.val();
-            if self.a_hit[i].q.val() & self.full_q[i].val() {
+            if self.a_hit[i].q.val() & self.full_q[i].q.val() {
                 self.full.next = true;
             }
         }
@@ -195,8 +207,23 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Admission<NQ, 
         }
         self.admit.next = self.a_valid.q.val() & (self.code.val() == 0);
         for i in 0..NQ {
-            self.push[i].next = self.a_valid.q.val() & self.a_hit[i].q.val() & !self.malformed.val() & !self.full_q[i].val()
+            self.push[i].next = self.a_valid.q.val() & self.a_hit[i].q.val() & !self.malformed.val() & !self.full_q[i].q.val()
                 & !(self.sel_en.val() & (self.sel.val().index() == i) & !self.seldrop.admit.val());
+        }
+        // --- each queue's QCAP test for the next clock: this clock's QCAP, the count after the
+        // edge (the count moves by this clock's push and pop)
+        for i in 0..NQ {
+            self.at_cap[i].next = self.counts[i].val() >= self.qcap.val();
+            self.at_cap_pushed[i].next = (self.counts[i].val() + 1) >= self.qcap.val();
+            self.at_cap_popped[i].next = self.counts[i].val() > self.qcap.val();
+            self.full_q[i].clock.next = self.clock.val();
+            self.full_q[i].d.next = self.at_cap[i].val();
+            if self.push[i].val() & !self.pops[i].val() {
+                self.full_q[i].d.next = self.at_cap_pushed[i].val();
+            }
+            if !self.push[i].val() & self.pops[i].val() {
+                self.full_q[i].d.next = self.at_cap_popped[i].val();
+            }
         }
         self.drop_code.next = 0.into();
         if self.a_valid.q.val() {

@@ -66,9 +66,14 @@ pub struct BypassFifo<const WL: usize, const WM: usize, const WB: usize, const D
     /// The second entry's length: the RAM's output, or the bypass when it was written at the
     /// edge that read it.
     second: Signal<Local, Bits<WL>>,
-    /// The count is 1, or 2 (compares on the register).
-    one: Signal<Local, Bit>,
-    two: Signal<Local, Bit>,
+    /// The count is 1, or 2: flip-flops, each made from the count's compares and this clock's
+    /// push and pop, so a pop reaches the head's enable through one gate (`to_head` is then
+    /// only on the head's data).
+    one: DFF<Bit>,
+    two: DFF<Bit>,
+    /// The count is 2 or 3 now: the flags' next values when a pop or a push moves the count.
+    eq2: Signal<Local, Bit>,
+    eq3: Signal<Local, Bit>,
     /// This clock's push becomes the head.
     to_head: Signal<Local, Bit>,
 }
@@ -110,6 +115,8 @@ impl<const WL: usize, const WM: usize, const WB: usize, const DB: usize, const C
             second: Default::default(),
             one: Default::default(),
             two: Default::default(),
+            eq2: Default::default(),
+            eq3: Default::default(),
             to_head: Default::default(),
         }
     }
@@ -120,7 +127,7 @@ impl<const WL: usize, const WM: usize, const WB: usize, const DB: usize, const C
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, wr_ptr, rd0, rd1, rd2, n, ne, h_len, byp_s_v, byp_l, byp_h_v, byp_m, byp_b);
+        dff_setup!(self, clock, wr_ptr, rd0, rd1, rd2, n, ne, one, two, h_len, byp_s_v, byp_l, byp_h_v, byp_m, byp_b);
         self.ram_l.read_clock.next = self.clock.val();
         self.ram_l.write_clock.next = self.clock.val();
         self.ram_m.read_clock.next = self.clock.val();
@@ -129,10 +136,10 @@ impl<const WL: usize, const WM: usize, const WB: usize, const DB: usize, const C
         self.ram_b.write_clock.next = self.clock.val();
         self.count.next = self.n.q.val();
         self.nonempty.next = self.ne.q.val();
-        self.one.next = self.n.q.val() == 1;
-        self.two.next = self.n.q.val() == 2;
-        self.ne.d.next = self.push.val() | (self.ne.q.val() & !(self.pop.val() & self.one.val()));
-        self.to_head.next = self.push.val() & (!self.ne.q.val() | (self.pop.val() & self.one.val()));
+        self.eq2.next = self.n.q.val() == 2;
+        self.eq3.next = self.n.q.val() == 3;
+        self.ne.d.next = self.push.val() | (self.ne.q.val() & !(self.pop.val() & self.one.q.val()));
+        self.to_head.next = self.push.val() & (!self.ne.q.val() | (self.pop.val() & self.one.q.val()));
         // the head's length: a register, the second entry's after a pop, the input's when the
         // push becomes the head
         self.head_len.next = bit_cast::<16, WL>(self.h_len.q.val());
@@ -141,7 +148,7 @@ impl<const WL: usize, const WM: usize, const WB: usize, const DB: usize, const C
             self.second.next = self.byp_l.q.val();
         }
         self.second_len.next = bit_cast::<16, WL>(self.second.val());
-        self.last.next = self.one.val();
+        self.last.next = self.one.q.val();
         if self.pop.val() {
             self.h_len.d.next = self.second.val();
         }
@@ -183,16 +190,20 @@ impl<const WL: usize, const WM: usize, const WB: usize, const DB: usize, const C
         self.byp_l.d.next = self.in_len.val();
         self.byp_m.d.next = self.in_meta.val();
         self.byp_b.d.next = self.in_b.val();
-        self.byp_s_v.d.next = self.push.val() & ((!self.pop.val() & self.one.val()) | (self.pop.val() & self.two.val()));
+        self.byp_s_v.d.next = self.push.val() & ((!self.pop.val() & self.one.q.val()) | (self.pop.val() & self.two.q.val()));
         self.byp_h_v.d.next = self.to_head.val();
         if self.push.val() {
             self.wr_ptr.d.next = self.wr_ptr.q.val() + 1;
         }
         if self.push.val() & !self.pop.val() {
             self.n.d.next = self.n.q.val() + 1;
+            self.one.d.next = !self.ne.q.val();
+            self.two.d.next = self.one.q.val();
         }
         if !self.push.val() & self.pop.val() {
             self.n.d.next = self.n.q.val() - 1;
+            self.one.d.next = self.eq2.val();
+            self.two.d.next = self.eq3.val();
         }
     }
 }

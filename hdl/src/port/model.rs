@@ -37,11 +37,13 @@ pub struct Judged {
 
 /// An arrival in the input stage: registered in the clock it arrives, with its queue and its
 /// length check judged by the `CLASS_MAP` and `MAX_LEN` of that clock; admitted or dropped in
-/// the next (the port README, *Arrival*).
+/// the next, its queue's occupancy tested against the `QCAP` of its arrival's clock (the port
+/// README, *Arrival*).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Arrival {
     pub q: usize,
     pub malformed: bool,
+    pub qcap: u64,
     pub len: u64,
     pub ecn: u64,
     pub low_prio: bool,
@@ -342,7 +344,7 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
         let a = self.arrival.unwrap_or_default();
         let av = self.arrival.is_some();
         let q = a.q;
-        let full = counts[q] >= self.qcap || counts[q] as usize >= Self::DEPTH;
+        let full = counts[q] >= a.qcap || counts[q] as usize >= Self::DEPTH;
         let sel = enabled(self.sel_q).filter(|&s| s < NQ && Self::has(features::SELDROP));
         let sel_applies = sel == Some(q);
         let sd = SelDropOut::from_slice(&self.seldrop.step(
@@ -395,6 +397,7 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
         self.arrival = (i.in_valid == 1).then(|| Arrival {
             q: self.queue_of(i.in_class),
             malformed: i.in_len == 0 || i.in_len > self.max_len,
+            qcap: self.qcap,
             len: i.in_len,
             ecn: i.in_ecn,
             low_prio: i.in_low_prio == 1,

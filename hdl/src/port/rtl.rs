@@ -224,6 +224,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
         self.admission.sel.next = self.regs.sel.val();
         for i in 0..NQ {
             self.admission.counts[i].next = self.fifo[i].count.val();
+            self.admission.pops[i].next = self.scheduler.pop[i].val();
         }
         self.admission.g.next = self.scheduler.g.val();
         self.admission.gq.next = self.scheduler.gq.val();
