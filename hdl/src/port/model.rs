@@ -127,7 +127,11 @@ pub struct PortModel<const NQ: usize, const DB: usize, const F: usize = { featur
     pub emu_stale: bool,
     pub ren: Ren,
     pub int: IntStamp,
+    /// Every event counted, up to this clock.
     pub cnt: Counters,
+    /// The counters as the read port shows them: a clock behind `cnt`, since each counts its
+    /// event at the edge after the event's clock (the RTL's `LateCounter`s).
+    pub shown: Counters,
 }
 
 impl<const NQ: usize, const DB: usize, const F: usize> Default for PortModel<NQ, DB, F> {
@@ -155,6 +159,7 @@ impl<const NQ: usize, const DB: usize, const F: usize> Default for PortModel<NQ,
             ren: Ren::default(),
             int: IntStamp::default(),
             cnt: Counters::default(),
+            shown: Counters::default(),
         }
     }
 }
@@ -182,7 +187,7 @@ impl<const NQ: usize, const DB: usize, const F: usize> PortModel<NQ, DB, F> {
 
     /// The register read port.
     pub fn read(&self, addr: u64) -> u64 {
-        let c = &self.cnt;
+        let c = &self.shown;
         match addr {
             rd::IN => c.input,
             rd::ENQ => c.enq,
@@ -228,6 +233,8 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
         let reg = i.csr_addr & 0xFF;
         let we = |b: u64| (i.csr_we == 1 && block == b) as u64;
         let mut o = PortOut { csr_rdata: self.read(i.csr_raddr), ..Default::default() };
+        // the counters as they stand now (events up to the last clock) show from the next
+        let counted = self.cnt;
         let counts: Vec<u64> = self.fifo.iter().map(|f| f.len() as u64).collect();
         let resident_pkts: u64 = counts.iter().sum();
 
@@ -414,6 +421,7 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
         if we(0) == 1 {
             self.write_port_csr(reg, i.csr_wdata);
         }
+        self.shown = counted;
         o.to_vec()
     }
 }

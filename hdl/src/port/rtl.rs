@@ -14,7 +14,7 @@ use super::pacer::LinkPacer;
 use super::resident::Resident;
 use super::regs::PortRegisters;
 use super::scheduler::Scheduler;
-use crate::rtl_util::SatCounter;
+use crate::rtl_util::LateCounter;
 use rust_hdl::prelude::*;
 
 // The register addresses this RTL and its stages (`regs.rs`, `admission.rs`, `scheduler.rs`,
@@ -74,7 +74,7 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     regs: PortRegisters<NQ, QB, DB, CB, F>,
     pacer: LinkPacer<NQ>,
     resident: Resident<NQ>,
-    cnt: [SatCounter; N_CNT],
+    cnt: [LateCounter; N_CNT],
     rd_count: Signal<Local, Bits<CB>>,
     // wires
     block: Signal<Local, Bits<4>>,

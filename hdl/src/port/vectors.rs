@@ -293,6 +293,27 @@ mod spec_tests {
         assert_eq!((o.in_admit, o.in_drop), (0, drop::TAIL));
     }
 
+    /// The port's counters count an event at the edge after its clock (`LateCounter`), so the
+    /// read port shows it from the second clock after it. Expected values worked from that rule.
+    #[test]
+    fn a_counter_shows_its_event_from_the_second_clock_after_it() {
+        let mut m = Port8x16::default();
+        let read = |a: u64, d: PortIn| PortIn { csr_raddr: a, ..d };
+        let mut step = |i: PortIn| PortOut::from_slice(&m.step(&i.to_vec()));
+        // clock 0: an arrival; clock 1: its admission (the IN and ENQ events)
+        assert_eq!(step(read(rd::IN, desc(1, 100, 2))).csr_rdata, 0);
+        let o = step(read(rd::IN, PortIn::default()));
+        assert_eq!((o.in_admit, o.csr_rdata), (1, 0));
+        // clock 2: its grant (the DEQ event); IN still shows 0, counted at the edge that ends it
+        let o = step(read(rd::IN, PortIn::default()));
+        assert_eq!((o.grant, o.csr_rdata), (1, 0));
+        assert_eq!(step(read(rd::ENQ, PortIn::default())).csr_rdata, 1, "clock 3: ENQ shows the admission");
+        assert_eq!(step(read(rd::DEQ, PortIn::default())).csr_rdata, 1, "clock 4: DEQ shows the grant");
+        // clock 4 is `D2`'s (the OUT event): OUT shows it from clock 6
+        assert_eq!(step(read(rd::OUT, PortIn::default())).csr_rdata, 0, "clock 5");
+        assert_eq!(step(read(rd::OUT, PortIn::default())).csr_rdata, 1, "clock 6");
+    }
+
     #[test]
     fn fuzz_conserves_descriptors() {
         let mut m = Port8x16::default();
