@@ -288,50 +288,51 @@ fn system_port_note(name: &str) -> &'static str {
     match name {
         "port-ecnsharp" => "The AQM with the port's FIFOs, DWRR and pacer. The AQM takes two clocks (see `aqm`): \
             `D1`'s queue selects that queue's state for the marker's stage `A`, which makes every chain and \
-            division, and stage `B` decides in `D2` from registers. Its slowest path on every placement is the \
-            marker's stage `A` behind the port's queue selection: `D1`'s queue selecting that queue's table \
-            index through `LawValue` into stage `B`'s law or its clamp, two thirds of it routing. The arrival, \
-            its slowest path on one placement before, is registered by the port's input stage (see \
-            `port-hpcc`). The next cut is the AQM's division over two clocks (see `aqm`), with the state's read \
-            a clock ahead of `D1` (the scheduler's grant names the queue in `D0`).",
+            division, and stage `B` decides in `D2` from registers. Its slowest path is the marker's stage `A` \
+            on every placement: on four, `D1`'s queue selecting that queue's table index through `LawValue` into \
+            stage `B`'s due flag, law or clamp; on the fifth, `B`'s re-entry index through `LawValue` into its law; \
+            two thirds of it routing. The next cut is the AQM's division over two clocks (see `aqm`), with the \
+            state's read a clock ahead of `D1` (the scheduler's grant names the queue in `D0`).",
         "port-ren" => "REN with the port's FIFOs, DWRR and pacer; REN takes the departing descriptor in `D2`. No path \
-            runs through the grant's chain (see `dwrr`), and the port's input stage takes the arrival's length \
-            check and class map out of the admission (see `port-hpcc`). The slowest path is REN's own on four of \
-            the five placements: its `MAX_LEN` register through the length check on `D2`'s descriptor and the \
-            marking decision (the mode's choice, the spend) into the enables of the budgets' and issued marks' \
-            registers; on the fifth a queue's non-empty flag through the grant into a FIFO's head-length enable. \
-            That length check alone made in `D1`, a clock before REN takes the descriptor (against `MAX_LEN`'s \
-            next value, so a write in that clock counts), was tried and not kept: 67.30 MHz (58.01–69.63, \
-            `--trial port-ren` on scratch RTL), within the spread, the slowest path moving to REN's compare on the \
-            resident count (its queue) or a budget's rest into the issued marks' enable. 100 MHz needs REN's \
-            whole input stage (see `ren`): the length check, mode B's compares and the idle accumulator off the \
-            decision together.",
+            runs through the grant's chain (see `dwrr`), the port's input stage takes the arrival's length check \
+            and class map out of the admission, and the port's counters count a clock late (see `port-hpcc`). The \
+            slowest path is REN's own on every placement: `D2`'s descriptor through REN's length check (against \
+            its own `MAX_LEN`) and the marking decision (the mode's choice, the spend) into the enables of the \
+            issued marks' registers or the reset of a budget's rest. That length check alone made in `D1`, a clock \
+            before REN takes the descriptor (against `MAX_LEN`'s next value, so a write in that clock counts), was \
+            tried and not kept: 67.30 MHz (58.01–69.63, `--trial port-ren` on scratch RTL), within the spread, the \
+            slowest path moving to REN's compare on the resident count (its queue) or a budget's rest into the \
+            issued marks' enable. 100 MHz needs REN's whole input stage (see `ren`): the length check, mode B's \
+            compares and the idle accumulator off the decision together.",
         "port-flashpass" => "Selective drop and the shaper with the port's FIFOs, DWRR and pacer. The emulation \
             queue's eligibility is a flip-flop, judged a clock ahead for every way the clock can end \
             (`EmuShaper`), each queue's head length is a register, and selective drop's dequeue reads the \
             head of its own queue (chosen by `SEL_Q`, not by the grant), so neither a carry chain of the \
             shaper's nor a block RAM's output sits in front of DWRR's choice, and DWRR's refill test is a \
-            register (see `dwrr`). The port's input stage registers the arrival with its queue and length check \
-            (see `port-hpcc`). Its slowest path is still the admission: selective drop's fit test (`CAP` less its \
-            occupancy less the registered length, one chain) and its `K` compares into the admission, then the \
-            resident packets' or a counter's enable (three placements), or a FIFO's count through its `QCAP` \
-            compare and the push (two), about two thirds routing. The next cut is selective drop's own (see \
-            `seldrop`): no 34-bit arithmetic in the admission's clock.",
+            register (see `dwrr`). The port's input stage registers the arrival with its queue and length check, \
+            each queue's `QCAP` test is a flip-flop, and the port's counters count a clock late (see \
+            `port-hpcc`). What is left: selective drop's loop (its byte occupancy through the fit test and its \
+            `K` compares into the admission, then the resident packets' enable; three placements), and the \
+            `EMU_Q` register selecting the emulation queue's head and arrival for the look-ahead's chains, into \
+            its eligibility flip-flop or the shaper's remainder (two), about two thirds routing on a chip two \
+            thirds full. The next cut is selective drop's own (see `seldrop`): no 34-bit arithmetic in the \
+            admission's clock.",
         "port-hpcc" => "INT stamping with the port's FIFOs, DWRR and pacer. The stamper alone meets 100 MHz, so this \
             port measures the port's own paths. The grant only selects: the link pacer's credit after a departure \
             (`CreditAfter`) and the resident bytes (`ResidentLane`, with and without the arrival) are made for every \
-            queue's head before it, each queue's non-empty flag and head length are flip-flops, the FIFOs' \
-            bypasses load every clock, and DWRR keeps its refill test and its current queue's flag as registers \
-            (see `dwrr`). The arrival takes two clocks: an input stage registers it with its queue (the class \
-            map, one flag per queue) and its length check, and the admission takes it a clock later, which took \
-            the slowest path of four placements of five (62.72 MHz before) out. What is left, within a \
-            nanosecond: a queue's non-empty flag through DWRR's grant into that FIFO's head-length enable \
-            (two placements), a FIFO's count through its `QCAP` compare and the push into the resident packets' \
-            enable (two), and INT's length check on `D2`'s descriptor into the departure counters' enables \
-            (one), about three quarters routing. Each queue's `QCAP` test made a clock ahead was tried and not \
-            kept (68.25 MHz: a `QCAP` write into its compares became the slowest path; the port README). 100 \
-            MHz needs these three shorter together: the grant's fanout into the pops, the `QCAP` test off the \
-            push with its write forwarded outside the compare, and INT's length check made in `D1`.",
+            queue's head before it, each queue's non-empty flag, count-is-one flag and head length are \
+            flip-flops, the FIFOs' bypasses load every clock, and DWRR keeps its refill test and its current \
+            queue's flag as registers (see `dwrr`). The arrival takes two clocks: an input stage registers it with \
+            its queue (the class map, one flag per queue) and its length check, and the admission takes it a \
+            clock later; each queue's `QCAP` test is a flip-flop made in the arrival's clock, for the count after \
+            its edge against that clock's `QCAP` (70.93 MHz before, 76.11 with it as a trial); and the port's \
+            eleven counters count a clock late (`LateCounter`), so no decision reaches their enables. What is \
+            left, within a nanosecond: a queue's non-empty flag through DWRR's grant and the pop into that \
+            FIFO's count enable (two placements), the registered arrival's length through the resident bytes' \
+            32-bit chain (two), and a head length through DWRR's lane chain into its refill flag (one). 100 MHz \
+            needs the grant registered before it pops (the scheduler's decision a clock ahead of the FIFOs, which \
+            then show it their heads after that pop), the resident bytes' chain split in halves, and DWRR's lane \
+            chains shorter (see `dwrr`).",
         _ => unreachable!("a per-system port of hdl::port::SYSTEMS"),
     }
 }

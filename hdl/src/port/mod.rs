@@ -258,15 +258,15 @@ crate::switch_block!(
                 the full port's slowest path on the ECP5 before `D2`. Each queue's head length is a register, \
                 and the emulation queue's eligibility a flip-flop judged a clock ahead (`EmuShaper`), so \
                 neither a block RAM's output nor the shaper's chain sits in front of DWRR's choice, which \
-                were the longest path before. DWRR's refill test is a register (see `dwrr`), and the arrival \
-                takes two clocks, its queue and length check registered by an input stage (see `port-hpcc`). \
-                The slowest paths on the ECP5 are spread over the blocks, each about four fifths routing: \
-                `EMU_Q`'s register through the emulation queue's grant into the link pacer's credit or the \
-                reset of the shaper's remainder (two placements), the AQM's stage `A` behind `D1`'s queue into \
-                stage `B` (one), the AQM's verdict in `D2` into REN's budgets (one), and the emulation queue's \
-                eligibility through the grant into a FIFO's read address (one). The fixes in the notes: the \
-                shaper charged from a registered grant, the AQM's division over two clocks, REN's length check \
-                off the decision (see `ren`).",
+                were the longest path before. DWRR's refill test is a register (see `dwrr`), the arrival \
+                takes two clocks, its queue and length check registered by an input stage, each queue's \
+                `QCAP` test is a flip-flop, and the port's counters count a clock late (see `port-hpcc`). \
+                On the ECP5 the slowest path is now the emulation queue's on every placement, about four \
+                fifths routing: `EMU_Q`'s register (four placements) or the eligibility flip-flop (one) \
+                through DWRR's choice and the grant into the reset of the shaper's remainder or carry \
+                (four placements) or the link pacer's credit (one). The fix is the shaper charged from a \
+                registered grant; the AQM's division over two clocks and REN's input stage (see `aqm`, \
+                `ren`) are the next paths, which held single placements before.",
         min_cells: 1000,
         min_ram: 8,
         fits_hx8k: false,
