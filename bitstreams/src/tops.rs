@@ -329,10 +329,12 @@ fn system_port_note(name: &str) -> &'static str {
             eleven counters count a clock late (`LateCounter`), so no decision reaches their enables. What is \
             left, within a nanosecond: a queue's non-empty flag through DWRR's grant and the pop into that \
             FIFO's count enable (two placements), the registered arrival's length through the resident bytes' \
-            32-bit chain (two), and a head length through DWRR's lane chain into its refill flag (one). 100 MHz \
-            needs the grant registered before it pops (the scheduler's decision a clock ahead of the FIFOs, which \
-            then show it their heads after that pop), the resident bytes' chain split in halves, and DWRR's lane \
-            chains shorter (see `dwrr`).",
+            32-bit chain (two), and a head length through DWRR's lane chain into its refill flag (one). Tried \
+            and not kept (`--trial`, scratch RTL; the port README): the resident bytes on 23 bits, 71.86 MHz, the \
+            grant then holding every placement; DWRR's grant one flag per queue for the pops, 76.89, within the \
+            spread. 100 MHz needs the grant registered before it pops (the scheduler's decision a clock ahead of \
+            the FIFOs, which then show it their heads after that pop), then the resident bytes' chain shorter \
+            and DWRR's lane chains shorter (see `dwrr`).",
         _ => unreachable!("a per-system port of hdl::port::SYSTEMS"),
     }
 }
