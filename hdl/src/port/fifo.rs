@@ -67,8 +67,8 @@ pub struct BypassFifo<const WL: usize, const WM: usize, const WB: usize, const D
     /// edge that read it.
     second: Signal<Local, Bits<WL>>,
     /// The count is 1, or 2: flip-flops, each made from the count's compares and this clock's
-    /// push and pop, so a pop reaches the head's enable through one gate (`to_head` is then
-    /// only on the head's data).
+    /// push and pop, so no compare on the count stands between a pop and the head's enable,
+    /// the bypass's flag or `last`.
     one: DFF<Bit>,
     two: DFF<Bit>,
     /// The count is 2 or 3 now: the flags' next values when a pop or a push moves the count.
