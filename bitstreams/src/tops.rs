@@ -332,9 +332,11 @@ fn system_port_note(name: &str) -> &'static str {
             32-bit chain (two), and a head length through DWRR's lane chain into its refill flag (one). Tried \
             and not kept (`--trial`, scratch RTL; the port README): the resident bytes on 23 bits, 71.86 MHz, the \
             grant then holding every placement; DWRR's grant one flag per queue for the pops, 76.89, within the \
-            spread. 100 MHz needs the grant registered before it pops (the scheduler's decision a clock ahead of \
-            the FIFOs, which then show it their heads after that pop), then the resident bytes' chain shorter \
-            and DWRR's lane chains shorter (see `dwrr`).",
+            spread; the grant registered before it pops, as a timing estimate with its behaviour wrong on purpose, \
+            79.87, within the spread, five different paths then each about 12.5 ns. So 100 MHz needs all of \
+            them shorter together: the grant registered before it pops (the FIFOs then showing DWRR their heads \
+            after that pop, the second entry's length a register), the resident bytes narrower, the pacer's \
+            credit made a clock ahead, and DWRR's lane chains shorter (see `dwrr`).",
         _ => unreachable!("a per-system port of hdl::port::SYSTEMS"),
     }
 }
