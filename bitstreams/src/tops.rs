@@ -325,7 +325,7 @@ fn system_port_note(name: &str) -> &'static str {
             queue's flag as registers (see `dwrr`). The arrival takes two clocks: an input stage registers it with \
             its queue (the class map, one flag per queue) and its length check, and the admission takes it a \
             clock later; each queue's `QCAP` test is a flip-flop made in the arrival's clock, for the count after \
-            its edge against that clock's `QCAP` (70.93 MHz before, 76.11 with it as a trial); and the port's \
+            its edge against that clock's `QCAP` (70.93 MHz before, 76.11 with it and the FIFO's count flags as a trial); and the port's \
             eleven counters count a clock late (`LateCounter`), so no decision reaches their enables. What is \
             left, within a nanosecond: a queue's non-empty flag through DWRR's grant and the pop into that \
             FIFO's count enable (two placements), the registered arrival's length through the resident bytes' \
