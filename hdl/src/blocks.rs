@@ -26,6 +26,9 @@ pub struct BoardInfo {
     /// Whether its board top fits the iCE40HX8K (the flow fails when one that should fit does
     /// not, and reports the cells of one that does not).
     pub fits_hx8k: bool,
+    /// Flags its iCE40 build adds to `synth_ice40 -abc9` (empty for the flow's own); the design
+    /// note says why a block has any.
+    pub ice40_synth_flags: &'static str,
 }
 
 /// A pin-level switch block.

@@ -102,14 +102,18 @@ crate::switch_block!(
                 one); a quantum write marks that queue stale for a clock, in which it is not the next queue, so no \
                 write reaches a chain. Before the flags the refill test's chain into the grant and the `cur` test into \
                 the deficit registers' enable limited the block (91.01 MHz); with only the first flag, 91.11 (a \
-                trial). What is left, each within half a nanosecond: a head length through its lane's chain into a \
-                flag's next value, the pick's chain on the backlog and arrivals into `next_r`, and the decision into \
-                the deficit registers' enable (17 flip-flops, which nextpnr-ice40 0.4 puts behind a global buffer: \
-                it promotes any enable of more than 15). 100 MHz needs all three shorter; one alone gains \
-                little (the pick as a LUT tree over eight queues instead of its chain, a trial: 94.88 MHz, within \
-                the spread).",
+                trial). With both, the decision into the deficit registers' enable was left, with nextpnr-ice40 0.4 \
+                putting that enable (17 flip-flops) behind a global buffer, since it promotes the widest enables of \
+                more than 15: 93.62 MHz (88.46–99.21), three placements of five ending at a deficit's enable. So this \
+                top's build adds `-nodffe` to `synth_ice40 -abc9`: no register has a clock enable, each loads \
+                through the LUT in front of it, and the decision reaches the deficits as data (116 more logic cells). \
+                The flag is this top's alone: on the INT stamper and the shaper it loses (`--trial` with the flag, \
+                see the DWRR README). What is left, each about 10 ns, is the flags' next values: a queue's \
+                non-empty flag through `stay` and the grant into the select of a refill flag `rp_r` (two placements), \
+                a deficit through its lane's chain into `rp_r` (two), and the priority mask into `cur_pos_r` (one).",
         min_cells: 100,
         min_ram: 0,
         fits_hx8k: true,
+        ice40_synth_flags: "-nodffe",
     }
 );

@@ -270,5 +270,6 @@ crate::switch_block!(
         min_cells: 1000,
         min_ram: 8,
         fits_hx8k: false,
+        ice40_synth_flags: "",
     }
 );

@@ -107,5 +107,6 @@ crate::switch_block!(
         min_cells: 100,
         min_ram: 0,
         fits_hx8k: true,
+        ice40_synth_flags: "",
     }
 );
