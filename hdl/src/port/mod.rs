@@ -261,12 +261,14 @@ crate::switch_block!(
                 were the longest path before. DWRR's refill test is a register (see `dwrr`), the arrival \
                 takes two clocks, its queue and length check registered by an input stage, each queue's \
                 `QCAP` test is a flip-flop, and the port's counters count a clock late (see `port-hpcc`). \
-                On the ECP5 the slowest path is now the emulation queue's on every placement, about four \
-                fifths routing: `EMU_Q`'s register (four placements) or the eligibility flip-flop (one) \
-                through DWRR's choice and the grant into the reset of the shaper's remainder or carry \
-                (four placements) or the link pacer's credit (one). The fix is the shaper charged from a \
-                registered grant; the AQM's division over two clocks and REN's input stage (see `aqm`, \
-                `ren`) are the next paths, which held single placements before.",
+                On the ECP5, about four fifths routing, the slowest path is the AQM's stage `A` (`D1`'s \
+                queue through `LawValue` into stage `B`'s due flag or clamp; two placements) or the emulation \
+                queue's: `EMU_Q`'s register through DWRR's choice and the grant into the shaper's remainder \
+                (one; its zeroing at the cap is data, not a reset, since 2026-11-29, and before that every \
+                placement ended at that reset or the carry's, or at the link pacer's credit), or a queue's \
+                second entry (block RAM) or selective drop's `K` into the emulation queue's look-ahead (one \
+                each). So the AQM's division over two clocks (see `aqm`) and the shaper charged from a \
+                registered grant are the next cuts, then REN's input stage (see `ren`).",
         min_cells: 1000,
         min_ram: 8,
         fits_hx8k: false,

@@ -109,17 +109,24 @@ crate::switch_block!(
                 `FILL − DEPTH − OVERHEAD` kept with the registers, each write's outcome its own chain from the write \
                 data, selected by the write's decode. Register writes are checked a clock before they are applied \
                 (`rtl_util::CsrStage`; a check against the other of `SCALE` and `FILL_FRAC` reads a write held in \
-                the stage), so no check shares a clock with the bucket. Counters count a clock late. What is left \
-                is the bucket's loop itself: the head length into the eligibility chain (`bucket − len − \
-                OVERHEAD`), then the departure and the cap selecting among the outcomes into 20 + 16 flip-flops, \
-                about half of it routing. Over the five placements the slowest path ends at the remainder's 16 \
-                flip-flops on three (the decision drives their synchronous reset through a global buffer), at \
-                the bucket on one, and on one at a write's `FILL − DEPTH − OVERHEAD` chain (`ShaperRegs`), all \
-                within 1.2 ns. Tried and not kept (none faster than this on the HX8K, median of 5 \
-                seeds): the remainder zeroed where it is read (a flag instead of a reset of 16 flip-flops), each \
-                outcome's capped next value made before the departure's select, and `bucket − OVERHEAD` kept as a \
-                register so the eligibility is `− len` alone (abc then put four LUT levels after that chain). The \
-                switch port judges the eligibility a clock ahead (`port::emu_ahead`), on the heads it knows a clock \
+                the stage, and the held write's register is decoded as it is presented, `kind`), so no check \
+                shares a clock with the bucket. Counters count a clock late. The remainder is zeroed at the cap as \
+                data (a mask), not by a synchronous reset: the reset of its 16 flip-flops was a net nextpnr-ice40 0.4 \
+                put behind a global buffer, and it ended the slowest path on two placements of five (86.06 MHz, \
+                82.22–88.81, before 2026-11-29); the next clock's carry is one chain for each way the remainder \
+                moves, not a compare behind the remainder's sum. What is left is the bucket's loop: a head length \
+                through the eligibility chain and the departure into the remainder's or the bucket's next value \
+                (four placements; on one a second carry chain follows the departure), and on one a register \
+                write's check into the held write's decode, about two thirds of it routing. Tried and not kept \
+                (none faster than this on the HX8K, median of 5 seeds): the remainder zeroed where it is read (a \
+                flag instead of a reset of 16 flip-flops), each outcome's capped next value made before the \
+                departure's select, `bucket − OVERHEAD` kept as a register so the eligibility is `− len` alone (abc \
+                then put four LUT levels after that chain), and the block \
+                with every input registered and its eligibility judged a clock ahead from the registered head \
+                and the next one at the pins (`port::emu_ahead`'s look-ahead; a clock of latency): 79.38 MHz \
+                (76.91–85.95, `--trial shaper` on scratch RTL), the bucket's own refill from its registers, the \
+                look-ahead's chain and the register writes' checks then each as long as the loop was. The switch \
+                port judges the eligibility a clock ahead (`port::emu_ahead`), on the heads it knows a clock \
                 ahead; the block alone, given its head in the clock it decides, still closes this loop in one clock.",
         min_cells: 100,
         min_ram: 0,

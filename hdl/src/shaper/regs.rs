@@ -20,8 +20,8 @@ const _: () = assert!(
 /// Beside the registers it keeps `SCALE − FILL_FRAC` (the remainder's carry threshold) and
 /// `FILL − DEPTH`, `FILL − OVERHEAD`, `FILL − DEPTH − OVERHEAD` (22-bit two's complement), each
 /// write's new difference its own carry chain from the write data, selected by the write's
-/// decode. Range checks test the high bits (a 32-bit compare with a constant is a carry chain
-/// in yosys).
+/// decode, which is made as the write is presented and held with it (`kind`). Range checks test
+/// the high bits (a 32-bit compare with a constant is a carry chain in yosys).
 #[derive(LogicBlock)]
 pub struct ShaperRegs {
     pub clock: Signal<In, Clock>,
@@ -65,8 +65,13 @@ pub struct ShaperRegs {
     fdo_fill: AddSub<22>,
     fdo_depth: AddSub<22>,
     csr: CsrStage<8>,
-    /// The held write passed its check (it is applied this clock).
-    held_ok: Signal<Local, Bit>,
+    /// Which register the held write is for, decoded as it is presented (bit i: FILL, SCALE,
+    /// DEPTH, OVERHEAD, MAX_LEN, FILL_FRAC at i = 0..6, a counter's preset at 6..10), so that no
+    /// address compare stands in front of a register's select.
+    kind: DFF<Bits<10>>,
+    kind_next: Signal<Local, Bits<10>>,
+    /// The stage's address, which `kind` replaces (the lint's `unused` convention).
+    unused_q_addr: Signal<Local, Bit>,
     held: Signal<Local, Bits<32>>,
     /// FILL_FRAC and SCALE as a write presented this clock is checked against.
     fill_frac_fwd: Signal<Local, Bits<16>>,
@@ -126,7 +131,9 @@ impl Default for ShaperRegs {
             fdo_fill: Default::default(),
             fdo_depth: Default::default(),
             csr: Default::default(),
-            held_ok: Default::default(),
+            kind: Default::default(),
+            kind_next: Default::default(),
+            unused_q_addr: Default::default(),
             held: Default::default(),
             fill_frac_fwd: Default::default(),
             scale_fwd: Default::default(),
@@ -152,7 +159,7 @@ impl Logic for ShaperRegs {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, fill_r, fill_frac_r, scale_r, frac_gap_r, depth_r, overhead_r, max_len_r,
-            fill_less_depth_r, fill_less_ovh_r, fill_less_depth_ovh_r);
+            fill_less_depth_r, fill_less_ovh_r, fill_less_depth_ovh_r, kind);
         clock!(self, clock, csr);
         self.fill.next = self.fill_r.q.val();
         self.fill_frac.next = self.fill_frac_r.q.val();
@@ -169,13 +176,45 @@ impl Logic for ShaperRegs {
         self.csr.we.next = self.csr_we.val();
         self.csr.addr.next = self.csr_addr.val();
         self.csr.wdata.next = self.csr_wdata.val();
-        self.held_ok.next = self.csr.q_we.val() & self.csr.q_ok.val();
+        self.kind_next.next = 0.into();
+        if self.csr_we.val() & (self.csr_addr.val() == 0) {
+            self.kind_next.next = 1.into();
+        }
+        if self.csr_we.val() & (self.csr_addr.val() == 1) {
+            self.kind_next.next = 2.into();
+        }
+        if self.csr_we.val() & (self.csr_addr.val() == 2) {
+            self.kind_next.next = 4.into();
+        }
+        if self.csr_we.val() & (self.csr_addr.val() == 3) {
+            self.kind_next.next = 8.into();
+        }
+        if self.csr_we.val() & (self.csr_addr.val() == 4) {
+            self.kind_next.next = 16.into();
+        }
+        if self.csr_we.val() & (self.csr_addr.val() == 5) {
+            self.kind_next.next = 32.into();
+        }
+        if self.csr_we.val() & (self.csr_addr.val() == 16) {
+            self.kind_next.next = 64.into();
+        }
+        if self.csr_we.val() & (self.csr_addr.val() == 17) {
+            self.kind_next.next = 128.into();
+        }
+        if self.csr_we.val() & (self.csr_addr.val() == 18) {
+            self.kind_next.next = 256.into();
+        }
+        if self.csr_we.val() & (self.csr_addr.val() == 19) {
+            self.kind_next.next = 512.into();
+        }
+        self.kind.d.next = self.kind_next.val();
+        self.unused_q_addr.next = self.csr.q_addr.val().any();
         self.fill_frac_fwd.next = self.fill_frac_r.q.val();
-        if self.held_ok.val() & (self.csr.q_addr.val() == 5) {
+        if self.kind.q.val().get_bit(5) & self.csr.q_ok.val() {
             self.fill_frac_fwd.next = self.csr.q_wdata.val().get_bits::<16>(0);
         }
         self.scale_fwd.next = self.scale_r.q.val();
-        if self.held_ok.val() & (self.csr.q_addr.val() == 1) {
+        if self.kind.q.val().get_bit(1) & self.csr.q_ok.val() {
             self.scale_fwd.next = self.csr.q_wdata.val().get_bits::<16>(0);
         }
         self.csr.ok.next = ((self.csr_addr.val() == 0) & !self.csr_wdata.val().get_bits::<12>(20).any())
@@ -191,25 +230,13 @@ impl Logic for ShaperRegs {
         self.held.next = self.csr.q_wdata.val();
         self.wdata.next = self.held.val();
         self.rejected.next = self.csr.q_we.val() & !self.csr.q_ok.val();
-        self.cnt_load.next = 0.into();
-        if self.csr.q_we.val() & (self.csr.q_addr.val() == 16) {
-            self.cnt_load.next = 1.into();
-        }
-        if self.csr.q_we.val() & (self.csr.q_addr.val() == 17) {
-            self.cnt_load.next = 2.into();
-        }
-        if self.csr.q_we.val() & (self.csr.q_addr.val() == 18) {
-            self.cnt_load.next = 4.into();
-        }
-        if self.csr.q_we.val() & (self.csr.q_addr.val() == 19) {
-            self.cnt_load.next = 8.into();
-        }
-        self.we_fill.next = self.held_ok.val() & (self.csr.q_addr.val() == 0);
-        self.we_scale.next = self.held_ok.val() & (self.csr.q_addr.val() == 1);
-        self.we_depth.next = self.held_ok.val() & (self.csr.q_addr.val() == 2);
-        self.we_overhead.next = self.held_ok.val() & (self.csr.q_addr.val() == 3);
-        self.we_max_len.next = self.held_ok.val() & (self.csr.q_addr.val() == 4);
-        self.we_fill_frac.next = self.held_ok.val() & (self.csr.q_addr.val() == 5);
+        self.cnt_load.next = self.kind.q.val().get_bits::<4>(6);
+        self.we_fill.next = self.kind.q.val().get_bit(0) & self.csr.q_ok.val();
+        self.we_scale.next = self.kind.q.val().get_bit(1) & self.csr.q_ok.val();
+        self.we_depth.next = self.kind.q.val().get_bit(2) & self.csr.q_ok.val();
+        self.we_overhead.next = self.kind.q.val().get_bit(3) & self.csr.q_ok.val();
+        self.we_max_len.next = self.kind.q.val().get_bit(4) & self.csr.q_ok.val();
+        self.we_fill_frac.next = self.kind.q.val().get_bit(5) & self.csr.q_ok.val();
         self.fills.next = self.we_scale.val() | self.we_depth.val();
         self.frac_write.next = self.we_fill_frac.val();
         self.d_fill.next = self.fill_r.q.val();

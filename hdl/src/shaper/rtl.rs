@@ -68,6 +68,11 @@ pub struct TokenShaper {
     charged_cap: AddSub<22>,
     /// A FILL_FRAC write's carry for the next clock: remainder + FILL_FRAC − SCALE ≥ 0.
     new_ff_carry: AddSub<18>,
+    /// The next clock's carry without a write, for each way the remainder moves this clock:
+    /// `frac + FILL_FRAC − gap` (no carry now) and `frac − 2·gap` (a carry now), their signs.
+    carry_kept: AddSub<18>,
+    carry_carried: AddSub<18>,
+    unused_carry_sums: Signal<Local, Bit>,
     unused_ff_carry: Signal<Local, Bit>,
     len22: Signal<Local, Bits<22>>,
     bucket22: Signal<Local, Bits<22>>,
@@ -77,6 +82,8 @@ pub struct TokenShaper {
     cap: Signal<Local, Bit>,
     /// The remainder after this clock's refill, uncapped.
     frac_after: Signal<Local, Bits<16>>,
+    /// All ones while the remainder is kept, 0 when the clock zeroes it (cap or fill).
+    frac_mask: Signal<Local, Bits<16>>,
     /// The sums' bits that nothing reads (the lint's `unused` convention).
     unused_sums: Signal<Local, Bit>,
 }
@@ -122,6 +129,9 @@ impl Default for TokenShaper {
             charged: Default::default(),
             charged_cap: Default::default(),
             new_ff_carry: Default::default(),
+            carry_kept: Default::default(),
+            carry_carried: Default::default(),
+            unused_carry_sums: Default::default(),
             unused_ff_carry: Default::default(),
             len22: Default::default(),
             bucket22: Default::default(),
@@ -130,6 +140,7 @@ impl Default for TokenShaper {
             dep: Default::default(),
             cap: Default::default(),
             frac_after: Default::default(),
+            frac_mask: Default::default(),
             unused_sums: Default::default(),
         }
     }
@@ -201,24 +212,36 @@ impl Logic for TokenShaper {
         if self.carry.q.val() {
             self.frac_after.next = self.bucket_frac.q.val() - self.regs.frac_gap.val();
         }
-        self.bucket_frac.d.next = self.frac_after.val();
         if self.cap.val() {
             self.bucket.d.next = self.regs.depth.val();
-            self.bucket_frac.d.next = 0.into();
         }
         self.c_sent.inc.next = self.dep.val();
         self.c_bad.inc.next = self.deq.val() & self.bad.val();
         self.c_violation.inc.next = self.deq.val() & !self.elig.val() & !self.bad.val();
 
         // the next clock's carry: the remainder after this refill against the next gap,
-        // `SCALE − FILL_FRAC`, which a FILL_FRAC write changes (then: remainder + FILL_FRAC ≥
-        // SCALE, one chain); 0 after a cap or a fill, which leave no remainder (the gap is never 0)
+        // `SCALE − FILL_FRAC`, one chain for each way the remainder moves (`carry_kept`,
+        // `carry_carried`: no chain behind `frac_after`'s), or, when a FILL_FRAC write changes the
+        // gap, remainder + FILL_FRAC ≥ SCALE; 0 after a cap or a fill, which leave no remainder
+        // (the gap is never 0)
         self.new_ff_carry.a.next = bit_cast::<18, 16>(self.frac_after.val());
         self.new_ff_carry.b.next = bit_cast::<18, 16>(self.regs.wdata.val().get_bits::<16>(0));
         self.new_ff_carry.sub.next = bit_cast::<18, 16>(self.regs.scale.val());
         self.new_ff_carry.cin.next = false;
         self.unused_ff_carry.next = self.new_ff_carry.out.val().get_bits::<17>(0).any();
-        self.carry.d.next = self.frac_after.val() >= self.regs.frac_gap.val();
+        self.carry_kept.a.next = bit_cast::<18, 16>(self.bucket_frac.q.val());
+        self.carry_kept.b.next = bit_cast::<18, 16>(self.regs.fill_frac.val());
+        self.carry_kept.sub.next = bit_cast::<18, 16>(self.regs.frac_gap.val());
+        self.carry_kept.cin.next = false;
+        self.carry_carried.a.next = bit_cast::<18, 16>(self.bucket_frac.q.val());
+        self.carry_carried.b.next = 0.into();
+        self.carry_carried.sub.next = bit_cast::<18, 16>(self.regs.frac_gap.val()) << 1;
+        self.carry_carried.cin.next = false;
+        self.unused_carry_sums.next = self.carry_kept.out.val().get_bits::<17>(0).any() | self.carry_carried.out.val().get_bits::<17>(0).any();
+        self.carry.d.next = !self.carry_kept.out.val().get_bit(17);
+        if self.carry.q.val() {
+            self.carry.d.next = !self.carry_carried.out.val().get_bit(17);
+        }
         if self.regs.frac_write.val() {
             self.carry.d.next = !self.new_ff_carry.out.val().get_bit(17);
         }
@@ -227,8 +250,14 @@ impl Logic for TokenShaper {
         }
         if self.regs.fills.val() {
             self.bucket.d.next = self.regs.fill_to.val();
-            self.bucket_frac.d.next = 0.into();
         }
+        // the remainder is zeroed as data, not by a synchronous reset: a reset of its 16
+        // flip-flops is a net nextpnr-ice40 puts on a global buffer, on the bucket's loop
+        self.frac_mask.next = 0xFFFF.into();
+        if self.cap.val() | self.regs.fills.val() {
+            self.frac_mask.next = 0.into();
+        }
+        self.bucket_frac.d.next = self.frac_after.val() & self.frac_mask.val();
 
         // counters count a clock late; a preset lands with its write
         self.c_rejected.inc.next = self.regs.rejected.val();
