@@ -14,7 +14,9 @@
 //! `-- --trial TOP...` (either family): measure an RTL change without keeping it. The seeds are
 //! placed as in a full run, but nothing is packed and nothing under `bitstreams/` is written (no
 //! record, bitstream or report); each top's figures, what limits it and its committed record's
-//! figures are printed.
+//! figures are printed. `--seeds N` (iCE40) places seeds 1 to N instead of the full run's five:
+//! one top's medians move by a few MHz from one set of five seeds to another, so a change worth a
+//! few MHz needs more seeds to be told from that noise.
 
 use bitstreams::tops::{self, Top};
 use bitstreams::{record, report};
@@ -39,6 +41,10 @@ struct Args {
     /// report, and print each top's figures beside its committed record's.
     #[arg(long, conflicts_with = "render")]
     trial: bool,
+    /// With --trial (iCE40): place seeds 1 to N instead of the full run's five, to tell a change
+    /// of a few MHz from the seeds' spread.
+    #[arg(long, requires = "trial", value_parser = clap::value_parser!(u64).range(1..=64))]
+    seeds: Option<u64>,
     /// Tops built at once (each tool is single-threaded).
     #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
     jobs: usize,
@@ -82,8 +88,16 @@ fn main() -> ExitCode {
         v
     };
     if a.family == "ecp5" {
+        if a.seeds.is_some() {
+            eprintln!("--seeds is for the iCE40 flow: the ECP5 flow places its own {} seeds", bitstreams::ecp5::SEEDS.len());
+            return ExitCode::from(2);
+        }
         return ecp5_main(&chosen, &all, crate_dir, a.trial);
     }
+    let seeds: Vec<u64> = match a.seeds {
+        Some(n) => (1..=n).collect(),
+        None => bitstreams::SEEDS.to_vec(),
+    };
     let out = crate_dir.join("../target/bitstreams");
     let t0 = std::time::Instant::now();
     eprintln!("building {} tops, {} at a time; logs in {}", chosen.len(), a.jobs.max(1), out.display());
@@ -97,7 +111,7 @@ fn main() -> ExitCode {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(top) = chosen.get(i) else { break };
-                match report::build_top(top, &out.join(top.name), &bitstreams::SEEDS, &tools, !a.trial, &|m: &str| eprintln!("[{}] {m}", top.name)) {
+                match report::build_top(top, &out.join(top.name), &seeds, &tools, !a.trial, &|m: &str| eprintln!("[{}] {m}", top.name)) {
                     Ok(rec) => {
                         let row = report::Row::new(top, rec.clone());
                         if a.trial {

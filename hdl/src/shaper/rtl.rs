@@ -17,7 +17,9 @@ const _: () = assert!(super::BUCKET_BITS == 20);
 /// (`AddSub`), and the decision only selects among them. What that takes: the bucket 20 bits
 /// wide (`FILL`, `DEPTH` < 2^20), the remainder's carry a register (computed a clock ahead),
 /// and three differences kept with the registers (`FILL − DEPTH`, `FILL − OVERHEAD`,
-/// `FILL − DEPTH − OVERHEAD`) so that no outcome needs two chains in series.
+/// `FILL − DEPTH − OVERHEAD`) so that no outcome needs two chains in series. The cap's zero
+/// remainder is a flag (`capped`) read where the remainder is read, so the remainder's
+/// flip-flops are off the departure's path.
 #[derive(LogicBlock)]
 pub struct TokenShaper {
     pub clock: Signal<In, Clock>,
@@ -51,6 +53,9 @@ pub struct TokenShaper {
     /// The bucket in mixed radix (mod.rs): whole wire bytes and the remainder below `scale`.
     bucket: DFFWithInit<Bits<20>>,
     bucket_frac: DFF<Bits<16>>,
+    /// The bucket was capped at the last edge, so the remainder is 0: it is zeroed where it is
+    /// read (`frac`), and the flip-flops keep the refill's, off the departure's path.
+    capped: DFF<Bit>,
     /// The remainder carries a byte this clock (`bucket_frac ≥ SCALE − FILL_FRAC`), made a clock
     /// ahead.
     carry: DFF<Bit>,
@@ -72,6 +77,8 @@ pub struct TokenShaper {
     /// `frac + FILL_FRAC − gap` (no carry now) and `frac − 2·gap` (a carry now), their signs.
     carry_kept: AddSub<18>,
     carry_carried: AddSub<18>,
+    /// ... and after a cap, which left no remainder: `FILL_FRAC − gap`.
+    carry_capped: AddSub<18>,
     unused_carry_sums: Signal<Local, Bit>,
     unused_ff_carry: Signal<Local, Bit>,
     len22: Signal<Local, Bits<22>>,
@@ -79,10 +86,29 @@ pub struct TokenShaper {
     bad: Signal<Local, Bit>,
     elig: Signal<Local, Bit>,
     dep: Signal<Local, Bit>,
+    /// The departure as the bucket takes it (none under a fill): `lead`, the head's length not
+    /// above `MAX_LEN` and the eligibility's sign, so that the two chains on the head length
+    /// meet in one gate.
+    take: Signal<Local, Bit>,
+    /// What of the departure needs no carry chain: a dequeue of a valid head of nonzero length,
+    /// and no fill.
+    lead: Signal<Local, Bit>,
+    /// `head_len > MAX_LEN`.
+    over_max: Signal<Local, Bit>,
     cap: Signal<Local, Bit>,
-    /// The remainder after this clock's refill, uncapped.
+    /// Each outcome's cap test and capped bucket: without a departure (a fill's value under a
+    /// fill) and with one.
+    cap_kept: Signal<Local, Bit>,
+    cap_charged: Signal<Local, Bit>,
+    bucket_kept: Signal<Local, Bits<20>>,
+    bucket_charged: Signal<Local, Bits<20>>,
+    /// The next carry before the cap.
+    carry_uncapped: Signal<Local, Bit>,
+    /// The remainder after this clock's refill, uncapped (0 under a fill).
     frac_after: Signal<Local, Bits<16>>,
-    /// All ones while the remainder is kept, 0 when the clock zeroes it (cap or fill).
+    /// The remainder: `bucket_frac`, or 0 after a cap.
+    frac: Signal<Local, Bits<16>>,
+    /// All ones, or 0 after a cap.
     frac_mask: Signal<Local, Bits<16>>,
     /// The sums' bits that nothing reads (the lint's `unused` convention).
     unused_sums: Signal<Local, Bit>,
@@ -118,6 +144,7 @@ impl Default for TokenShaper {
             regs: Default::default(),
             bucket: DFFWithInit::new(super::DEFAULT_DEPTH.into()),
             bucket_frac: Default::default(),
+            capped: Default::default(),
             carry: Default::default(),
             c_sent: Default::default(),
             c_bad: Default::default(),
@@ -131,6 +158,7 @@ impl Default for TokenShaper {
             new_ff_carry: Default::default(),
             carry_kept: Default::default(),
             carry_carried: Default::default(),
+            carry_capped: Default::default(),
             unused_carry_sums: Default::default(),
             unused_ff_carry: Default::default(),
             len22: Default::default(),
@@ -138,8 +166,17 @@ impl Default for TokenShaper {
             bad: Default::default(),
             elig: Default::default(),
             dep: Default::default(),
+            take: Default::default(),
+            lead: Default::default(),
+            over_max: Default::default(),
             cap: Default::default(),
+            cap_kept: Default::default(),
+            cap_charged: Default::default(),
+            bucket_kept: Default::default(),
+            bucket_charged: Default::default(),
+            carry_uncapped: Default::default(),
             frac_after: Default::default(),
+            frac: Default::default(),
             frac_mask: Default::default(),
             unused_sums: Default::default(),
         }
@@ -149,7 +186,7 @@ impl Default for TokenShaper {
 impl Logic for TokenShaper {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, bucket, bucket_frac, carry);
+        dff_setup!(self, clock, bucket, bucket_frac, capped, carry);
         clock!(self, clock, regs, c_sent, c_bad, c_violation, c_rejected);
         self.regs.csr_we.next = self.csr_we.val();
         self.regs.csr_addr.next = self.csr_addr.val();
@@ -157,7 +194,8 @@ impl Logic for TokenShaper {
         self.len22.next = bit_cast::<22, 16>(self.head_len.val());
         self.bucket22.next = bit_cast::<22, 20>(self.bucket.q.val());
         self.wire_len.next = bit_cast::<17, 16>(self.head_len.val()) + bit_cast::<17, 8>(self.regs.overhead.val());
-        self.bad.next = self.head_valid.val() & (!self.head_len.val().any() | (self.head_len.val() > self.regs.max_len.val()));
+        self.over_max.next = self.head_len.val() > self.regs.max_len.val();
+        self.bad.next = self.head_valid.val() & (!self.head_len.val().any() | self.over_max.val());
         // eligible: bucket − len − OVERHEAD ≥ 0, as bucket + !OVERHEAD + 1 − len
         self.room.a.next = self.bucket22.val();
         self.room.b.next = !bit_cast::<22, 8>(self.regs.overhead.val());
@@ -167,7 +205,12 @@ impl Logic for TokenShaper {
         self.eligible.next = self.elig.val();
         self.bad_head.next = self.bad.val();
         self.tokens.next = bit_cast::<32, 20>(self.bucket.q.val());
-        self.tokens_frac.next = self.bucket_frac.q.val();
+        self.frac_mask.next = 0xFFFF.into();
+        if self.capped.q.val() {
+            self.frac_mask.next = 0.into();
+        }
+        self.frac.next = self.bucket_frac.q.val() & self.frac_mask.val();
+        self.tokens_frac.next = self.frac.val();
         self.r_bucket.next = self.bucket.q.val();
         self.r_carry.next = self.carry.q.val();
         self.r_depth.next = self.regs.depth.val();
@@ -197,23 +240,43 @@ impl Logic for TokenShaper {
         self.unused_sums.next = self.kept.out.val().get_bits::<2>(20).any() | self.charged.out.val().get_bits::<2>(20).any()
             | self.kept_cap.out.val().get_bits::<21>(0).any() | self.charged_cap.out.val().get_bits::<21>(0).any()
             | self.room.out.val().get_bits::<21>(0).any();
-        // the decision selects: an eligible departure takes the charged outcome; at the cap
-        // (the sum ≥ DEPTH) the bucket is full, DEPTH bytes and no remainder
+        // The bucket's next value is made for both ways the clock can end before the departure
+        // is known: `bucket_kept` without a departure (a fill wins; at the cap the bucket is
+        // `DEPTH` and no remainder), `bucket_charged` with one. The departure (`take`) only
+        // selects, and it is the last gate after the chains on the head length.
+        self.cap_kept.next = !self.kept_cap.out.val().get_bit(21);
+        self.cap_charged.next = !self.charged_cap.out.val().get_bit(21);
+        self.bucket_kept.next = self.kept.out.val().get_bits::<20>(0);
+        if self.cap_kept.val() {
+            self.bucket_kept.next = self.regs.depth.val();
+        }
+        if self.regs.fills.val() {
+            self.bucket_kept.next = self.regs.fill_to.val();
+        }
+        self.bucket_charged.next = self.charged.out.val().get_bits::<20>(0);
+        if self.cap_charged.val() {
+            self.bucket_charged.next = self.regs.depth.val();
+        }
         self.dep.next = self.deq.val() & self.elig.val();
-        self.cap.next = !self.kept_cap.out.val().get_bit(21);
-        self.bucket.d.next = self.kept.out.val().get_bits::<20>(0);
-        if self.dep.val() {
-            self.cap.next = !self.charged_cap.out.val().get_bit(21);
-            self.bucket.d.next = self.charged.out.val().get_bits::<20>(0);
+        self.lead.next = self.deq.val() & self.head_valid.val() & self.head_len.val().any() & !self.regs.fills.val();
+        self.take.next = self.lead.val() & !self.over_max.val() & !self.room.out.val().get_bit(21);
+        self.cap.next = self.cap_kept.val();
+        self.bucket.d.next = self.bucket_kept.val();
+        if self.take.val() {
+            self.cap.next = self.cap_charged.val();
+            self.bucket.d.next = self.bucket_charged.val();
         }
         // the remainder carries a byte when frac + FILL_FRAC ≥ SCALE, i.e. frac ≥ SCALE − FILL_FRAC
-        // (`frac_gap`, kept with the two registers)
+        // (`frac_gap`, kept with the two registers); a fill leaves none
         self.frac_after.next = self.bucket_frac.q.val() + self.regs.fill_frac.val();
         if self.carry.q.val() {
             self.frac_after.next = self.bucket_frac.q.val() - self.regs.frac_gap.val();
         }
-        if self.cap.val() {
-            self.bucket.d.next = self.regs.depth.val();
+        if self.capped.q.val() {
+            self.frac_after.next = self.regs.fill_frac.val();
+        }
+        if self.regs.fills.val() {
+            self.frac_after.next = 0.into();
         }
         self.c_sent.inc.next = self.dep.val();
         self.c_bad.inc.next = self.deq.val() & self.bad.val();
@@ -237,27 +300,31 @@ impl Logic for TokenShaper {
         self.carry_carried.b.next = 0.into();
         self.carry_carried.sub.next = bit_cast::<18, 16>(self.regs.frac_gap.val()) << 1;
         self.carry_carried.cin.next = false;
-        self.unused_carry_sums.next = self.carry_kept.out.val().get_bits::<17>(0).any() | self.carry_carried.out.val().get_bits::<17>(0).any();
-        self.carry.d.next = !self.carry_kept.out.val().get_bit(17);
+        self.carry_capped.a.next = bit_cast::<18, 16>(self.regs.fill_frac.val());
+        self.carry_capped.b.next = 0.into();
+        self.carry_capped.sub.next = bit_cast::<18, 16>(self.regs.frac_gap.val());
+        self.carry_capped.cin.next = false;
+        self.unused_carry_sums.next = self.carry_kept.out.val().get_bits::<17>(0).any() | self.carry_carried.out.val().get_bits::<17>(0).any()
+            | self.carry_capped.out.val().get_bits::<17>(0).any();
+        self.carry_uncapped.next = !self.carry_kept.out.val().get_bit(17);
         if self.carry.q.val() {
-            self.carry.d.next = !self.carry_carried.out.val().get_bit(17);
+            self.carry_uncapped.next = !self.carry_carried.out.val().get_bit(17);
+        }
+        if self.capped.q.val() {
+            self.carry_uncapped.next = !self.carry_capped.out.val().get_bit(17);
         }
         if self.regs.frac_write.val() {
-            self.carry.d.next = !self.new_ff_carry.out.val().get_bit(17);
-        }
-        if self.cap.val() | self.regs.fills.val() {
-            self.carry.d.next = false;
+            self.carry_uncapped.next = !self.new_ff_carry.out.val().get_bit(17);
         }
         if self.regs.fills.val() {
-            self.bucket.d.next = self.regs.fill_to.val();
+            self.carry_uncapped.next = false;
         }
-        // the remainder is zeroed as data, not by a synchronous reset: a reset of its 16
-        // flip-flops is a net nextpnr-ice40 puts on a global buffer, on the bucket's loop
-        self.frac_mask.next = 0xFFFF.into();
-        if self.cap.val() | self.regs.fills.val() {
-            self.frac_mask.next = 0.into();
-        }
-        self.bucket_frac.d.next = self.frac_after.val() & self.frac_mask.val();
+        // the cap zeroes the carry as data and the remainder where it is read (`capped`), not
+        // by a synchronous reset: a reset of the remainder's 16 flip-flops is a net
+        // nextpnr-ice40 puts on a global buffer, on the bucket's loop
+        self.carry.d.next = self.carry_uncapped.val() & !self.cap.val();
+        self.capped.d.next = self.cap.val();
+        self.bucket_frac.d.next = self.frac_after.val();
 
         // counters count a clock late; a preset lands with its write
         self.c_rejected.inc.next = self.regs.rejected.val();
