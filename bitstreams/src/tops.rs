@@ -297,18 +297,17 @@ fn system_port_note(name: &str) -> &'static str {
     match name {
         "port-ecnsharp" => "The AQM with the port's FIFOs, DWRR and pacer. The AQM takes two clocks (see `aqm`): \
             `D1`'s queue selects that queue's state for the marker's stage `A`, which makes every chain and \
-            division, and stage `B` decides in `D2` from registers. Its slowest path is the marker's stage `A` \
-            on three placements: a table index (`D1`'s queue's, the mode's `harmonic` bit or `B`'s re-entry \
-            index) through `LawValue` into stage `B`'s law; on the other two, a queue's non-empty flag through the \
-            grant and the pop into that queue's `QCAP` flag; two thirds of it routing. The next cut is the AQM's division over two clocks (see `aqm`), with the \
+            division, and stage `B` decides in `D2` from registers. Its slowest path is a queue's non-empty flag \
+            through the grant and the pop into that queue's `QCAP` flag on three placements; on the other two, \
+            the marker's stage `A`: `D1`'s queue through the state's select and `LawValue` into stage `B`'s \
+            law; two thirds of it routing. The next cut is the AQM's division over two clocks (see `aqm`), with the \
             state's read a clock ahead of `D1` (the scheduler's grant names the queue in `D0`).",
         "port-ren" => "REN with the port's FIFOs, DWRR and pacer; REN takes the departing descriptor in `D2`. No path \
             runs through the grant's chain (see `dwrr`), the port's input stage takes the arrival's length check \
             and class map out of the admission, and the port's counters count a clock late (see `port-hpcc`). The \
-            slowest path is REN's own on every placement: its marking decision (the mode's choice, the spend) \
-            into the enables of the issued marks' or the budgets' registers, from `D2`'s descriptor through REN's \
-            length check (against its own `MAX_LEN`; two placements), from the resident packet count that mode \
-            B compares (two), or from a budget (one). That length check alone made in `D1`, a clock \
+            slowest path is REN's own on every placement: its length check (against its own `MAX_LEN`) and \
+            marking decision (the mode's choice, the spend) into the budgets' enables (two placements) or the \
+            resets of a boundary's rests (three). That length check alone made in `D1`, a clock \
             before REN takes the descriptor (against `MAX_LEN`'s next value, so a write in that clock counts), was \
             tried and not kept: 67.30 MHz (58.01–69.63, `--trial port-ren` on scratch RTL), within the spread, the \
             slowest path moving to REN's compare on the resident count (its queue) or a budget's rest into the \
@@ -323,8 +322,8 @@ fn system_port_note(name: &str) -> &'static str {
             each queue's `QCAP` test is a flip-flop, and the port's counters count a clock late (see \
             `port-hpcc`). What is left is selective drop's admission: the registered arrival's length through its \
             checks (its `MAX_LEN`, the fit against `CAP`) into the admission, then the resident packets' enable \
-            (three placements) or the enable of a FIFO's head length, where the arrival lands in an empty queue \
-            (two, from selective drop's `MAX_LEN`), about two thirds routing on a chip two thirds full. The next cut is selective drop's own (see `seldrop`): no 34-bit arithmetic in the \
+            (two placements) or the descriptor written into a FIFO's block RAM, whose codepoint the mark sets \
+            (three, one from selective drop's `K`), about two thirds routing on a chip two thirds full. The next cut is selective drop's own (see `seldrop`): no 34-bit arithmetic in the \
             admission's clock.",
         "port-hpcc" => "INT stamping with the port's FIFOs, DWRR and pacer. The stamper alone meets 100 MHz, so this \
             port measures the port's own paths. The grant only selects: the link pacer's credit after a departure \
@@ -338,7 +337,8 @@ fn system_port_note(name: &str) -> &'static str {
             eleven counters count a clock late (`LateCounter`), so no decision reaches their enables. What is \
             left, within a nanosecond and 60 to 77 % routing: a head length through DWRR's lane chain into \
             its refill flag (two placements), a queue's non-empty flag through DWRR's grant and the pop into that \
-            FIFO's head-length or count enable (two), or into the link pacer's credit (one). Tried \
+            FIFO's count-is-one flag's enable (one), or into the link pacer's credit (two, one of them from the \
+            pacer's rate register). Tried \
             and not kept (`--trial`, scratch RTL; the port README): the resident bytes on 23 bits, 71.86 MHz, the \
             grant then holding every placement; DWRR's grant one flag per queue for the pops, 76.89, within the \
             spread; the grant registered before it pops, as a timing estimate with its behaviour wrong on purpose, \

@@ -261,14 +261,15 @@ crate::switch_block!(
                 were the longest path before. DWRR's refill test is a register (see `dwrr`), the arrival \
                 takes two clocks, its queue and length check registered by an input stage, each queue's \
                 `QCAP` test is a flip-flop, and the port's counters count a clock late (see `port-hpcc`). \
-                On the ECP5, about four fifths routing, the slowest path is the AQM's stage `A` (`D1`'s \
-                queue through `LawValue` into stage `B`'s due flag or clamp; two placements) or the emulation \
-                queue's: `EMU_Q`'s register through DWRR's choice and the grant into the shaper's remainder \
-                (one; its zeroing at the cap is data, not a reset, since 2026-11-29, and before that every \
-                placement ended at that reset or the carry's, or at the link pacer's credit), or a queue's \
-                second entry (block RAM) or selective drop's `K` into the emulation queue's look-ahead (one \
-                each). So the AQM's division over two clocks (see `aqm`) and the shaper charged from a \
-                registered grant are the next cuts, then REN's input stage (see `ren`).",
+                On the ECP5, about four fifths routing, the slowest path starts at the emulation queue's \
+                register (`EMU_Q`) on four placements: through DWRR's choice and the grant into `D1`'s \
+                descriptor, the emulation queue's look-ahead, the shaper's carry or a FIFO's block-RAM \
+                address (one each; since 2026-11-29 the shaper's remainder is zeroed at the cap by a flag \
+                where it is read, and before that every placement ended at its reset or the carry's, or at \
+                the link pacer's credit); on the fifth it is the AQM's stage `A` (`D1`'s queue through \
+                the state's select and a count's table index into stage `B`'s registers). So the grant registered before the emulation queue \
+                and the FIFOs act on it, and the AQM's division over two clocks (see `aqm`), are the next \
+                cuts, then REN's input stage (see `ren`).",
         min_cells: 1000,
         min_ram: 8,
         fits_hx8k: false,

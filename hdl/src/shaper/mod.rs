@@ -104,30 +104,34 @@ crate::switch_block!(
         design_note: "The bucket is 20 bits (`FILL` and `DEPTH` below 2^20) and every outcome of a clock is one 22-bit \
                 carry chain from registers and the head length, side by side: the eligibility `bucket − len − OVERHEAD`, \
                 and the refill with and without the departure, each with its cap test against `DEPTH` \
-                (`rtl_util::AddSub`: a carry-save layer and one chain); the decision only selects. What that takes: \
-                the remainder's carry a register (made a clock ahead), and `FILL − DEPTH`, `FILL − OVERHEAD` and \
+                (`rtl_util::AddSub`: a carry-save layer and one chain). The bucket's next value is made for both ways \
+                the clock can end, each capped, before the departure selects; the departure (`take`) is one gate on \
+                the two checks of the head length (its `MAX_LEN` and the eligibility) and a flag of the inputs alone. \
+                What that takes: the remainder's carry a register (made a clock ahead, one chain for each way the \
+                remainder moves), the cap's zero remainder a flag (`capped`) applied where the remainder is read, so \
+                the remainder's flip-flops are off the departure's path (a synchronous reset of them is a net \
+                nextpnr-ice40 0.4 puts behind a global buffer), and `FILL − DEPTH`, `FILL − OVERHEAD` and \
                 `FILL − DEPTH − OVERHEAD` kept with the registers, each write's outcome its own chain from the write \
                 data, selected by the write's decode. Register writes are checked a clock before they are applied \
                 (`rtl_util::CsrStage`; a check against the other of `SCALE` and `FILL_FRAC` reads a write held in \
                 the stage, and the held write's register is decoded as it is presented, `kind`), so no check \
-                shares a clock with the bucket. Counters count a clock late. The remainder is zeroed at the cap as \
-                data (a mask), not by a synchronous reset: the reset of its 16 flip-flops was a net nextpnr-ice40 0.4 \
-                put behind a global buffer, and it ended the slowest path on two placements of five (86.06 MHz, \
-                82.22–88.81, before 2026-11-29); the next clock's carry is one chain for each way the remainder \
-                moves, not a compare behind the remainder's sum. What is left is the bucket's loop: a head length \
-                through the eligibility chain and the departure into the remainder's or the bucket's next value \
-                (four placements; on one a second carry chain follows the departure), and on one a register \
-                write's check into the held write's decode, about two thirds of it routing. Tried and not kept \
-                (none faster than this on the HX8K, median of 5 seeds): the remainder zeroed where it is read (a \
-                flag instead of a reset of 16 flip-flops), each outcome's capped next value made before the \
-                departure's select, `bucket − OVERHEAD` kept as a register so the eligibility is `− len` alone (abc \
-                then put four LUT levels after that chain), and the block \
-                with every input registered and its eligibility judged a clock ahead from the registered head \
-                and the next one at the pins (`port::emu_ahead`'s look-ahead; a clock of latency): 79.38 MHz \
-                (76.91–85.95, `--trial shaper` on scratch RTL), the bucket's own refill from its registers, the \
-                look-ahead's chain and the register writes' checks then each as long as the loop was. The switch \
-                port judges the eligibility a clock ahead (`port::emu_ahead`), on the heads it knows a clock \
-                ahead; the block alone, given its head in the clock it decides, still closes this loop in one clock.",
+                shares a clock with the bucket. Counters count a clock late. Over 20 seeds (`--trial --seeds 20 \
+                shaper`) this is 92.14 MHz (86.58–94.80) for 1,853 cells, against 89.65 (81.91–93.31) for 1,762 \
+                with the cap applied after the departure's select and the remainder zeroed in its next value \
+                (before 2026-11-29). What is left is the next carry (three placements, from the gap or \
+                `FILL_FRAC`): the remainder's sum, its select and a `FILL_FRAC` write's carry chain in series; and \
+                the cap flag (two): the bucket through a cap test's chain and the departure's select. \
+                Tried and not kept: a `FILL_FRAC` write's carry made from the flip-flops for each way the \
+                remainder moves (three chains with a carry-save layer, none behind another), 83.27 MHz \
+                (76.93–89.67) over 20 seeds, its own chains and selects then the slowest path; `bucket − OVERHEAD` \
+                kept as a register so the eligibility is `− len` alone (abc then put four LUT levels after that \
+                chain); and the block with every input registered and its eligibility judged a clock ahead from \
+                the registered head and the next one at the pins (`port::emu_ahead`'s look-ahead; a clock of \
+                latency): 79.38 MHz (76.91–85.95, `--trial shaper` on scratch RTL), the bucket's own refill from \
+                its registers, the look-ahead's chain and the register writes' checks then each as long as the \
+                loop was. The switch port judges the eligibility a clock ahead (`port::emu_ahead`), on the heads it \
+                knows a clock ahead; the block alone, given its head in the clock it decides, still closes this \
+                loop in one clock.",
         min_cells: 100,
         min_ram: 0,
         fits_hx8k: true,
