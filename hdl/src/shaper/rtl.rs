@@ -54,7 +54,8 @@ pub struct TokenShaper {
     bucket: DFFWithInit<Bits<20>>,
     bucket_frac: DFF<Bits<16>>,
     /// The bucket was capped at the last edge, so the remainder is 0: it is zeroed where it is
-    /// read (`frac`), and the flip-flops keep the refill's, off the departure's path.
+    /// read (`frac`), and the flip-flops keep the refill's, off the departure's path (a
+    /// synchronous reset of them is a net nextpnr-ice40 puts on a global buffer).
     capped: DFF<Bit>,
     /// The remainder carries a byte this clock (`bucket_frac ≥ SCALE − FILL_FRAC`), made a clock
     /// ahead.
@@ -96,8 +97,10 @@ pub struct TokenShaper {
     /// `head_len > MAX_LEN`.
     over_max: Signal<Local, Bit>,
     cap: Signal<Local, Bit>,
-    /// Each outcome's cap test and capped bucket: without a departure (a fill's value under a
-    /// fill) and with one.
+    /// The bucket's next value for each way the clock can end, made before the departure is
+    /// known: without a departure (a fill wins; at the cap `DEPTH` and no remainder) and with
+    /// one, each with its cap test. `take` only selects, the last gate after the chains on the
+    /// head length.
     cap_kept: Signal<Local, Bit>,
     cap_charged: Signal<Local, Bit>,
     bucket_kept: Signal<Local, Bits<20>>,
@@ -240,10 +243,7 @@ impl Logic for TokenShaper {
         self.unused_sums.next = self.kept.out.val().get_bits::<2>(20).any() | self.charged.out.val().get_bits::<2>(20).any()
             | self.kept_cap.out.val().get_bits::<21>(0).any() | self.charged_cap.out.val().get_bits::<21>(0).any()
             | self.room.out.val().get_bits::<21>(0).any();
-        // The bucket's next value is made for both ways the clock can end before the departure
-        // is known: `bucket_kept` without a departure (a fill wins; at the cap the bucket is
-        // `DEPTH` and no remainder), `bucket_charged` with one. The departure (`take`) only
-        // selects, and it is the last gate after the chains on the head length.
+        // each way the clock can end, capped (`bucket_kept`, `bucket_charged`); `take` selects
         self.cap_kept.next = !self.kept_cap.out.val().get_bit(21);
         self.cap_charged.next = !self.charged_cap.out.val().get_bit(21);
         self.bucket_kept.next = self.kept.out.val().get_bits::<20>(0);
@@ -319,9 +319,6 @@ impl Logic for TokenShaper {
         if self.regs.fills.val() {
             self.carry_uncapped.next = false;
         }
-        // the cap zeroes the carry as data and the remainder where it is read (`capped`), not
-        // by a synchronous reset: a reset of the remainder's 16 flip-flops is a net
-        // nextpnr-ice40 puts on a global buffer, on the bucket's loop
         self.carry.d.next = self.carry_uncapped.val() & !self.cap.val();
         self.capped.d.next = self.cap.val();
         self.bucket_frac.d.next = self.frac_after.val();
