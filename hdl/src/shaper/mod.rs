@@ -118,7 +118,7 @@ crate::switch_block!(
                 shares a clock with the bucket. Counters count a clock late. Over 20 seeds (`--trial --seeds 20 \
                 shaper`) this is 92.14 MHz (86.58–94.80) for 1,853 cells, against 89.65 (81.91–93.31) for 1,762 \
                 with the cap applied after the departure's select and the remainder zeroed in its next value \
-                (before 2026-11-29). What is left is the next carry (three placements, from the gap or \
+                (the RTL before this one). What is left is the next carry (three placements, from the gap or \
                 `FILL_FRAC`): the remainder's sum, its select and a `FILL_FRAC` write's carry chain in series; and \
                 the cap flag (two): the bucket through a cap test's chain and the departure's select. \
                 Tried and not kept: a `FILL_FRAC` write's carry made from the flip-flops for each way the \
