@@ -14,9 +14,10 @@
 //! `-- --trial TOP...` (either family): measure an RTL change without keeping it. The seeds are
 //! placed as in a full run, but nothing is packed and nothing under `bitstreams/` is written (no
 //! record, bitstream or report); each top's figures, what limits it and its committed record's
-//! figures are printed. `--seeds N` (iCE40) places seeds 1 to N instead of the full run's five:
-//! one top's medians move by a few MHz from one set of five seeds to another, so a change worth a
-//! few MHz needs more seeds to be told from that noise.
+//! figures are printed. `--seeds N` places seeds 1 to N instead of the full run's five: one top's
+//! medians move by a few MHz from one set of five seeds to another, so a change worth a few MHz
+//! needs more seeds to be told from that noise (iCE40); on the ECP5, where a large top's seed
+//! takes minutes, fewer seeds make a quick estimate.
 
 use bitstreams::tops::{self, Top};
 use bitstreams::{record, report};
@@ -41,8 +42,8 @@ struct Args {
     /// report, and print each top's figures beside its committed record's.
     #[arg(long, conflicts_with = "render")]
     trial: bool,
-    /// With --trial (iCE40): place seeds 1 to N instead of the full run's five, to tell a change
-    /// of a few MHz from the seeds' spread.
+    /// With --trial: place seeds 1 to N instead of the full run's five, to tell a change of a few
+    /// MHz from the seeds' spread (iCE40) or to estimate a large top quickly (ECP5).
     #[arg(long, requires = "trial", value_parser = clap::value_parser!(u64).range(1..=64))]
     seeds: Option<u64>,
     /// Tops built at once (each tool is single-threaded).
@@ -87,17 +88,14 @@ fn main() -> ExitCode {
         }
         v
     };
-    if a.family == "ecp5" {
-        if a.seeds.is_some() {
-            eprintln!("--seeds is for the iCE40 flow: the ECP5 flow places its own {} seeds", bitstreams::ecp5::SEEDS.len());
-            return ExitCode::from(2);
-        }
-        return ecp5_main(&chosen, &all, crate_dir, a.trial);
-    }
+    let full_run = if a.family == "ecp5" { bitstreams::ecp5::SEEDS.to_vec() } else { bitstreams::SEEDS.to_vec() };
     let seeds: Vec<u64> = match a.seeds {
         Some(n) => (1..=n).collect(),
-        None => bitstreams::SEEDS.to_vec(),
+        None => full_run,
     };
+    if a.family == "ecp5" {
+        return ecp5_main(&chosen, &all, crate_dir, &seeds, a.trial);
+    }
     let out = crate_dir.join("../target/bitstreams");
     let t0 = std::time::Instant::now();
     eprintln!("building {} tops, {} at a time; logs in {}", chosen.len(), a.jobs.max(1), out.display());
@@ -158,16 +156,16 @@ fn finish(published: anyhow::Result<()>, failed: &[String], report: &Path, logs:
 }
 
 /// The ECP5 flow: one top at a time (each runs two placements at once).
-fn ecp5_main(chosen: &[&Top], all: &[Top], crate_dir: &Path, trial: bool) -> ExitCode {
+fn ecp5_main(chosen: &[&Top], all: &[Top], crate_dir: &Path, seeds: &[u64], trial: bool) -> ExitCode {
     use bitstreams::report_ecp5;
     let out = crate_dir.join("../target/bitstreams-ecp5");
     let t0 = std::time::Instant::now();
-    eprintln!("building {} tops for the ECP5, {} seeds each; logs in {}", chosen.len(), bitstreams::ecp5::SEEDS.len(), out.display());
+    eprintln!("building {} tops for the ECP5, {} seeds each; logs in {}", chosen.len(), seeds.len(), out.display());
     let tools = report::ecp5_tools();
     let mut built = Vec::new();
     let mut failed = Vec::new();
     for top in chosen {
-        match report_ecp5::build_top(top, &out.join(top.name), &tools, !trial, &|m: &str| eprintln!("[{}] {m}", top.name)) {
+        match report_ecp5::build_top(top, &out.join(top.name), seeds, &tools, !trial, &|m: &str| eprintln!("[{}] {m}", top.name)) {
             Ok(rec) => {
                 let row = report_ecp5::Ecp5Row::new(top, rec.clone());
                 if trial {

@@ -21,12 +21,12 @@ pub struct Ecp5Row {
     pub tools: Vec<String>,
 }
 
-/// Build one top for the ECP5: synthesis, five seeds, the board bitstream. Returns its record,
+/// Build one top for the ECP5: synthesis, the placement of each of `seeds` (a full run's are
+/// `ecp5::SEEDS`), and with `pack` the board bitstream (without, a trial). Returns its record,
 /// measured with `tools` (the bitstream's path is in `measured.bitstream`).
-/// Build `top` (with `pack`, the whole flow; without, the seeds only: a trial) into its record.
-pub fn build_top(top: &Top, dir: &Path, tools: &[String], pack: bool, progress: Progress) -> Result<Record<Ecp5Report>> {
+pub fn build_top(top: &Top, dir: &Path, seeds: &[u64], tools: &[String], pack: bool, progress: Progress) -> Result<Record<Ecp5Report>> {
     let board = (top.board)();
-    let report = ecp5::build(top.name, &board.verilog, dir, &ecp5::SEEDS, pack, progress)?;
+    let report = ecp5::build(top.name, &board.verilog, dir, seeds, pack, progress)?;
     if report.fits != top.fits {
         anyhow::bail!("{}: expected to {}fit the ECP5 part, and it {}", top.name, if top.fits { "" } else { "not " }, if report.fits { "fits" } else { "does not" });
     }

@@ -203,6 +203,30 @@ fn a_trial_prints_the_figures_and_writes_nothing() {
     }
 }
 
+/// `bitstreams --family ecp5 --trial --seeds 1 intstamp` places one seed on the ECP5 (a quick
+/// estimate of a large top), prints that it did beside the committed record's five, and writes
+/// nothing under `bitstreams/`. A full run takes no `--seeds` (its records are five seeds).
+#[test]
+fn an_ecp5_trial_places_the_seeds_asked_and_writes_nothing() {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let kept = ["measured/ecp5/intstamp.json", "bin/ecp5/intstamp.bit", "REPORT.md", "REPORT-ECP5.md"];
+    let before: Vec<Vec<u8>> = kept.iter().map(|f| std::fs::read(crate_dir.join(f)).unwrap()).collect();
+    let bin = env!("CARGO_BIN_EXE_bitstreams");
+    let out = std::process::Command::new(bin).args(["--family", "ecp5", "--trial", "--seeds", "1", "intstamp"]).output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.starts_with("intstamp: ") && stdout.contains(" over 1 seeds)") && stdout.contains("not packed (a trial)"), "{stdout}");
+    let committed: record::Record<bitstreams::ecp5::Ecp5Report> = record::read(crate_dir, record::ECP5, "intstamp").unwrap();
+    assert!(stdout.contains(&format!("committed ({}): ", committed.date)), "{stdout}");
+    assert!(stderr.contains("seed 1 ") && !stderr.contains("seed 2 "), "{stderr}");
+    assert!(stderr.contains("a trial: nothing under"), "{stderr}");
+    for (f, b) in kept.iter().zip(&before) {
+        assert!(&std::fs::read(crate_dir.join(f)).unwrap() == b, "a trial wrote {f}");
+    }
+    let full = std::process::Command::new(bin).args(["--family", "ecp5", "--seeds", "1", "intstamp"]).output().unwrap();
+    assert_eq!(full.status.code(), Some(2), "--seeds without --trial is refused");
+}
+
 fn stale_records(tops: &[bitstreams::tops::Top], family: &str) -> Vec<&'static str> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     tops.iter()
