@@ -270,10 +270,12 @@ crate::switch_block!(
                 the state's select and a count's table index into stage `B`'s registers). Two trials of \
                 2026-11-29 (the port README): with `EMU_Q` kept as one flag per queue the grant took every \
                 placement (81.96 MHz); with the grant also registered before it pops (a timing estimate), \
-                the AQM's selection of `D1`'s queue state took all five (84.39 MHz). So the next cuts go \
-                together: that queue's AQM state selected a clock earlier, with the queue the grant names (a \
-                stage in front of `A`, see `aqm`), and the grant registered before the emulation queue and \
-                the FIFOs act on it; then the AQM's division over two clocks and REN's input stage (see `ren`).",
+                the AQM's selection of `D1`'s queue state took all five (84.39 MHz); with that state also read \
+                from flip-flops (two seeds), selective drop's admission into DWRR's next pick took both \
+                (83.91 MHz). So the next cuts go together: selective drop's input stage (see `seldrop`), \
+                that queue's AQM state selected a clock earlier, with the queue the grant names (a stage in \
+                front of `A`, see `aqm`), and the grant registered before the emulation queue and the FIFOs \
+                act on it; then the AQM's division over two clocks and REN's input stage (see `ren`).",
         min_cells: 1000,
         min_ram: 8,
         fits_hx8k: false,
