@@ -9,7 +9,7 @@
 //! the count after its edge, against that clock's `QCAP`: the compares read registers only, and
 //! the push and the pop select among them.
 
-use crate::seldrop::rtl::SelectiveDrop;
+use crate::seldrop::rtl::SelectiveDropCore;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -55,7 +55,7 @@ pub struct Admission<const NQ: usize, const QB: usize, const CB: usize> {
     pub enq_meta: Signal<Out, Bits<17>>,
     /// Why it was dropped (`drop` codes in `mod.rs`), 0 when admitted or when nothing arrived.
     pub drop_code: Signal<Out, Bits<2>>,
-    seldrop: SelectiveDrop,
+    seldrop: SelectiveDropCore,
     // the input stage: the arrival as it came, its queue and its length check
     a_valid: DFF<Bit>,
     a_len: DFF<Bits<16>>,
@@ -186,11 +186,12 @@ impl<const NQ: usize, const QB: usize, const CB: usize> Logic for Admission<NQ, 
         self.seldrop.csr_addr.next = self.sub_addr.val();
         self.seldrop.csr_wdata.next = self.csr_wdata.val();
         self.seldrop.arr_valid.next = self.a_valid.q.val() & !self.malformed.val() & !self.full.val() & self.sel_applies.val();
-        self.seldrop.arr_len.next = self.a_len.q.val();
         self.seldrop.arr_ecn.next = self.a_ecn.q.val();
         self.seldrop.arr_low_prio.next = self.a_low_prio.q.val();
         self.seldrop.deq_valid.next = self.sel_en.val() & self.g.val() & (self.gq.val() == self.sel.val());
         self.seldrop.deq_len.next = self.sel_head_len.val();
+        // the input stage above is the block's: its flags are made for the length arriving now
+        self.seldrop.next_len.next = self.in_len.val();
         self.code.next = 0.into();
         if self.malformed.val() {
             self.code.next = 1.into();

@@ -8,7 +8,7 @@ use crate::cycle::{inc32, CycleModel, Pin};
 use crate::dwrr::model::Dwrr;
 use crate::intstamp::{model::IntStamp, IntIn, IntOut};
 use crate::ren::{model::Ren, RenIn, RenOut};
-use crate::seldrop::{model::SelDrop, SelDropIn, SelDropOut};
+use crate::seldrop::{model::SelDropCore, SelDropIn};
 use crate::shaper::{model::Shaper, ShaperIn};
 use std::collections::VecDeque;
 
@@ -119,7 +119,7 @@ pub struct PortModel<const NQ: usize, const DB: usize, const F: usize = { featur
     pub d2: Option<Judged>,
     pub dwrr: Dwrr,
     pub aqm: Vec<Marker>,
-    pub seldrop: SelDrop,
+    pub seldrop: SelDropCore,
     pub shaper: Shaper,
     /// A shaper register write landed at the last edge, or `EMU_Q` was written in the last
     /// clock: the emulation queue is not servable this clock (the RTL judges its eligibility a
@@ -153,7 +153,7 @@ impl<const NQ: usize, const DB: usize, const F: usize> Default for PortModel<NQ,
             d2: None,
             dwrr: Dwrr::new(NQ),
             aqm: vec![Marker::default(); NQ],
-            seldrop: SelDrop::default(),
+            seldrop: SelDropCore::default(),
             shaper: Shaper::default(),
             emu_stale: false,
             ren: Ren::default(),
@@ -354,20 +354,17 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
         let full = counts[q] >= a.qcap || counts[q] as usize >= Self::DEPTH;
         let sel = enabled(self.sel_q).filter(|&s| s < NQ && Self::has(features::SELDROP));
         let sel_applies = sel == Some(q);
-        let sd = SelDropOut::from_slice(&self.seldrop.step(
-            &SelDropIn {
-                csr_we: we(3),
-                csr_addr: reg,
-                csr_wdata: i.csr_wdata,
-                arr_valid: (av && !a.malformed && !full && sel_applies) as u64,
-                arr_len: a.len,
-                arr_ecn: a.ecn,
-                arr_low_prio: a.low_prio as u64,
-                deq_valid: (sel.is_some() && popped.map(|p| p.0) == sel) as u64,
-                deq_len: popped.map(|p| p.1.len).unwrap_or(0),
-            }
-            .to_vec(),
-        ));
+        let sd = self.seldrop.clock(&SelDropIn {
+            csr_we: we(3),
+            csr_addr: reg,
+            csr_wdata: i.csr_wdata,
+            arr_valid: (av && !a.malformed && !full && sel_applies) as u64,
+            arr_len: a.len,
+            arr_ecn: a.ecn,
+            arr_low_prio: a.low_prio as u64,
+            deq_valid: (sel.is_some() && popped.map(|p| p.0) == sel) as u64,
+            deq_len: popped.map(|p| p.1.len).unwrap_or(0),
+        });
         if av {
             inc32(&mut self.cnt.input);
             o.in_drop = if a.malformed {

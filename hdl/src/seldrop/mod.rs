@@ -2,6 +2,8 @@
 
 pub mod model;
 #[cfg(feature = "rtl")]
+mod next_state;
+#[cfg(feature = "rtl")]
 pub mod rtl;
 pub mod vectors;
 
@@ -39,7 +41,7 @@ crate::pins! {
         arr_ecn: 2,
         /// High dropping priority (over-provisioned / unscheduled) label.
         arr_low_prio: 1,
-        /// The queue sends a descriptor this clock.
+        /// The queue sends a descriptor this clock (applied next clock, README *Latency*).
         deq_valid: 1,
         /// Its length in bytes.
         deq_len: 16,
@@ -47,12 +49,12 @@ crate::pins! {
 }
 
 crate::pins! {
-    /// Selective-drop outputs: the decision on this clock's arrival, and the state at the start
+    /// Selective-drop outputs: the decision on last clock's arrival, and the state at the start
     /// of the clock.
     pub struct SelDropOut {
-        /// The arrival is enqueued.
+        /// Last clock's arrival is enqueued.
         admit: 1,
-        /// The arrival's codepoint as enqueued (CE when marked).
+        /// Its codepoint as enqueued (CE when marked).
         ecn_out: 2,
         /// Selectively dropped (above K, Not-ECT or low priority).
         drop_sel: 1,

@@ -1,12 +1,17 @@
-//! Golden model of the selective-drop admission block (table and choices in `mod.rs`).
+//! Golden model of the selective-drop admission block (table and choices in `mod.rs`): the
+//! decision stage [`SelDropCore`] (what the switch port instantiates, behind its own input
+//! stage) and the block [`SelDrop`], that stage behind an input stage of one clock.
 
 use super::{csr, SelDropIn, SelDropOut, DEFAULT_CAP, DEFAULT_K, DEFAULT_MAX_LEN};
-use crate::cycle::{CycleModel, LateCounters, Pin};
+use crate::cycle::{CsrStage, CycleModel, LateCounters, Pin};
 
 const MAX32: u64 = 0xFFFF_FFFF;
 
+/// The decision stage: it decides the arrival it is given against the occupancy at the start of
+/// the clock, applies the dequeue given a clock before (its own input stage, README *Latency*),
+/// and applies a register write at the edge that ends the clock after the write's (`CsrStage`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SelDrop {
+pub struct SelDropCore {
     pub bytes_unit: bool,
     pub k: u64,
     pub cap: u64,
@@ -14,15 +19,17 @@ pub struct SelDrop {
     pub max_len: u64,
     pub occ_pkts: u64,
     pub occ_bytes: u64,
-    /// enq, marked, drop_sel, drop_full, malformed, deq, bad_deq, csr_rejected.
+    /// The dequeue presented last clock (its length), applied in this one.
+    pub deq: Option<u64>,
+    pub csr: CsrStage,
     /// enq, marked, drop_sel, drop_full, malformed, deq, bad_deq, csr_rejected (each counts its
     /// event a clock later).
     pub counters: LateCounters<8>,
 }
 
-impl Default for SelDrop {
+impl Default for SelDropCore {
     fn default() -> Self {
-        SelDrop {
+        SelDropCore {
             bytes_unit: false,
             k: DEFAULT_K,
             cap: DEFAULT_CAP,
@@ -30,6 +37,8 @@ impl Default for SelDrop {
             max_len: DEFAULT_MAX_LEN,
             occ_pkts: 0,
             occ_bytes: 0,
+            deq: None,
+            csr: CsrStage::default(),
             counters: LateCounters::default(),
         }
     }
@@ -45,7 +54,7 @@ pub enum Decision {
     DropBad,
 }
 
-impl SelDrop {
+impl SelDropCore {
     /// The admission decision for an arrival against the state at the start of the clock.
     pub fn decide(&self, len: u64, ecn: u64, low_prio: bool) -> Decision {
         if len == 0 || len > self.max_len {
@@ -98,14 +107,11 @@ impl SelDrop {
         };
         if ok { Ok(preset) } else { Err(()) }
     }
-}
 
-impl CycleModel for SelDrop {
-    const INPUTS: &'static [Pin] = SelDropIn::PINS;
-    const OUTPUTS: &'static [Pin] = SelDropOut::PINS;
-
-    fn step(&mut self, inputs: &[u64]) -> Vec<u64> {
-        let i = SelDropIn::from_slice(inputs);
+    /// One clock: the decision on `i`'s arrival, the dequeue presented last clock applied, and
+    /// `i`'s dequeue and register write held for the next clock. Outputs show the state at the
+    /// start of the clock.
+    pub fn clock(&mut self, i: &SelDropIn) -> SelDropOut {
         let c = &self.counters;
         let mut o = SelDropOut {
             ecn_out: i.arr_ecn,
@@ -125,11 +131,11 @@ impl CycleModel for SelDrop {
         let (mut add_p, mut add_b) = (0, 0);
         if i.arr_valid == 1 {
             match self.decide(i.arr_len, i.arr_ecn, i.arr_low_prio == 1) {
-                Decision::Enq | Decision::Mark => {
+                d @ (Decision::Enq | Decision::Mark) => {
                     o.admit = 1;
                     (add_p, add_b) = (1, i.arr_len);
                     ev[0] = true;
-                    if self.decide(i.arr_len, i.arr_ecn, i.arr_low_prio == 1) == Decision::Mark {
+                    if d == Decision::Mark {
                         o.ecn_out = 3;
                         ev[1] = true;
                     }
@@ -148,20 +154,51 @@ impl CycleModel for SelDrop {
                 }
             }
         }
+        // a dequeue of an empty queue, of length 0 or of more bytes than queued is ignored
         let (mut sub_p, mut sub_b) = (0, 0);
-        if i.deq_valid == 1 {
-            if self.occ_pkts == 0 || i.deq_len == 0 || i.deq_len > self.occ_bytes {
+        if let Some(len) = self.deq {
+            if self.occ_pkts == 0 || len == 0 || len > self.occ_bytes {
                 ev[6] = true;
             } else {
-                (sub_p, sub_b) = (1, i.deq_len);
+                (sub_p, sub_b) = (1, len);
                 ev[5] = true;
             }
         }
+        self.deq = (i.deq_valid == 1).then_some(i.deq_len);
         self.occ_pkts = self.occ_pkts + add_p - sub_p;
         self.occ_bytes = self.occ_bytes + add_b - sub_b;
-        let write = if i.csr_we == 1 { self.csr_write(i.csr_addr, i.csr_wdata) } else { Ok(None) };
+        let write = match self.csr.edge(i.csr_we, i.csr_addr, i.csr_wdata) {
+            Some((addr, data)) => self.csr_write(addr, data),
+            None => Ok(None),
+        };
         ev[7] = write.is_err();
         self.counters.edge(ev, write.unwrap_or(None));
-        o.to_vec()
+        o
     }
 }
+
+/// The block: an input stage registers the arrival, and the decision stage decides it in the
+/// next clock; a dequeue goes straight to the stage, which holds it a clock itself, so an
+/// arrival and a dequeue presented in one clock meet in the next one, the arrival judged
+/// on the occupancy before the dequeue (§4 M1), as without the stage.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SelDrop {
+    pub core: SelDropCore,
+    /// The arrival presented last clock: (length, ECN, low priority).
+    pub arrival: Option<(u64, u64, u64)>,
+}
+
+impl CycleModel for SelDrop {
+    const INPUTS: &'static [Pin] = SelDropIn::PINS;
+    const OUTPUTS: &'static [Pin] = SelDropOut::PINS;
+    const WRITE_DELAY: usize = 1;
+
+    fn step(&mut self, inputs: &[u64]) -> Vec<u64> {
+        let i = SelDropIn::from_slice(inputs);
+        let (len, ecn, low) = self.arrival.unwrap_or_default();
+        let staged = SelDropIn { arr_valid: self.arrival.is_some() as u64, arr_len: len, arr_ecn: ecn, arr_low_prio: low, ..i };
+        self.arrival = (i.arr_valid == 1).then_some((i.arr_len, i.arr_ecn, i.arr_low_prio));
+        self.core.clock(&staged).to_vec()
+    }
+}
+

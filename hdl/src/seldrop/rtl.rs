@@ -1,7 +1,10 @@
-//! RTL of the selective-drop admission block; the golden model is `model.rs`, the table and
-//! the choices are in `mod.rs`. Register addresses are the literals of [`super::csr`].
+//! RTL of the selective-drop admission block: the decision stage [`SelectiveDropCore`] (the
+//! switch port's, behind the port's own input stage) and the block [`SelectiveDrop`], that stage
+//! behind an input stage of one clock. The golden model is `model.rs`, the table, the choices and
+//! the latency are in the README. Register addresses are the literals of [`super::csr`].
 
-use crate::rtl_util::LateCounter;
+use super::next_state::NextState;
+use crate::rtl_util::{CsrStage, LateCounter};
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
@@ -13,7 +16,326 @@ const _: () = assert!(
     && csr::CNT_BASE == 16 && csr::REGISTERS[csr::idx::CNT_BASE].count == 8
 );
 
+/// The decision stage. It decides the arrival on `arr_valid`/`arr_ecn`/`arr_low_prio`, whose
+/// length was given a clock before on `next_len`, and it reads flip-flops only: in the clock
+/// before, every flag the decision needs was made for each outcome of that clock's decision
+/// (`NextState`), with the next length, and that decision selected one. A dequeue is held a
+/// clock (its length's flags are made in the clock it is presented). Register writes pass a
+/// `CsrStage`; `K` and `CAP` are kept as they will be in force in the next clock (`k_next`,
+/// `cap_next`, written from the write's own clock: an address decode, no check), since the flags
+/// made in this clock are for the next one.
 #[derive(LogicBlock)]
+pub struct SelectiveDropCore {
+    pub clock: Signal<In, Clock>,
+    pub csr_we: Signal<In, Bit>,
+    pub csr_addr: Signal<In, Bits<8>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    /// The arrival decided this clock (its length came on `next_len` last clock).
+    pub arr_valid: Signal<In, Bit>,
+    pub arr_ecn: Signal<In, Bits<2>>,
+    pub arr_low_prio: Signal<In, Bit>,
+    /// The length of the arrival decided next clock.
+    pub next_len: Signal<In, Bits<16>>,
+    /// A dequeue, applied next clock.
+    pub deq_valid: Signal<In, Bit>,
+    pub deq_len: Signal<In, Bits<16>>,
+    pub admit: Signal<Out, Bit>,
+    pub ecn_out: Signal<Out, Bits<2>>,
+    pub drop_sel: Signal<Out, Bit>,
+    pub drop_full: Signal<Out, Bit>,
+    pub drop_bad: Signal<Out, Bit>,
+    pub occ_pkts: Signal<Out, Bits<32>>,
+    pub occ_bytes: Signal<Out, Bits<32>>,
+    pub cnt_enq: Signal<Out, Bits<32>>,
+    pub cnt_marked: Signal<Out, Bits<32>>,
+    pub cnt_drop_sel: Signal<Out, Bits<32>>,
+    pub cnt_drop_full: Signal<Out, Bits<32>>,
+    pub cnt_malformed: Signal<Out, Bits<32>>,
+    pub cnt_deq: Signal<Out, Bits<32>>,
+    pub cnt_bad_deq: Signal<Out, Bits<32>>,
+    pub cnt_csr_rejected: Signal<Out, Bits<32>>,
+    csr: CsrStage<8>,
+    // configuration in force (reset values: mod.rs), and K and CAP as they will be next clock
+    bytes_unit: DFF<Bit>,
+    drop_non_ect: DFFWithInit<Bit>,
+    max_len: DFFWithInit<Bits<16>>,
+    k_next: DFFWithInit<Bits<32>>,
+    cap_next: DFFWithInit<Bits<32>>,
+    // state: the occupancy and `cap_next − q_bytes`
+    q_pkts: DFF<Bits<32>>,
+    q_bytes: DFF<Bits<32>>,
+    room: DFFWithInit<Bits<34>>,
+    // the input stage: the dequeue, the next arrival's length check, and each outcome's change
+    // of the byte count (34-bit two's complement) and its negation
+    d_valid: DFF<Bit>,
+    a_bad: DFF<Bit>,
+    d_len_a: DFF<Bits<34>>,
+    nd_len_a: DFF<Bits<34>>,
+    d_len_d: DFF<Bits<34>>,
+    nd_len_d: DFF<Bits<34>>,
+    d_len_ad: DFF<Bits<34>>,
+    nd_len_ad: DFF<Bits<34>>,
+    // the flags the decision reads
+    f_full_p: DFF<Bit>,
+    f_above_p: DFF<Bit>,
+    f_full_b: DFF<Bit>,
+    f_above_b: DFF<Bit>,
+    f_ovf: DFF<Bit>,
+    f_deq: DFF<Bit>,
+    /// Outcome `e·2 + d` (admitted `e`, dequeued `d`).
+    next: [NextState; 4],
+    d_pkts: [Constant<Bits<34>>; 4],
+    nd_pkts: [Constant<Bits<34>>; 4],
+    /// enq, marked, drop_sel, drop_full, malformed, deq, bad_deq, csr_rejected (`CNT_BASE` order).
+    counters: [LateCounter; 8],
+    cnt_addr: [Constant<Bits<8>>; 8],
+    // wires
+    len34: Signal<Local, Bits<34>>,
+    deq_len34: Signal<Local, Bits<34>>,
+    ml_written: Signal<Local, Bit>,
+    k_write: Signal<Local, Bit>,
+    cap_write: Signal<Local, Bit>,
+    full: Signal<Local, Bit>,
+    above: Signal<Local, Bit>,
+    droppable: Signal<Local, Bit>,
+    sel: Signal<Local, Bit>,
+    mark: Signal<Local, Bit>,
+    enq: Signal<Local, Bit>,
+    deq_ok: Signal<Local, Bit>,
+    csr_ok: Signal<Local, Bit>,
+    applies: Signal<Local, Bit>,
+}
+
+const M34: u64 = (1 << 34) - 1;
+
+impl Default for SelectiveDropCore {
+    fn default() -> Self {
+        SelectiveDropCore {
+            clock: Default::default(),
+            csr_we: Default::default(),
+            csr_addr: Default::default(),
+            csr_wdata: Default::default(),
+            arr_valid: Default::default(),
+            arr_ecn: Default::default(),
+            arr_low_prio: Default::default(),
+            next_len: Default::default(),
+            deq_valid: Default::default(),
+            deq_len: Default::default(),
+            admit: Default::default(),
+            ecn_out: Default::default(),
+            drop_sel: Default::default(),
+            drop_full: Default::default(),
+            drop_bad: Default::default(),
+            occ_pkts: Default::default(),
+            occ_bytes: Default::default(),
+            cnt_enq: Default::default(),
+            cnt_marked: Default::default(),
+            cnt_drop_sel: Default::default(),
+            cnt_drop_full: Default::default(),
+            cnt_malformed: Default::default(),
+            cnt_deq: Default::default(),
+            cnt_bad_deq: Default::default(),
+            cnt_csr_rejected: Default::default(),
+            csr: Default::default(),
+            bytes_unit: Default::default(),
+            drop_non_ect: DFFWithInit::new(true),
+            max_len: DFFWithInit::new(super::DEFAULT_MAX_LEN.into()),
+            k_next: DFFWithInit::new(super::DEFAULT_K.into()),
+            cap_next: DFFWithInit::new(super::DEFAULT_CAP.into()),
+            q_pkts: Default::default(),
+            q_bytes: Default::default(),
+            room: DFFWithInit::new(super::DEFAULT_CAP.into()),
+            d_valid: Default::default(),
+            a_bad: Default::default(),
+            d_len_a: Default::default(),
+            nd_len_a: Default::default(),
+            d_len_d: Default::default(),
+            nd_len_d: Default::default(),
+            d_len_ad: Default::default(),
+            nd_len_ad: Default::default(),
+            f_full_p: Default::default(),
+            f_above_p: Default::default(),
+            f_full_b: Default::default(),
+            f_above_b: Default::default(),
+            f_ovf: Default::default(),
+            f_deq: Default::default(),
+            next: std::array::from_fn(|_| Default::default()),
+            // the packet count's change per outcome: 0, −1, +1, 0
+            d_pkts: std::array::from_fn(|o| Constant::new([0, M34, 1, 0][o].into())),
+            nd_pkts: std::array::from_fn(|o| Constant::new([0, 1, M34, 0][o].into())),
+            counters: std::array::from_fn(|_| Default::default()),
+            cnt_addr: std::array::from_fn(|i| Constant::new((16 + i as u64).into())),
+            len34: Default::default(),
+            deq_len34: Default::default(),
+            ml_written: Default::default(),
+            k_write: Default::default(),
+            cap_write: Default::default(),
+            full: Default::default(),
+            above: Default::default(),
+            droppable: Default::default(),
+            sel: Default::default(),
+            mark: Default::default(),
+            enq: Default::default(),
+            deq_ok: Default::default(),
+            csr_ok: Default::default(),
+            applies: Default::default(),
+        }
+    }
+}
+
+impl Logic for SelectiveDropCore {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, bytes_unit, drop_non_ect, max_len, k_next, cap_next, q_pkts, q_bytes, room, d_valid,
+            a_bad, d_len_a, nd_len_a, d_len_d, nd_len_d, d_len_ad, nd_len_ad, f_full_p, f_above_p, f_full_b, f_above_b,
+            f_ovf, f_deq);
+        clock!(self, clock, csr);
+        self.occ_pkts.next = self.q_pkts.q.val();
+        self.occ_bytes.next = self.q_bytes.q.val();
+
+        // --- the decision, in the table's order, on flip-flops
+        self.full.next = self.f_full_p.q.val();
+        self.above.next = self.f_above_p.q.val();
+        if self.bytes_unit.q.val() {
+            self.full.next = self.f_full_b.q.val();
+            self.above.next = self.f_above_b.q.val();
+        }
+        self.full.next = self.full.val() | self.f_ovf.q.val();
+        self.droppable.next = !self.arr_ecn.val().any() | self.arr_low_prio.val();
+        self.sel.next = self.arr_valid.val() & !self.a_bad.q.val() & !self.full.val()
+            & self.above.val() & self.droppable.val() & self.drop_non_ect.q.val();
+        self.enq.next = self.arr_valid.val() & !self.a_bad.q.val() & !self.full.val()
+            & !(self.above.val() & self.droppable.val() & self.drop_non_ect.q.val());
+        self.mark.next = self.enq.val() & self.above.val() & self.arr_ecn.val().any();
+        self.admit.next = self.enq.val();
+        self.ecn_out.next = self.arr_ecn.val();
+        if self.mark.val() {
+            self.ecn_out.next = 3.into();
+        }
+        self.drop_sel.next = self.sel.val();
+        self.drop_full.next = self.arr_valid.val() & !self.a_bad.q.val() & self.full.val();
+        self.drop_bad.next = self.arr_valid.val() & self.a_bad.q.val();
+        self.deq_ok.next = self.d_valid.q.val() & self.f_deq.q.val();
+
+        // --- the input stage: the next arrival's length check against the `MAX_LEN` in force
+        // next clock (a write held in the stage lands at this edge), and the byte deltas
+        self.len34.next = bit_cast::<34, 16>(self.next_len.val());
+        self.deq_len34.next = bit_cast::<34, 16>(self.deq_len.val());
+        self.ml_written.next = self.csr.q_we.val() & self.csr.q_ok.val() & (self.csr.q_addr.val() == 4);
+        self.a_bad.d.next = !self.next_len.val().any() | (self.next_len.val() > self.max_len.q.val());
+        if self.ml_written.val() {
+            self.a_bad.d.next = !self.next_len.val().any() | (self.next_len.val() > self.csr.q_wdata.val().get_bits::<16>(0));
+        }
+        self.d_valid.d.next = self.deq_valid.val();
+        self.d_len_a.d.next = self.len34.val();
+        self.nd_len_a.d.next = !self.len34.val() + 1;
+        self.d_len_d.d.next = !self.deq_len34.val() + 1;
+        self.nd_len_d.d.next = self.deq_len34.val();
+        self.d_len_ad.d.next = self.len34.val() - self.deq_len34.val();
+        self.nd_len_ad.d.next = self.deq_len34.val() - self.len34.val();
+
+        // --- every outcome's next state and flags, then the decision selects (the dequeue
+        // first: it is ready before the admission)
+        self.k_write.next = self.csr_we.val() & (self.csr_addr.val() == 1);
+        self.cap_write.next = self.csr_we.val() & (self.csr_addr.val() == 2);
+        for o in 0..4 {
+            self.next[o].pkts.next = bit_cast::<34, 32>(self.q_pkts.q.val());
+            self.next[o].bytes.next = bit_cast::<34, 32>(self.q_bytes.q.val());
+            self.next[o].room.next = self.room.q.val();
+            self.next[o].k.next = bit_cast::<34, 32>(self.k_next.q.val());
+            self.next[o].cap.next = bit_cast::<34, 32>(self.cap_next.q.val());
+            self.next[o].cap_write.next = bit_cast::<34, 32>(self.csr_wdata.val());
+            self.next[o].d_pkts.next = self.d_pkts[o].val();
+            self.next[o].nd_pkts.next = self.nd_pkts[o].val();
+            self.next[o].next_len.next = self.len34.val();
+            self.next[o].next_deq_len.next = self.deq_len34.val();
+        }
+        self.next[0].d_bytes.next = 0.into();
+        self.next[0].nd_bytes.next = 0.into();
+        self.next[1].d_bytes.next = self.d_len_d.q.val();
+        self.next[1].nd_bytes.next = self.nd_len_d.q.val();
+        self.next[2].d_bytes.next = self.d_len_a.q.val();
+        self.next[2].nd_bytes.next = self.nd_len_a.q.val();
+        self.next[3].d_bytes.next = self.d_len_ad.q.val();
+        self.next[3].nd_bytes.next = self.nd_len_ad.q.val();
+        for o in 0..4 {
+            if (self.enq.val() == (o >= 2)) & (self.deq_ok.val() == ((o & 1) == 1)) {
+                self.q_pkts.d.next = self.next[o].pkts_out.val();
+                self.q_bytes.d.next = self.next[o].bytes_out.val();
+                self.room.d.next = self.next[o].room_out.val();
+                if self.cap_write.val() {
+                    self.room.d.next = self.next[o].room_written.val();
+                }
+                self.f_full_p.d.next = self.next[o].full_pkts.val();
+                self.f_above_p.d.next = self.next[o].above_pkts.val();
+                self.f_full_b.d.next = self.next[o].full_bytes.val();
+                self.f_above_b.d.next = self.next[o].above_bytes.val();
+                self.f_ovf.d.next = self.next[o].overflow.val();
+                self.f_deq.d.next = self.next[o].deq_fits.val() & self.deq_len.val().any();
+            }
+        }
+
+        // --- counters
+        self.counters[0].inc.next = self.enq.val();
+        self.counters[1].inc.next = self.mark.val();
+        self.counters[2].inc.next = self.sel.val();
+        self.counters[3].inc.next = self.drop_full.val();
+        self.counters[4].inc.next = self.drop_bad.val();
+        self.counters[5].inc.next = self.deq_ok.val();
+        self.counters[6].inc.next = self.d_valid.q.val() & !self.deq_ok.val();
+
+        // --- register writes: checked as presented, applied a clock later (`CsrStage`); `K` and
+        // `CAP` also kept as they will be in force (range checks test the high bits: a 32-bit
+        // compare with a constant is a carry chain in yosys)
+        if self.k_write.val() {
+            self.k_next.d.next = self.csr_wdata.val();
+        }
+        if self.cap_write.val() {
+            self.cap_next.d.next = self.csr_wdata.val();
+        }
+        self.csr_ok.next = false;
+        match self.csr_addr.val().index() {
+            0 => self.csr_ok.next = !self.csr_wdata.val().get_bits::<31>(1).any(),
+            1 => self.csr_ok.next = true,
+            2 => self.csr_ok.next = true,
+            3 => self.csr_ok.next = true,
+            4 => self.csr_ok.next = self.csr_wdata.val().get_bits::<16>(0).any(),
+            _ => self.csr_ok.next = (self.csr_addr.val() >= 16) & (self.csr_addr.val() < 24),
+        }
+        self.csr.we.next = self.csr_we.val();
+        self.csr.addr.next = self.csr_addr.val();
+        self.csr.wdata.next = self.csr_wdata.val();
+        self.csr.ok.next = self.csr_ok.val();
+        self.applies.next = self.csr.q_we.val() & self.csr.q_ok.val();
+        if self.applies.val() {
+            match self.csr.q_addr.val().index() {
+                0 => self.bytes_unit.d.next = self.csr.q_wdata.val().get_bit(0),
+                3 => self.drop_non_ect.d.next = self.csr.q_wdata.val().get_bit(0),
+                4 => self.max_len.d.next = self.csr.q_wdata.val().get_bits::<16>(0),
+                _ => {}
+            }
+        }
+        self.counters[7].inc.next = self.csr.q_we.val() & !self.csr.q_ok.val();
+        for i in 0..8 {
+            self.counters[i].clock.next = self.clock.val();
+            self.counters[i].load.next = self.csr.q_we.val() & (self.csr.q_addr.val() == self.cnt_addr[i].val());
+            self.counters[i].load_val.next = self.csr.q_wdata.val();
+        }
+        self.cnt_enq.next = self.counters[0].value.val();
+        self.cnt_marked.next = self.counters[1].value.val();
+        self.cnt_drop_sel.next = self.counters[2].value.val();
+        self.cnt_drop_full.next = self.counters[3].value.val();
+        self.cnt_malformed.next = self.counters[4].value.val();
+        self.cnt_deq.next = self.counters[5].value.val();
+        self.cnt_bad_deq.next = self.counters[6].value.val();
+        self.cnt_csr_rejected.next = self.counters[7].value.val();
+    }
+}
+
+/// The block: an input stage of one clock registers the arrival, and the decision stage
+/// decides it in the next clock, its length having reached the stage's flags in the clock it
+/// came (README, *Latency*).
+#[derive(LogicBlock, Default)]
 pub struct SelectiveDrop {
     pub clock: Signal<In, Clock>,
     pub csr_we: Signal<In, Bit>,
@@ -40,233 +362,44 @@ pub struct SelectiveDrop {
     pub cnt_deq: Signal<Out, Bits<32>>,
     pub cnt_bad_deq: Signal<Out, Bits<32>>,
     pub cnt_csr_rejected: Signal<Out, Bits<32>>,
-    // configuration (reset values: mod.rs)
-    bytes_unit: DFF<Bit>,
-    k: DFFWithInit<Bits<32>>,
-    cap: DFFWithInit<Bits<32>>,
-    drop_non_ect: DFFWithInit<Bit>,
-    max_len: DFFWithInit<Bits<16>>,
-    // occupancy
-    q_pkts: DFF<Bits<32>>,
-    q_bytes: DFF<Bits<32>>,
-    c_enq: LateCounter,
-    c_marked: LateCounter,
-    c_sel: LateCounter,
-    c_full: LateCounter,
-    c_bad: LateCounter,
-    c_deq: LateCounter,
-    c_bad_deq: LateCounter,
-    c_rejected: LateCounter,
-    // wires
-    len32: Signal<Local, Bits<32>>,
-    sum_b: Signal<Local, Bits<33>>,
-    /// CAP − occupancy − length in bytes, 34-bit two's complement: negative when it does not fit.
-    room_b: Signal<Local, Bits<34>>,
-    full_b: Signal<Local, Bit>,
-    room_negative: Constant<Bits<34>>,
-    bad: Signal<Local, Bit>,
-    full: Signal<Local, Bit>,
-    above: Signal<Local, Bit>,
-    droppable: Signal<Local, Bit>,
-    sel: Signal<Local, Bit>,
-    mark: Signal<Local, Bit>,
-    enq: Signal<Local, Bit>,
-    deq_ok: Signal<Local, Bit>,
-    bytes_if_enq: Signal<Local, Bits<32>>,
-    bytes_if_not: Signal<Local, Bits<32>>,
-    pkts_if_enq: Signal<Local, Bits<32>>,
-    pkts_if_not: Signal<Local, Bits<32>>,
-    csr_ok: Signal<Local, Bit>,
-}
-
-impl Default for SelectiveDrop {
-    fn default() -> Self {
-        SelectiveDrop {
-            clock: Default::default(),
-            csr_we: Default::default(),
-            csr_addr: Default::default(),
-            csr_wdata: Default::default(),
-            arr_valid: Default::default(),
-            arr_len: Default::default(),
-            arr_ecn: Default::default(),
-            arr_low_prio: Default::default(),
-            deq_valid: Default::default(),
-            deq_len: Default::default(),
-            admit: Default::default(),
-            ecn_out: Default::default(),
-            drop_sel: Default::default(),
-            drop_full: Default::default(),
-            drop_bad: Default::default(),
-            occ_pkts: Default::default(),
-            occ_bytes: Default::default(),
-            cnt_enq: Default::default(),
-            cnt_marked: Default::default(),
-            cnt_drop_sel: Default::default(),
-            cnt_drop_full: Default::default(),
-            cnt_malformed: Default::default(),
-            cnt_deq: Default::default(),
-            cnt_bad_deq: Default::default(),
-            cnt_csr_rejected: Default::default(),
-            bytes_unit: Default::default(),
-            k: DFFWithInit::new(super::DEFAULT_K.into()),
-            cap: DFFWithInit::new(super::DEFAULT_CAP.into()),
-            drop_non_ect: DFFWithInit::new(true),
-            max_len: DFFWithInit::new(super::DEFAULT_MAX_LEN.into()),
-            q_pkts: Default::default(),
-            q_bytes: Default::default(),
-            c_enq: Default::default(),
-            c_marked: Default::default(),
-            c_sel: Default::default(),
-            c_full: Default::default(),
-            c_bad: Default::default(),
-            c_deq: Default::default(),
-            c_bad_deq: Default::default(),
-            c_rejected: Default::default(),
-            len32: Default::default(),
-            sum_b: Default::default(),
-            room_b: Default::default(),
-            full_b: Default::default(),
-            room_negative: Constant::new((1u64 << 33).into()),
-            bad: Default::default(),
-            full: Default::default(),
-            above: Default::default(),
-            droppable: Default::default(),
-            sel: Default::default(),
-            mark: Default::default(),
-            enq: Default::default(),
-            deq_ok: Default::default(),
-            bytes_if_enq: Default::default(),
-            bytes_if_not: Default::default(),
-            pkts_if_enq: Default::default(),
-            pkts_if_not: Default::default(),
-            csr_ok: Default::default(),
-        }
-    }
+    core: SelectiveDropCore,
+    a_valid: DFF<Bit>,
+    a_ecn: DFF<Bits<2>>,
+    a_low_prio: DFF<Bit>,
 }
 
 impl Logic for SelectiveDrop {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, bytes_unit, k, cap, drop_non_ect, max_len, q_pkts, q_bytes);
-        clock!(self, clock, c_enq, c_marked, c_sel, c_full, c_bad, c_deq, c_bad_deq, c_rejected);
-        self.occ_pkts.next = self.q_pkts.q.val();
-        self.occ_bytes.next = self.q_bytes.q.val();
-
-        // --- admission decision, in the table's order. Every compare is one carry chain on the
-        // registers and this clock's inputs, side by side; the occupancy updates are computed for
-        // every outcome beside them and the decision only selects (the critical path is one chain,
-        // the mode select, and the final select).
-        self.len32.next = bit_cast::<32, 16>(self.arr_len.val());
-        self.bad.next = !self.arr_len.val().any() | (self.arr_len.val() > self.max_len.q.val());
-        // full: occ + size > CAP, or the byte count would pass 2^32 - 1 (`sum_b`'s carry)
-        self.sum_b.next = bit_cast::<33, 32>(self.q_bytes.q.val()) + bit_cast::<33, 32>(self.len32.val());
-        self.room_b.next = bit_cast::<34, 32>(self.cap.q.val()) - bit_cast::<34, 32>(self.q_bytes.q.val())
-            - bit_cast::<34, 32>(self.len32.val());
-        // negative: bit 33 (written as a compare with 2^33 so the whole word is used; yosys
-        // reduces it to the bit)
-        self.full_b.next = self.room_b.val() >= self.room_negative.val();
-        self.full.next = self.q_pkts.q.val() >= self.cap.q.val();
-        if self.bytes_unit.q.val() {
-            self.full.next = self.full_b.val();
-        }
-        self.full.next = self.full.val() | self.sum_b.val().get_bit(32);
-        self.above.next = self.q_pkts.q.val() > self.k.q.val();
-        if self.bytes_unit.q.val() {
-            self.above.next = self.q_bytes.q.val() > self.k.q.val();
-        }
-        self.droppable.next = !self.arr_ecn.val().any() | self.arr_low_prio.val();
-        self.sel.next = self.arr_valid.val() & !self.bad.val() & !self.full.val()
-            & self.above.val() & self.droppable.val() & self.drop_non_ect.q.val();
-        self.enq.next = self.arr_valid.val() & !self.bad.val() & !self.full.val()
-            & !(self.above.val() & self.droppable.val() & self.drop_non_ect.q.val());
-        self.mark.next = self.enq.val() & self.above.val() & self.arr_ecn.val().any();
-        self.admit.next = self.enq.val();
-        self.ecn_out.next = self.arr_ecn.val();
-        if self.mark.val() {
-            self.ecn_out.next = 3.into();
-        }
-        self.drop_sel.next = self.sel.val();
-        self.drop_full.next = self.arr_valid.val() & !self.bad.val() & self.full.val();
-        self.drop_bad.next = self.arr_valid.val() & self.bad.val();
-
-        // --- occupancy: admissions in, dequeues out (a bad dequeue is ignored). The next value
-        // for each (admitted, dequeued) pair is ready before the decision; `enq` picks.
-        self.deq_ok.next = self.deq_valid.val()
-            & self.q_pkts.q.val().any()
-            & self.deq_len.val().any()
-            & (bit_cast::<32, 16>(self.deq_len.val()) <= self.q_bytes.q.val());
-        self.bytes_if_enq.next = self.sum_b.val().get_bits::<32>(0);
-        self.bytes_if_not.next = self.q_bytes.q.val();
-        self.pkts_if_enq.next = self.q_pkts.q.val() + 1;
-        self.pkts_if_not.next = self.q_pkts.q.val();
-        if self.deq_ok.val() {
-            self.bytes_if_enq.next = self.q_bytes.q.val() + self.len32.val() - bit_cast::<32, 16>(self.deq_len.val());
-            self.bytes_if_not.next = self.q_bytes.q.val() - bit_cast::<32, 16>(self.deq_len.val());
-            self.pkts_if_enq.next = self.q_pkts.q.val();
-            self.pkts_if_not.next = self.q_pkts.q.val() - 1;
-        }
-        self.q_bytes.d.next = self.bytes_if_not.val();
-        self.q_pkts.d.next = self.pkts_if_not.val();
-        if self.enq.val() {
-            self.q_bytes.d.next = self.bytes_if_enq.val();
-            self.q_pkts.d.next = self.pkts_if_enq.val();
-        }
-
-        // --- counters
-        self.c_enq.inc.next = self.enq.val();
-        self.c_marked.inc.next = self.mark.val();
-        self.c_sel.inc.next = self.sel.val();
-        self.c_full.inc.next = self.drop_full.val();
-        self.c_bad.inc.next = self.drop_bad.val();
-        self.c_deq.inc.next = self.deq_ok.val();
-        self.c_bad_deq.inc.next = self.deq_valid.val() & !self.deq_ok.val();
-
-        // --- register writes (csr module)
-        // range checks test the high bits (a 32-bit compare with a constant is a carry chain in yosys)
-        self.csr_ok.next = false;
-        match self.csr_addr.val().index() {
-            0 => self.csr_ok.next = !self.csr_wdata.val().get_bits::<31>(1).any(),
-            1 => self.csr_ok.next = true,
-            2 => self.csr_ok.next = true,
-            3 => self.csr_ok.next = true,
-            4 => self.csr_ok.next = self.csr_wdata.val().get_bits::<16>(0).any(),
-            _ => self.csr_ok.next = (self.csr_addr.val() >= 16) & (self.csr_addr.val() < 24),
-        }
-        if self.csr_we.val() & self.csr_ok.val() {
-            match self.csr_addr.val().index() {
-                0 => self.bytes_unit.d.next = self.csr_wdata.val().get_bit(0),
-                1 => self.k.d.next = self.csr_wdata.val(),
-                2 => self.cap.d.next = self.csr_wdata.val(),
-                3 => self.drop_non_ect.d.next = self.csr_wdata.val().get_bit(0),
-                4 => self.max_len.d.next = self.csr_wdata.val().get_bits::<16>(0),
-                _ => {}
-            }
-        }
-        self.c_rejected.inc.next = self.csr_we.val() & !self.csr_ok.val();
-        self.c_enq.load.next = self.csr_we.val() & (self.csr_addr.val() == 16);
-        self.c_marked.load.next = self.csr_we.val() & (self.csr_addr.val() == 17);
-        self.c_sel.load.next = self.csr_we.val() & (self.csr_addr.val() == 18);
-        self.c_full.load.next = self.csr_we.val() & (self.csr_addr.val() == 19);
-        self.c_bad.load.next = self.csr_we.val() & (self.csr_addr.val() == 20);
-        self.c_deq.load.next = self.csr_we.val() & (self.csr_addr.val() == 21);
-        self.c_bad_deq.load.next = self.csr_we.val() & (self.csr_addr.val() == 22);
-        self.c_rejected.load.next = self.csr_we.val() & (self.csr_addr.val() == 23);
-        self.c_enq.load_val.next = self.csr_wdata.val();
-        self.c_marked.load_val.next = self.csr_wdata.val();
-        self.c_sel.load_val.next = self.csr_wdata.val();
-        self.c_full.load_val.next = self.csr_wdata.val();
-        self.c_bad.load_val.next = self.csr_wdata.val();
-        self.c_deq.load_val.next = self.csr_wdata.val();
-        self.c_bad_deq.load_val.next = self.csr_wdata.val();
-        self.c_rejected.load_val.next = self.csr_wdata.val();
-        self.cnt_enq.next = self.c_enq.value.val();
-        self.cnt_marked.next = self.c_marked.value.val();
-        self.cnt_drop_sel.next = self.c_sel.value.val();
-        self.cnt_drop_full.next = self.c_full.value.val();
-        self.cnt_malformed.next = self.c_bad.value.val();
-        self.cnt_deq.next = self.c_deq.value.val();
-        self.cnt_bad_deq.next = self.c_bad_deq.value.val();
-        self.cnt_csr_rejected.next = self.c_rejected.value.val();
+        dff_setup!(self, clock, a_valid, a_ecn, a_low_prio);
+        clock!(self, clock, core);
+        self.a_valid.d.next = self.arr_valid.val();
+        self.a_ecn.d.next = self.arr_ecn.val();
+        self.a_low_prio.d.next = self.arr_low_prio.val();
+        self.core.csr_we.next = self.csr_we.val();
+        self.core.csr_addr.next = self.csr_addr.val();
+        self.core.csr_wdata.next = self.csr_wdata.val();
+        self.core.arr_valid.next = self.a_valid.q.val();
+        self.core.arr_ecn.next = self.a_ecn.q.val();
+        self.core.arr_low_prio.next = self.a_low_prio.q.val();
+        self.core.next_len.next = self.arr_len.val();
+        self.core.deq_valid.next = self.deq_valid.val();
+        self.core.deq_len.next = self.deq_len.val();
+        self.admit.next = self.core.admit.val();
+        self.ecn_out.next = self.core.ecn_out.val();
+        self.drop_sel.next = self.core.drop_sel.val();
+        self.drop_full.next = self.core.drop_full.val();
+        self.drop_bad.next = self.core.drop_bad.val();
+        self.occ_pkts.next = self.core.occ_pkts.val();
+        self.occ_bytes.next = self.core.occ_bytes.val();
+        self.cnt_enq.next = self.core.cnt_enq.val();
+        self.cnt_marked.next = self.core.cnt_marked.val();
+        self.cnt_drop_sel.next = self.core.cnt_drop_sel.val();
+        self.cnt_drop_full.next = self.core.cnt_drop_full.val();
+        self.cnt_malformed.next = self.core.cnt_malformed.val();
+        self.cnt_deq.next = self.core.cnt_deq.val();
+        self.cnt_bad_deq.next = self.core.cnt_bad_deq.val();
+        self.cnt_csr_rejected.next = self.core.cnt_csr_rejected.val();
     }
 }
 

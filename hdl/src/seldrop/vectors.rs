@@ -25,29 +25,31 @@ pub fn setup(s: &mut SelDropScript, bytes: bool, k: u64, cap: u64, drop_non_ect:
     s.csr(csr::FLAGS, drop_non_ect as u64);
 }
 
-/// Run table rows, one clock each, keeping the admitted lengths in a FIFO so a dequeue removes
-/// the head's length. Returns, per row, the decision (None for a dequeue), the ECN out and the
-/// occupancy after the row in the configured unit.
+/// Run table rows back to back, one clock each, and an idle clock after them. The block decides
+/// an arrival in the clock after it is presented (README *Latency*), so a row's decision and the
+/// occupancy after it are read a clock after the row. The admitted lengths are kept in a FIFO so
+/// a dequeue removes the head's length. Returns, per row, the decision (None for a dequeue), the
+/// ECN out and the occupancy after the row in the configured unit.
 pub fn run_rows(s: &mut SelDropScript, q: &mut VecDeque<u64>, rows: &[Row]) -> Vec<(Option<Decision>, u64, u64)> {
     let mut out = vec![];
-    for r in rows {
-        let mut i = SelDropIn::default();
-        let mut decision = None;
-        match *r {
-            Row::Arrive(ecn, len, low) => {
-                decision = Some(s.model().decide(len, ecn, low));
-                i = SelDropIn { arr_valid: 1, arr_ecn: ecn, arr_len: len, arr_low_prio: low as u64, ..i };
-            }
-            Row::Deq => {
-                i = SelDropIn { deq_valid: 1, deq_len: q.pop_front().unwrap_or(0), ..i };
-            }
-        }
+    // the row presented last clock, decided in this one
+    let mut staged: Option<SelDropIn> = None;
+    for r in rows.iter().map(Some).chain([None]) {
+        let i = match r {
+            Some(&Row::Arrive(ecn, len, low)) => SelDropIn { arr_valid: 1, arr_ecn: ecn, arr_len: len, arr_low_prio: low as u64, ..Default::default() },
+            Some(Row::Deq) => SelDropIn { deq_valid: 1, deq_len: q.pop_front().unwrap_or(0), ..Default::default() },
+            None => SelDropIn::default(),
+        };
+        let decision = staged.filter(|p| p.arr_valid == 1).map(|p| s.model().core.decide(p.arr_len, p.arr_ecn, p.arr_low_prio == 1));
         let o = SelDropOut::from_slice(&s.cycle(i.to_vec(), 1));
-        if o.admit == 1 {
-            q.push_back(i.arr_len);
+        if let Some(p) = staged {
+            if o.admit == 1 {
+                q.push_back(p.arr_len);
+            }
+            let m = &s.model().core;
+            out.push((decision, o.ecn_out, if m.bytes_unit { m.occ_bytes } else { m.occ_pkts }));
         }
-        let m = s.model();
-        out.push((decision, o.ecn_out, if m.bytes_unit { m.occ_bytes } else { m.occ_pkts }));
+        staged = Some(i);
     }
     out
 }
@@ -131,11 +133,30 @@ fn robustness_file() -> Vec<Op> {
     s.cycle(SelDropIn { arr_valid: 1, arr_ecn: 2, arr_len: 84, deq_valid: 1, deq_len: 84, ..Default::default() }.to_vec(), 1);
     s.note("CAP lowered below the occupancy: every arrival is tail-dropped until the queue drains");
     s.csr(csr::CAP, 1);
-    let mut q: VecDeque<u64> = VecDeque::from(vec![84; s.model().occ_pkts as usize]);
+    let mut q: VecDeque<u64> = VecDeque::from(vec![84; s.model().core.occ_pkts as usize]);
     run_rows(&mut s, &mut q, &[a(2), a(0), Row::Deq, a(2), Row::Deq, a(2), a(2)]);
     s.note("unit switch keeps the queue: byte thresholds apply to the bytes already queued");
     setup(&mut s, true, 100, 300, true);
     run_rows(&mut s, &mut q, &[a(0), a(2), a(0), a(2), a(2)]);
+    s.note("writes in flight: K, CAP and MAX_LEN written while arrivals come back to back, on an empty queue; an arrival presented in a write's clock is judged by the old value, the next one by the new (README, Latency)");
+    setup(&mut s, false, 2, 8, true);
+    let n = q.len();
+    run_rows(&mut s, &mut q, &vec![Row::Deq; n]);
+    assert_eq!((s.model().core.occ_pkts, s.model().core.occ_bytes), (0, 0), "the queue is drained");
+    let arrive = |len: u64| SelDropIn { arr_valid: 1, arr_ecn: 2, arr_len: len, ..Default::default() };
+    for (addr, data) in [(csr::K, 0), (csr::K, 2), (csr::CAP, 1), (csr::CAP, 8), (csr::MAX_LEN, 100), (csr::MAX_LEN, 9216)] {
+        let written = SelDropIn { csr_we: 1, csr_addr: addr as u64, csr_wdata: data, ..arrive(120) };
+        let mut staged: Option<u64> = None;
+        for i in [arrive(84), written, arrive(120), SelDropIn::default()] {
+            let o = SelDropOut::from_slice(&s.cycle(i.to_vec(), 1));
+            if let (Some(len), 1) = (staged, o.admit) {
+                q.push_back(len);
+            }
+            staged = (i.arr_valid == 1).then_some(i.arr_len);
+        }
+        let n = q.len();
+        run_rows(&mut s, &mut q, &vec![Row::Deq; n]);
+    }
     s.note("rejected register writes: UNIT 2, MAX_LEN 0, unknown addresses");
     for (addr, v) in [(csr::UNIT, 2), (csr::MAX_LEN, 0x1_0000), (5, 1), (15, 1), (24, 1), (255, 7)] {
         s.csr(addr, v);
@@ -259,14 +280,39 @@ mod spec_tests {
         assert_eq!((t[3].0, t[4].0), (Some(Mark), Some(Enq)));
     }
 
+    /// The latency rule (README, *Latency*): a decision comes a clock after its arrival, and
+    /// a write applies to the arrivals presented after its clock, not to the one beside it.
+    #[test]
+    fn a_write_applies_from_the_next_arrival() {
+        for (addr, data, last) in [(csr::K, 0, Mark), (csr::CAP, 1, DropFull), (csr::MAX_LEN, 100, DropBad)] {
+            let mut m = SelDrop::default();
+            let arrive = |len: u64| SelDropIn { arr_valid: 1, arr_ecn: 2, arr_len: len, ..Default::default() };
+            let written = SelDropIn { csr_we: 1, csr_addr: addr as u64, csr_wdata: data, ..arrive(120) };
+            let outs: Vec<SelDropOut> = [arrive(84), written, arrive(120), SelDropIn::default()]
+                .iter()
+                .map(|i| SelDropOut::from_slice(&m.step(&i.to_vec())))
+                .collect();
+            let decided: Vec<_> = outs.iter().map(|o| (o.admit, o.ecn_out, o.drop_full, o.drop_bad)).collect();
+            assert_eq!(decided[0], (0, 0, 0, 0), "nothing is decided in the arrival's own clock");
+            assert_eq!(&decided[1..3], &[(1, 2, 0, 0), (1, 2, 0, 0)], "register {addr}: the arrival beside the write is judged by the old value");
+            let want = match last {
+                Mark => (1, 3, 0, 0),
+                DropFull => (0, 2, 1, 0),
+                _ => (0, 2, 0, 1),
+            };
+            assert_eq!(decided[3], want, "register {addr}: the next arrival is judged by the new value");
+        }
+    }
+
     /// Conservation over a long random run: arrivals = enq + drops, occupancy = enq − deq.
     #[test]
     fn fuzz_conserves_arrivals() {
         let mut m = SelDrop::default();
         let mut r = Rng::new(3);
-        // the counters count an event at the edge after its clock: they match the arrivals and
-        // the occupancy of one clock before
-        let (mut arrivals, mut last_arrival, mut last_occ) = (0, 0, 0);
+        // an arrival is decided a clock after it is presented and the counters count a decision
+        // at the edge after its clock: they match the arrivals of three clocks before and the
+        // occupancy of one clock before
+        let (mut arrivals, mut last_arrivals, mut last_occ) = (0, [0u64; 2], 0);
         for _ in 0..100_000 {
             let mut i = SelDropIn::from_slice(&random_cycle(&mut r));
             if (csr::CNT_BASE..csr::CNT_BASE + 8).contains(&(i.csr_addr as u8)) {
@@ -275,10 +321,11 @@ mod spec_tests {
             let o = SelDropOut::from_slice(&m.step(&i.to_vec()));
             assert_eq!(o.cnt_enq + o.cnt_drop_sel + o.cnt_drop_full + o.cnt_malformed, arrivals);
             assert_eq!(last_occ, o.cnt_enq - o.cnt_deq);
-            arrivals += last_arrival;
-            (last_arrival, last_occ) = (i.arr_valid, o.occ_pkts);
+            arrivals += last_arrivals[1];
+            (last_arrivals, last_occ) = ([i.arr_valid, last_arrivals[0]], o.occ_pkts);
         }
-        assert!(m.counters[1] > 100 && m.counters[2] > 100 && m.counters[3] > 100, "{:?}", m.counters);
+        let c = &m.core.counters;
+        assert!(c[1] > 100 && c[2] > 100 && c[3] > 100, "{:?}", c);
     }
 
     #[test]
