@@ -3,7 +3,7 @@
 //! behind an input stage of one clock. The golden model is `model.rs`, the table, the choices and
 //! the latency are in the README. Register addresses are the literals of [`super::csr`].
 
-use super::next_state::NextState;
+use super::next_state::{NextBytes, NextPkts};
 use crate::rtl_util::{CsrStage, LateCounter};
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
@@ -19,11 +19,11 @@ const _: () = assert!(
 /// The decision stage. It decides the arrival on `arr_valid`/`arr_ecn`/`arr_low_prio`, whose
 /// length was given a clock before on `next_len`, and it reads flip-flops only: in the clock
 /// before, every flag the decision needs was made for each outcome of that clock's decision
-/// (`NextState`), with the next length, and that decision selected one. A dequeue is held a
+/// (`next_state.rs`), with the next length, and that decision selected one. A dequeue is held a
 /// clock (its length's flags are made in the clock it is presented). Register writes pass a
 /// `CsrStage`; `K` and `CAP` are kept as they will be in force in the next clock (`k_next`,
-/// `cap_next`, written from the write's own clock: an address decode, no check), since the flags
-/// made in this clock are for the next one.
+/// `cap_next` and their neighbours, written from the write's own clock: an address decode, no
+/// check), since the flags made in this clock are for the next one.
 #[derive(LogicBlock)]
 pub struct SelectiveDropCore {
     pub clock: Signal<In, Clock>,
@@ -60,11 +60,12 @@ pub struct SelectiveDropCore {
     drop_non_ect: DFFWithInit<Bit>,
     max_len: DFFWithInit<Bits<16>>,
     k_next: DFFWithInit<Bits<32>>,
+    k_next_p1: DFFWithInit<Bits<33>>,
     cap_next: DFFWithInit<Bits<32>>,
-    // state: the occupancy and `cap_next − q_bytes`
+    cap_next_m1: DFFWithInit<Bits<32>>,
+    // the occupancy
     q_pkts: DFF<Bits<32>>,
     q_bytes: DFF<Bits<32>>,
-    room: DFFWithInit<Bits<34>>,
     // the input stage: the dequeue, the next arrival's length check, and each outcome's change
     // of the byte count (34-bit two's complement) and its negation
     d_valid: DFF<Bit>,
@@ -83,9 +84,8 @@ pub struct SelectiveDropCore {
     f_ovf: DFF<Bit>,
     f_deq: DFF<Bit>,
     /// Outcome `e·2 + d` (admitted `e`, dequeued `d`).
-    next: [NextState; 4],
-    d_pkts: [Constant<Bits<34>>; 4],
-    nd_pkts: [Constant<Bits<34>>; 4],
+    next: [NextBytes; 4],
+    next_pkts: NextPkts,
     /// enq, marked, drop_sel, drop_full, malformed, deq, bad_deq, csr_rejected (`CNT_BASE` order).
     counters: [LateCounter; 8],
     cnt_addr: [Constant<Bits<8>>; 8],
@@ -105,8 +105,6 @@ pub struct SelectiveDropCore {
     csr_ok: Signal<Local, Bit>,
     applies: Signal<Local, Bit>,
 }
-
-const M34: u64 = (1 << 34) - 1;
 
 impl Default for SelectiveDropCore {
     fn default() -> Self {
@@ -141,10 +139,11 @@ impl Default for SelectiveDropCore {
             drop_non_ect: DFFWithInit::new(true),
             max_len: DFFWithInit::new(super::DEFAULT_MAX_LEN.into()),
             k_next: DFFWithInit::new(super::DEFAULT_K.into()),
+            k_next_p1: DFFWithInit::new((super::DEFAULT_K + 1).into()),
             cap_next: DFFWithInit::new(super::DEFAULT_CAP.into()),
+            cap_next_m1: DFFWithInit::new((super::DEFAULT_CAP - 1).into()),
             q_pkts: Default::default(),
             q_bytes: Default::default(),
-            room: DFFWithInit::new(super::DEFAULT_CAP.into()),
             d_valid: Default::default(),
             a_bad: Default::default(),
             d_len_a: Default::default(),
@@ -160,9 +159,7 @@ impl Default for SelectiveDropCore {
             f_ovf: Default::default(),
             f_deq: Default::default(),
             next: std::array::from_fn(|_| Default::default()),
-            // the packet count's change per outcome: 0, −1, +1, 0
-            d_pkts: std::array::from_fn(|o| Constant::new([0, M34, 1, 0][o].into())),
-            nd_pkts: std::array::from_fn(|o| Constant::new([0, 1, M34, 0][o].into())),
+            next_pkts: Default::default(),
             counters: std::array::from_fn(|_| Default::default()),
             cnt_addr: std::array::from_fn(|i| Constant::new((16 + i as u64).into())),
             len34: Default::default(),
@@ -186,7 +183,7 @@ impl Default for SelectiveDropCore {
 impl Logic for SelectiveDropCore {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, bytes_unit, drop_non_ect, max_len, k_next, cap_next, q_pkts, q_bytes, room, d_valid,
+        dff_setup!(self, clock, bytes_unit, drop_non_ect, max_len, k_next, k_next_p1, cap_next, cap_next_m1, q_pkts, q_bytes, d_valid,
             a_bad, d_len_a, nd_len_a, d_len_d, nd_len_d, d_len_ad, nd_len_ad, f_full_p, f_above_p, f_full_b, f_above_b,
             f_ovf, f_deq);
         clock!(self, clock, csr);
@@ -236,17 +233,15 @@ impl Logic for SelectiveDropCore {
 
         // --- every outcome's next state and flags, then the decision selects (the dequeue
         // first: it is ready before the admission)
-        self.k_write.next = self.csr_we.val() & (self.csr_addr.val() == 1);
-        self.cap_write.next = self.csr_we.val() & (self.csr_addr.val() == 2);
+        self.next_pkts.pkts.next = self.q_pkts.q.val();
+        self.next_pkts.k.next = self.k_next.q.val();
+        self.next_pkts.k_plus_1.next = self.k_next_p1.q.val();
+        self.next_pkts.cap.next = self.cap_next.q.val();
+        self.next_pkts.cap_minus_1.next = self.cap_next_m1.q.val();
         for o in 0..4 {
-            self.next[o].pkts.next = bit_cast::<34, 32>(self.q_pkts.q.val());
             self.next[o].bytes.next = bit_cast::<34, 32>(self.q_bytes.q.val());
-            self.next[o].room.next = self.room.q.val();
             self.next[o].k.next = bit_cast::<34, 32>(self.k_next.q.val());
             self.next[o].cap.next = bit_cast::<34, 32>(self.cap_next.q.val());
-            self.next[o].cap_write.next = bit_cast::<34, 32>(self.csr_wdata.val());
-            self.next[o].d_pkts.next = self.d_pkts[o].val();
-            self.next[o].nd_pkts.next = self.nd_pkts[o].val();
             self.next[o].next_len.next = self.len34.val();
             self.next[o].next_deq_len.next = self.deq_len34.val();
         }
@@ -260,18 +255,14 @@ impl Logic for SelectiveDropCore {
         self.next[3].nd_bytes.next = self.nd_len_ad.q.val();
         for o in 0..4 {
             if (self.enq.val() == (o >= 2)) & (self.deq_ok.val() == ((o & 1) == 1)) {
-                self.q_pkts.d.next = self.next[o].pkts_out.val();
+                self.q_pkts.d.next = self.next_pkts.next[o].val();
                 self.q_bytes.d.next = self.next[o].bytes_out.val();
-                self.room.d.next = self.next[o].room_out.val();
-                if self.cap_write.val() {
-                    self.room.d.next = self.next[o].room_written.val();
-                }
-                self.f_full_p.d.next = self.next[o].full_pkts.val();
-                self.f_above_p.d.next = self.next[o].above_pkts.val();
-                self.f_full_b.d.next = self.next[o].full_bytes.val();
-                self.f_above_b.d.next = self.next[o].above_bytes.val();
+                self.f_full_p.d.next = self.next_pkts.full[o].val();
+                self.f_above_p.d.next = self.next_pkts.above[o].val();
+                self.f_full_b.d.next = self.next[o].full.val();
+                self.f_above_b.d.next = self.next[o].above.val();
                 self.f_ovf.d.next = self.next[o].overflow.val();
-                self.f_deq.d.next = self.next[o].deq_fits.val() & self.deq_len.val().any();
+                self.f_deq.d.next = self.next[o].deq_fits.val() & self.next_pkts.nonzero[o].val() & self.deq_len.val().any();
             }
         }
 
@@ -287,11 +278,18 @@ impl Logic for SelectiveDropCore {
         // --- register writes: checked as presented, applied a clock later (`CsrStage`); `K` and
         // `CAP` also kept as they will be in force (range checks test the high bits: a 32-bit
         // compare with a constant is a carry chain in yosys)
+        self.k_write.next = self.csr_we.val() & (self.csr_addr.val() == 1);
+        self.cap_write.next = self.csr_we.val() & (self.csr_addr.val() == 2);
         if self.k_write.val() {
             self.k_next.d.next = self.csr_wdata.val();
+            self.k_next_p1.d.next = bit_cast::<33, 32>(self.csr_wdata.val()) + 1;
         }
         if self.cap_write.val() {
             self.cap_next.d.next = self.csr_wdata.val();
+            self.cap_next_m1.d.next = 0.into();
+            if self.csr_wdata.val().any() {
+                self.cap_next_m1.d.next = self.csr_wdata.val() - 1;
+            }
         }
         self.csr_ok.next = false;
         match self.csr_addr.val().index() {

@@ -54,6 +54,59 @@ pub fn run_rows(s: &mut SelDropScript, q: &mut VecDeque<u64>, rows: &[Row]) -> V
     out
 }
 
+/// Run `steps` back to back (per clock: an ECT arrival's length, a dequeue of the head) and an
+/// idle clock, keeping the admitted lengths in `q` as `run_rows` does. Returns the outputs of
+/// the last clock: the decision on the last step's arrival.
+pub fn run_steps(s: &mut SelDropScript, q: &mut VecDeque<u64>, steps: &[(Option<u64>, bool)]) -> SelDropOut {
+    let mut staged: Option<u64> = None;
+    let mut last = SelDropOut::default();
+    for &(len, deq) in steps.iter().chain([&(None, false)]) {
+        let mut i = SelDropIn::default();
+        if let Some(len) = len {
+            (i.arr_valid, i.arr_ecn, i.arr_len) = (1, 2, len);
+        }
+        if deq {
+            (i.deq_valid, i.deq_len) = (1, q.pop_front().unwrap_or(0));
+        }
+        let o = SelDropOut::from_slice(&s.cycle(i.to_vec(), 1));
+        if let (Some(len), 1) = (staged, o.admit) {
+            q.push_back(len);
+        }
+        staged = len;
+        last = o;
+    }
+    last
+}
+
+/// The byte compares' boundaries after each outcome of the clock before (held, dequeued,
+/// admitted, both), on an empty queue: `CAP` met exactly, then by one byte more; `K` met
+/// exactly, then by one byte more. Returns, per case, (`CAP` case, one byte more, outcome, the
+/// probe's decision: admitted, marked, tail-dropped).
+pub fn boundaries(s: &mut SelDropScript, q: &mut VecDeque<u64>) -> Vec<(bool, u64, usize, (u64, u64, u64))> {
+    let mut out = vec![];
+    for (cap, k, probe_k) in [(3000, 10_000, false), (100_000, 2000, true)] {
+        setup(s, true, k, cap, true);
+        for extra in [0, 1] {
+            // (arrival length, dequeue of the head) per clock; the last arrival is the probe
+            let (a, b) = if probe_k { (1000, 1000 + extra) } else { (1000, 1000) };
+            let probe = if probe_k { 64 } else { 1000 + extra };
+            let cases: [Vec<(Option<u64>, bool)>; 4] = [
+                vec![(Some(a), false), (Some(b), false), (None, false), (Some(probe), false)],
+                vec![(Some(a), false), (Some(a), false), (Some(b), false), (None, true), (Some(probe), false)],
+                vec![(Some(a), false), (Some(b), false), (Some(probe), false)],
+                vec![(Some(a), false), (Some(1000), false), (Some(b), true), (Some(probe), false)],
+            ];
+            for (outcome, steps) in cases.iter().enumerate() {
+                let n = q.len();
+                run_rows(s, q, &vec![Row::Deq; n]);
+                let o = run_steps(s, q, steps);
+                out.push((!probe_k, extra, outcome, (o.admit, (o.ecn_out == 3) as u64, o.drop_full)));
+            }
+        }
+    }
+    out
+}
+
 fn a(ecn: u64) -> Row {
     Row::Arrive(ecn, 84, false)
 }
@@ -157,6 +210,8 @@ fn robustness_file() -> Vec<Op> {
         let n = q.len();
         run_rows(&mut s, &mut q, &vec![Row::Deq; n]);
     }
+    s.note("boundaries after each outcome of the clock before (held, dequeued, admitted, both): bytes that meet CAP exactly fit and one more byte does not; bytes at K are not above it and one more byte is");
+    boundaries(&mut s, &mut q);
     s.note("rejected register writes: UNIT 2, MAX_LEN 0, unknown addresses");
     for (addr, v) in [(csr::UNIT, 2), (csr::MAX_LEN, 0x1_0000), (5, 1), (15, 1), (24, 1), (255, 7)] {
         s.csr(addr, v);
@@ -189,17 +244,19 @@ pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
         i.arr_valid = 1;
         i.arr_ecn = r.below(4);
         i.arr_low_prio = r.chance(20) as u64;
-        i.arr_len = if r.chance(3) { [0, 9217, 65535][r.below(3) as usize] } else { 64 + r.below(1475) };
+        // lengths, K and CAP in multiples of 64 a third of the time, so a byte count meets
+        // `K` or `CAP` exactly (the compares' boundaries)
+        i.arr_len = if r.chance(3) { [0, 9217, 65535][r.below(3) as usize] } else if r.chance(33) { 64 * (1 + r.below(23)) } else { 64 + r.below(1475) };
     }
     if r.chance(40) {
         i.deq_valid = 1;
-        i.deq_len = if r.chance(5) { r.below(65536) } else { 64 + r.below(1475) };
+        i.deq_len = if r.chance(5) { r.below(65536) } else if r.chance(33) { 64 * (1 + r.below(23)) } else { 64 + r.below(1475) };
     }
     (i.csr_we, i.csr_addr, i.csr_wdata) = r.csr_write(8, |r, choice| {
         Some(match choice {
             0 => (csr::UNIT, r.below(3)),
-            1 => (csr::K, if r.chance(50) { r.below(10) } else { r.below(20_000) }),
-            2 => (csr::CAP, if r.chance(50) { r.below(16) } else { r.below(40_000) }),
+            1 => (csr::K, [r.below(10), r.below(20_000), 64 * r.below(300)][r.below(3) as usize]),
+            2 => (csr::CAP, [r.below(16), r.below(40_000), 64 * r.below(600)][r.below(3) as usize]),
             3 => (csr::FLAGS, r.below(4)),
             4 => (csr::MAX_LEN, r.below(10_000)),
             5 => r.counter_near_wrap(csr::CNT_BASE, 8),
@@ -301,6 +358,25 @@ mod spec_tests {
                 _ => (0, 2, 0, 1),
             };
             assert_eq!(decided[3], want, "register {addr}: the next arrival is judged by the new value");
+        }
+    }
+
+    /// The boundaries of the byte compares, after each outcome of the clock before: the
+    /// probe fits when the bytes meet `CAP` exactly and is tail-dropped one byte over; it is
+    /// not marked at `K` exactly and is marked one byte over.
+    #[test]
+    fn byte_boundaries_after_every_outcome() {
+        let mut s = SelDropScript::default();
+        let cases = boundaries(&mut s, &mut VecDeque::new());
+        assert_eq!(cases.len(), 16);
+        for (cap_case, extra, outcome, decided) in cases {
+            let want = match (cap_case, extra) {
+                (true, 0) => (1, 0, 0),
+                (true, _) => (0, 0, 1),
+                (false, 0) => (1, 0, 0),
+                (false, _) => (1, 1, 0),
+            };
+            assert_eq!(decided, want, "CAP case {cap_case}, one byte more: {extra}, outcome {outcome}");
         }
     }
 
