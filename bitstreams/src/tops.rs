@@ -306,8 +306,9 @@ fn system_port_note(name: &str) -> &'static str {
             runs through the grant's chain (see `dwrr`), the port's input stage takes the arrival's length check \
             and class map out of the admission, and the port's counters count a clock late (see `port-hpcc`). The \
             slowest path is REN's own on every placement: its length check (against its own `MAX_LEN`) and \
-            marking decision (the mode's choice, the spend) into the budgets' enables (two placements) or the \
-            resets of a boundary's rests (three). That length check alone made in `D1`, a clock \
+            marking decision (the mode's choice, the spend) into the tallies' enables (`iss_under`, `iss_over`, \
+            `sum_over`) on all five (rebuilt 2026-11-30 with REN unchanged; before, into the budgets' enables on \
+            two placements and a boundary's rests on three). That length check alone made in `D1`, a clock \
             before REN takes the descriptor (against `MAX_LEN`'s next value, so a write in that clock counts), was \
             tried and not kept: 67.30 MHz (58.01–69.63, `--trial port-ren` on scratch RTL), within the spread, the \
             slowest path moving to REN's compare on the resident count (its queue) or a budget's rest into the \
@@ -315,16 +316,19 @@ fn system_port_note(name: &str) -> &'static str {
             compares and the idle accumulator off the decision together.",
         "port-flashpass" => "Selective drop and the shaper with the port's FIFOs, DWRR and pacer. The emulation \
             queue's eligibility is a flip-flop, judged a clock ahead for every way the clock can end \
-            (`EmuShaper`), each queue's head length is a register, and selective drop's dequeue reads the \
-            head of its own queue (chosen by `SEL_Q`, not by the grant), so neither a carry chain of the \
-            shaper's nor a block RAM's output sits in front of DWRR's choice, and DWRR's refill test is a \
-            register (see `dwrr`). The port's input stage registers the arrival with its queue and length check, \
-            each queue's `QCAP` test is a flip-flop, and the port's counters count a clock late (see \
-            `port-hpcc`). What is left is selective drop's admission: the registered arrival's length through its \
-            checks (its `MAX_LEN`, the fit against `CAP`) into the admission, then the resident packets' enable \
-            (two placements) or the descriptor written into a FIFO's block RAM, whose codepoint the mark sets \
-            (three, one from selective drop's `K`), about two thirds routing on a chip two thirds full. The next cut is selective drop's own (see `seldrop`): no 34-bit arithmetic in the \
-            admission's clock.",
+            (`EmuShaper`), each queue's head length is a register, so neither a carry chain of the shaper's nor \
+            a block RAM's output sits in front of DWRR's choice, and DWRR's refill test is a register (see \
+            `dwrr`). The port's input stage registers the arrival with its queue and length check, each queue's \
+            `QCAP` test is a flip-flop, and the port's counters count a clock late (see `port-hpcc`). Since \
+            2026-11-30 that input stage is also selective drop's: its decision stage makes every flag it reads \
+            for the arriving length a clock ahead, for each outcome of the decision in flight (see `seldrop`), \
+            and hears of a departure of its queue a clock after the pop; before it (54.45 MHz, 5,282 cells) \
+            selective drop's admission (the registered length through its checks into the admission, then \
+            the resident packets' enable or the descriptor written into a FIFO) was the slowest path on every \
+            placement. Now it is on none: what is left is the emulation queue's look-ahead (`EmuShaper`), \
+            its head length or the `EMU_Q` register through the eligibility's chain into its flag (four \
+            placements) or the shaper's cap flag (one), two thirds routing on a chip 86 % full. The next cut \
+            is the shaper's (see `shaper`).",
         "port-hpcc" => "INT stamping with the port's FIFOs, DWRR and pacer. The stamper alone meets 100 MHz, so this \
             port measures the port's own paths. The grant only selects: the link pacer's credit after a departure \
             (`CreditAfter`) and the resident bytes (`ResidentLane`, with and without the arrival) are made for every \
@@ -335,10 +339,13 @@ fn system_port_note(name: &str) -> &'static str {
             clock later; each queue's `QCAP` test is a flip-flop made in the arrival's clock, for the count after \
             its edge against that clock's `QCAP` (70.93 MHz before, 76.11 with it and the FIFO's count flags as a trial); and the port's \
             eleven counters count a clock late (`LateCounter`), so no decision reaches their enables. What is \
-            left, within a nanosecond and 60 to 77 % routing: a head length through DWRR's lane chain into \
-            its refill flag (two placements), a queue's non-empty flag through DWRR's grant and the pop into that \
-            FIFO's count-is-one flag's enable (one), or into the link pacer's credit (two, one of them from the \
-            pacer's rate register). Tried \
+            left, within a nanosecond and 60 to 76 % routing: a queue's non-empty flag through DWRR's grant and \
+            the pop into that FIFO's head length's enable (two placements) or into the resident bytes (one), or \
+            a head length through DWRR's lane chain into its refill flag (two). (Rebuilt on 2026-11-30 with \
+            none of its own logic changed, the admission's Verilog having changed with selective drop's input \
+            stage, which this port leaves out: 73.05 MHz against 77.35 before, when one placement ended at a \
+            FIFO's count-is-one flag and two at the link pacer's credit; abc's mapping and the placement move a \
+            median by about 4 MHz, see `shaper`.) Tried \
             and not kept (`--trial`, scratch RTL; the port README): the resident bytes on 23 bits, 71.86 MHz, the \
             grant then holding every placement; DWRR's grant one flag per queue for the pops, 76.89, within the \
             spread; the grant registered before it pops, as a timing estimate with its behaviour wrong on purpose, \

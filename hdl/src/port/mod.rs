@@ -249,7 +249,8 @@ crate::switch_block!(
         params: "2 queues × 256 descriptors (one block RAM deep), one descriptor per clock",
         design_note: "The full two-queue port does not fit the HX8K: REN's budgets finished in the clock after a \
                 boundary (see `ren`) took the last cells after the AQM's side-by-side outcomes, and the \
-                port's per-queue outcomes before the grant (see `port-hpcc`) took more. So the HX8K \
+                port's per-queue outcomes before the grant (see `port-hpcc`) and selective drop's flags for \
+                each outcome (see `seldrop`) took more. So the HX8K \
                 is built with one port per system (the `port-*` tops), each with room for its blocks' \
                 pipelines, and the full port's line-rate target is the ECP5's (`REPORT-ECP5.md`). Its paths \
                 there cross blocks. The departure takes two clocks: the AQM's stage `A` (every carry chain and \
@@ -261,21 +262,20 @@ crate::switch_block!(
                 were the longest path before. DWRR's refill test is a register (see `dwrr`), the arrival \
                 takes two clocks, its queue and length check registered by an input stage, each queue's \
                 `QCAP` test is a flip-flop, and the port's counters count a clock late (see `port-hpcc`). \
-                On the ECP5, about four fifths routing, the slowest path starts at the emulation queue's \
-                register (`EMU_Q`) on four placements: through DWRR's choice and the grant into `D1`'s \
-                descriptor, the emulation queue's look-ahead, the shaper's carry or a FIFO's block-RAM \
-                address (one each; since 2026-11-29 the shaper's remainder is zeroed at the cap by a flag \
-                where it is read, and before that every placement ended at its reset or the carry's, or at \
-                the link pacer's credit); on the fifth it is the AQM's stage `A` (`D1`'s queue through \
-                the state's select and a count's table index into stage `B`'s registers). Two trials of \
-                2026-11-29 (the port README): with `EMU_Q` kept as one flag per queue the grant took every \
-                placement (81.96 MHz); with the grant also registered before it pops (a timing estimate), \
-                the AQM's selection of `D1`'s queue state took all five (84.39 MHz); with that state also read \
-                from flip-flops (two seeds), selective drop's admission into DWRR's next pick took both \
-                (83.91 MHz). So the next cuts go together: selective drop's input stage (see `seldrop`), \
-                that queue's AQM state selected a clock earlier, with the queue the grant names (a stage in \
-                front of `A`, see `aqm`), and the grant registered before the emulation queue and the FIFOs \
-                act on it; then the AQM's division over two clocks and REN's input stage (see `ren`).",
+                Selective drop's decision reads flip-flops (since 2026-11-30 its input stage is the \
+                port's arrival stage, see `seldrop`). On the ECP5, about four fifths routing, the slowest \
+                path is the AQM's stage `A` on four placements (`D1`'s queue through the selection of that \
+                queue's marker state into stage `B`'s registers) and the emulation queue's look-ahead on the \
+                fifth (a FIFO's block-RAM output into its eligibility). Before selective drop's input stage \
+                (86.16 MHz, 80.77–87.34) the emulation queue's register `EMU_Q` through DWRR's choice and \
+                the grant led on four placements; trials of 2026-11-29 (the port README) showed the grant, \
+                the AQM's state selection and selective drop's decision as three walls of one height: with \
+                the grant registered (a timing estimate) the AQM's selection took all five (84.39 MHz), and \
+                with that state also read from flip-flops selective drop's admission took both placements \
+                (83.91). Selective drop's wall is now down; the next cuts are the other two, together: the \
+                AQM's state selected a clock earlier, with the queue the grant names (a stage in front of \
+                `A`, see `aqm`), and the grant registered before the emulation queue and the FIFOs act on \
+                it; then the AQM's division over two clocks and REN's input stage (see `ren`).",
         min_cells: 1000,
         min_ram: 8,
         fits_hx8k: false,

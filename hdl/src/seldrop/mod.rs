@@ -97,15 +97,18 @@ crate::switch_block!(
     crate::blocks::BoardInfo {
         title: "priority selective drop (single-threshold RED/ECN)",
         params: "occupancy in packets and bytes, 16-bit lengths, K and CAP registers",
-        design_note: "Every compare (fit against `CAP` as one three-operand chain `CAP − occ − len`, the byte \
-                count's overflow, `K`, the length check, the dequeue check) is one carry chain side by side, and \
-                the occupancy's next value is computed for each (admitted, dequeued) pair beside them, so the \
-                decision only selects; counters count a clock late (`LateCounter`). What is left: yosys shares \
-                the packet and byte `K` compares into one chain behind the unit select, and the admission then \
-                drives the occupancy registers' clock enable (four LUT levels after the chain, long routes). \
-                Keeping the flags a clock ahead, or the state for both outcomes of the last arrival, was built and \
-                measured: at most 2 MHz more, for 20–26 % more cells (`seldrop/README.md`, Toward 100 MHz); 100 MHz needs arithmetic \
-                that is never 34 bits long in one clock.",
+        design_note: "An input stage (a clock of latency; the switch port's arrival stage is the same one): \
+                the decision reads flip-flops only. In the clock an arrival comes in, every flag it will be judged \
+                by (the fit against `CAP` in bytes and packets, the byte count's overflow, `K` in bytes and packets, \
+                the next dequeue's check) is made for each of the four outcomes of the decision in that clock \
+                (admitted or not, dequeued or not), each one carry chain from registers and the arriving length \
+                (`next_state.rs`), and that decision selects one set; `K` and `CAP` are kept as they will be in force \
+                next clock, other register writes pass a `CsrStage`, and counters count a clock late. Before it the \
+                fit test's chain, the decision and the occupancy's select were one clock: 68.11 MHz (66.30–70.34), \
+                1,610 cells. What is left is the chains' length: on every placement the byte count through a \
+                34-bit per-outcome chain (the `K` test on four, the dequeue's check on one) into its flag's select, \
+                about half routing. 100 MHz needs those chains cut in 17-bit halves, the high halves' flags kept \
+                a clock ahead (`seldrop/README.md`, Toward 100 MHz).",
         min_cells: 100,
         min_ram: 0,
         fits_hx8k: true,
