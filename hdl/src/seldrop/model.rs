@@ -1,4 +1,4 @@
-//! Golden model of the selective-drop admission block (table, choices and latency in the README):
+//! Golden model of the selective-drop admission block (table, choices and latency in the README): the
 //! decision stage [`SelDropCore`] (what the switch port instantiates, behind its own input
 //! stage) and the block [`SelDrop`], that stage behind an input stage of one clock.
 
