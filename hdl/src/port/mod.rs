@@ -272,7 +272,9 @@ crate::switch_block!(
                 the AQM's state selection and selective drop's decision as three walls of one height: with \
                 the grant registered (a timing estimate) the AQM's selection took all five (84.39 MHz), and \
                 with that state also read from flip-flops selective drop's admission took both placements \
-                (83.91). Selective drop's wall is now down; the next cuts are the other two, together: the \
+                (83.91). Selective drop's wall is now down, and with the same scratch on this RTL the full \
+                port reaches 98.50 MHz (two seeds, a timing estimate), the emulation queue's look-ahead \
+                and the link pacer's credit then the slowest. So the next cuts are the other two, together: the \
                 AQM's state selected a clock earlier, with the queue the grant names (a stage in front of \
                 `A`, see `aqm`), and the grant registered before the emulation queue and the FIFOs act on \
                 it; then the AQM's division over two clocks and REN's input stage (see `ren`).",
