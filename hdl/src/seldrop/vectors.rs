@@ -54,17 +54,13 @@ pub fn run_rows(s: &mut SelDropScript, q: &mut VecDeque<u64>, rows: &[Row]) -> V
     out
 }
 
-/// Run `steps` back to back (per clock: an ECT arrival's length, a dequeue of the head) and an
-/// idle clock, keeping the admitted lengths in `q` as `run_rows` does. Returns the outputs of
-/// the last clock: the decision on the last step's arrival.
-pub fn run_steps(s: &mut SelDropScript, q: &mut VecDeque<u64>, steps: &[(Option<u64>, bool)]) -> SelDropOut {
+/// Run `steps` back to back (per clock: the inputs, and whether a dequeue of the head goes with
+/// them, its length taken from `q`) and an idle clock, keeping the admitted lengths in `q` as
+/// `run_rows` does. Returns the outputs of the last clock: the decision on the last arrival.
+pub fn run_steps(s: &mut SelDropScript, q: &mut VecDeque<u64>, steps: &[(SelDropIn, bool)]) -> SelDropOut {
     let mut staged: Option<u64> = None;
     let mut last = SelDropOut::default();
-    for &(len, deq) in steps.iter().chain([&(None, false)]) {
-        let mut i = SelDropIn::default();
-        if let Some(len) = len {
-            (i.arr_valid, i.arr_ecn, i.arr_len) = (1, 2, len);
-        }
+    for &(mut i, deq) in steps.iter().chain([&(SelDropIn::default(), false)]) {
         if deq {
             (i.deq_valid, i.deq_len) = (1, q.pop_front().unwrap_or(0));
         }
@@ -72,10 +68,15 @@ pub fn run_steps(s: &mut SelDropScript, q: &mut VecDeque<u64>, steps: &[(Option<
         if let (Some(len), 1) = (staged, o.admit) {
             q.push_back(len);
         }
-        staged = len;
+        staged = (i.arr_valid == 1).then_some(i.arr_len);
         last = o;
     }
     last
+}
+
+/// An ECT arrival of `len` bytes.
+fn ect(len: u64) -> SelDropIn {
+    SelDropIn { arr_valid: 1, arr_ecn: 2, arr_len: len, ..Default::default() }
 }
 
 /// The byte compares' boundaries after each outcome of the clock before (held, dequeued,
@@ -90,11 +91,12 @@ pub fn boundaries(s: &mut SelDropScript, q: &mut VecDeque<u64>) -> Vec<(bool, u6
             // (arrival length, dequeue of the head) per clock; the last arrival is the probe
             let (a, b) = if probe_k { (1000, 1000 + extra) } else { (1000, 1000) };
             let probe = if probe_k { 64 } else { 1000 + extra };
-            let cases: [Vec<(Option<u64>, bool)>; 4] = [
-                vec![(Some(a), false), (Some(b), false), (None, false), (Some(probe), false)],
-                vec![(Some(a), false), (Some(a), false), (Some(b), false), (None, true), (Some(probe), false)],
-                vec![(Some(a), false), (Some(b), false), (Some(probe), false)],
-                vec![(Some(a), false), (Some(1000), false), (Some(b), true), (Some(probe), false)],
+            let idle = SelDropIn::default();
+            let cases: [Vec<(SelDropIn, bool)>; 4] = [
+                vec![(ect(a), false), (ect(b), false), (idle, false), (ect(probe), false)],
+                vec![(ect(a), false), (ect(a), false), (ect(b), false), (idle, true), (ect(probe), false)],
+                vec![(ect(a), false), (ect(b), false), (ect(probe), false)],
+                vec![(ect(a), false), (ect(1000), false), (ect(b), true), (ect(probe), false)],
             ];
             for (outcome, steps) in cases.iter().enumerate() {
                 let n = q.len();
@@ -196,17 +198,9 @@ fn robustness_file() -> Vec<Op> {
     let n = q.len();
     run_rows(&mut s, &mut q, &vec![Row::Deq; n]);
     assert_eq!((s.model().core.occ_pkts, s.model().core.occ_bytes), (0, 0), "the queue is drained");
-    let arrive = |len: u64| SelDropIn { arr_valid: 1, arr_ecn: 2, arr_len: len, ..Default::default() };
     for (addr, data) in [(csr::K, 0), (csr::K, 2), (csr::CAP, 1), (csr::CAP, 8), (csr::MAX_LEN, 100), (csr::MAX_LEN, 9216)] {
-        let written = SelDropIn { csr_we: 1, csr_addr: addr as u64, csr_wdata: data, ..arrive(120) };
-        let mut staged: Option<u64> = None;
-        for i in [arrive(84), written, arrive(120), SelDropIn::default()] {
-            let o = SelDropOut::from_slice(&s.cycle(i.to_vec(), 1));
-            if let (Some(len), 1) = (staged, o.admit) {
-                q.push_back(len);
-            }
-            staged = (i.arr_valid == 1).then_some(i.arr_len);
-        }
+        let written = SelDropIn { csr_we: 1, csr_addr: addr as u64, csr_wdata: data, ..ect(120) };
+        run_steps(&mut s, &mut q, &[(ect(84), false), (written, false), (ect(120), false)]);
         let n = q.len();
         run_rows(&mut s, &mut q, &vec![Row::Deq; n]);
     }
@@ -343,9 +337,8 @@ mod spec_tests {
     fn a_write_applies_from_the_next_arrival() {
         for (addr, data, last) in [(csr::K, 0, Mark), (csr::CAP, 1, DropFull), (csr::MAX_LEN, 100, DropBad)] {
             let mut m = SelDrop::default();
-            let arrive = |len: u64| SelDropIn { arr_valid: 1, arr_ecn: 2, arr_len: len, ..Default::default() };
-            let written = SelDropIn { csr_we: 1, csr_addr: addr as u64, csr_wdata: data, ..arrive(120) };
-            let outs: Vec<SelDropOut> = [arrive(84), written, arrive(120), SelDropIn::default()]
+            let written = SelDropIn { csr_we: 1, csr_addr: addr as u64, csr_wdata: data, ..ect(120) };
+            let outs: Vec<SelDropOut> = [ect(84), written, ect(120), SelDropIn::default()]
                 .iter()
                 .map(|i| SelDropOut::from_slice(&m.step(&i.to_vec())))
                 .collect();
