@@ -109,9 +109,9 @@ crate::switch_block!(
                 difference (`Bh − Kh`, `Bh − Ch`, ...) clamped to −4..4, which is all the low sums can move it by. \
                 The high half takes the decided outcome's carry a clock late (the decision only registers the carry, \
                 and the next clock folds it in from flip-flops), with the clamps made for each carry that can be \
-                pending. Before the halves the byte count went through a 34-bit chain into its flag's select on every \
-                placement: 77.85 MHz (75.74–79.28), 2,859 cells; before the input stage 68.11 (66.30–70.34), 1,610. \
-                Now 84.73 MHz (80.08–88.44), 3,241 cells. What is left, 11.3 to 12.5 ns each and 63 to 76 % routing: \
+                pending. On the HX8K, before the halves the byte count went through a 34-bit chain into its flag's \
+                select on every placement: 77.85 MHz (75.74–79.28), 2,859 cells; before the input stage 68.11 (66.30–70.34), 1,610. \
+                Now 84.73 MHz (80.08–88.44), 3,241 cells. What is left there, 11.3 to 12.5 ns each and 63 to 76 % routing: \
                 the decision into the byte flags' select (two placements), a byte flag's 20-bit chain into its select \
                 (one), a `K` or `CAP` write through `Bh − W` into the clamps (one), and the pending carry's clamp select \
                 in front of the dequeue check's chain (one). 100 MHz needs them all shorter: the unit's select and the \
