@@ -327,7 +327,9 @@ fn system_port_note(name: &str) -> &'static str {
             the resident packets' enable or the descriptor written into a FIFO) was the slowest path on every \
             placement. Now it is on none: what is left is the emulation queue's look-ahead (`EmuShaper`), \
             its head length or the `EMU_Q` register through the eligibility's chain into its flag (four \
-            placements) or the shaper's cap flag (one), two thirds routing on a chip 86 % full. The next cut \
+            placements) or the shaper's cap flag (one), two thirds to three quarters routing on a chip 92 % \
+            full. (Selective drop's byte count in halves, 2026-11-30, added 400 cells here: 62.76 MHz against \
+            65.08 at 6,642 cells, the same paths with longer routes.) The next cut \
             is the shaper's (see `shaper`).",
         "port-hpcc" => "INT stamping with the port's FIFOs, DWRR and pacer. The stamper alone meets 100 MHz, so this \
             port measures the port's own paths. The grant only selects: the link pacer's credit after a departure \
@@ -341,9 +343,10 @@ fn system_port_note(name: &str) -> &'static str {
             eleven counters count a clock late (`LateCounter`), so no decision reaches their enables. What is \
             left, within a nanosecond and 60 to 76 % routing: a queue's non-empty flag through DWRR's grant and \
             the pop into that FIFO's head length's enable (two placements) or into the resident bytes (one), or \
-            a head length through DWRR's lane chain into its refill flag (two). (Rebuilt on 2026-11-30 with \
-            none of its own logic changed, the admission's Verilog having changed with selective drop's input \
-            stage, which this port leaves out: 73.05 MHz against 77.35 before, when one placement ended at a \
+            a head length through DWRR's lane chain into its refill flag (two). (Rebuilt twice on 2026-11-30 \
+            with none of its own logic changed, the admission's Verilog having changed with selective drop's \
+            input stage and then its byte count in halves, which this port leaves out: 73.05 and then 73.70 MHz \
+            against 77.35 before, when one placement ended at a \
             FIFO's count-is-one flag and two at the link pacer's credit; abc's mapping and the placement move a \
             median by about 4 MHz, see `shaper`.) Tried \
             and not kept (`--trial`, scratch RTL; the port README): the resident bytes on 23 bits, 71.86 MHz, the \

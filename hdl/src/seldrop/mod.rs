@@ -103,12 +103,20 @@ crate::switch_block!(
                 the next dequeue's check) is made for each of the four outcomes of the decision in that clock \
                 (admitted or not, dequeued or not), each one carry chain from registers and the arriving length \
                 (`next_state.rs`), and that decision selects one set; `K` and `CAP` are kept as they will be in force \
-                next clock, other register writes pass a `CsrStage`, and counters count a clock late. Before it the \
-                fit test's chain, the decision and the occupancy's select were one clock: 68.11 MHz (66.30–70.34), \
-                1,610 cells. What is left is the chains' length: on every placement the byte count through a \
-                34-bit per-outcome chain (the `K` test on four, the dequeue's check on one) into its flag's select, \
-                about half routing. 100 MHz needs those chains cut in 17-bit halves, the high halves' flags kept \
-                a clock ahead (`seldrop/README.md`, Toward 100 MHz).",
+                next clock, other register writes pass a `CsrStage`, and counters count a clock late. Since \
+                2026-11-30 the byte count is kept in 16-bit halves, so no chain is longer than 20 bits: a byte flag \
+                is the sign of one chain whose low sixteen bits are the low half and whose top four are the high \
+                difference (`Bh − Kh`, `Bh − Ch`, ...) clamped to −4..4, which is all the low sums can move it by. \
+                The high half takes the decided outcome's carry a clock late (the decision only registers the carry, \
+                and the next clock folds it in from flip-flops), with the clamps made for each carry that can be \
+                pending. On the HX8K, before the halves the byte count went through a 34-bit chain into its flag's \
+                select on every placement: 77.85 MHz (75.74–79.28), 2,859 cells; before the input stage 68.11 (66.30–70.34), 1,610. \
+                Now 84.73 MHz (80.08–88.44), 3,241 cells. What is left there, 11.3 to 12.5 ns each and 63 to 76 % routing: \
+                the decision into the byte flags' select (two placements), a byte flag's 20-bit chain into its select \
+                (one), a `K` or `CAP` write through `Bh − W` into the clamps (one), and the pending carry's clamp select \
+                in front of the dequeue check's chain (one). 100 MHz needs them all shorter: the unit's select and the \
+                overflow folded into the flags a clock ahead (a LUT off the decision), and a write's clamps made a \
+                clock after the write (`seldrop/README.md`, Toward 100 MHz).",
         min_cells: 100,
         min_ram: 0,
         fits_hx8k: true,

@@ -3,7 +3,7 @@
 //! behind an input stage of one clock. The golden model is `model.rs`, the table, the choices and
 //! the latency are in the README. Register addresses are the literals of [`super::csr`].
 
-use super::next_state::{NextBytes, NextPkts};
+use super::next_state::{ByteDeltas, HighHalf, NextBytes, NextPkts};
 use crate::rtl_util::{CsrStage, LateCounter};
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
@@ -15,6 +15,8 @@ const _: () = assert!(
     csr::UNIT == 0 && csr::K == 1 && csr::CAP == 2 && csr::FLAGS == 3 && csr::MAX_LEN == 4
     && csr::CNT_BASE == 16 && csr::REGISTERS[csr::idx::CNT_BASE].count == 8
 );
+// `HighHalf` resets `Bh − Kh` and `Bh − Ch` to 0: the reset `K` and `CAP` are below 2^16.
+const _: () = assert!(super::DEFAULT_K < 1 << 16 && super::DEFAULT_CAP < 1 << 16);
 
 /// The decision stage. It decides the arrival on `arr_valid`/`arr_ecn`/`arr_low_prio`, whose
 /// length was given a clock before on `next_len`, and it reads flip-flops only: in the clock
@@ -63,19 +65,15 @@ pub struct SelectiveDropCore {
     k_next_p1: DFFWithInit<Bits<33>>,
     cap_next: DFFWithInit<Bits<32>>,
     cap_next_m1: DFFWithInit<Bits<32>>,
-    // the occupancy
+    // the occupancy: packets, and bytes in halves (the high half in `high`)
     q_pkts: DFF<Bits<32>>,
-    q_bytes: DFF<Bits<32>>,
+    q_bl: DFF<Bits<16>>,
+    high: HighHalf,
     // the input stage: the dequeue, the next arrival's length check, and each outcome's change
-    // of the byte count (34-bit two's complement) and its negation
+    // of the byte count
     d_valid: DFF<Bit>,
     a_bad: DFF<Bit>,
-    d_len_a: DFF<Bits<34>>,
-    nd_len_a: DFF<Bits<34>>,
-    d_len_d: DFF<Bits<34>>,
-    nd_len_d: DFF<Bits<34>>,
-    d_len_ad: DFF<Bits<34>>,
-    nd_len_ad: DFF<Bits<34>>,
+    deltas: ByteDeltas,
     // the flags the decision reads
     f_full_p: DFF<Bit>,
     f_above_p: DFF<Bit>,
@@ -90,8 +88,7 @@ pub struct SelectiveDropCore {
     counters: [LateCounter; 8],
     cnt_addr: [Constant<Bits<8>>; 8],
     // wires
-    len34: Signal<Local, Bits<34>>,
-    deq_len34: Signal<Local, Bits<34>>,
+    carry: Signal<Local, Bits<2>>,
     ml_written: Signal<Local, Bit>,
     k_write: Signal<Local, Bit>,
     cap_write: Signal<Local, Bit>,
@@ -143,15 +140,11 @@ impl Default for SelectiveDropCore {
             cap_next: DFFWithInit::new(super::DEFAULT_CAP.into()),
             cap_next_m1: DFFWithInit::new((super::DEFAULT_CAP - 1).into()),
             q_pkts: Default::default(),
-            q_bytes: Default::default(),
+            q_bl: Default::default(),
+            high: Default::default(),
             d_valid: Default::default(),
             a_bad: Default::default(),
-            d_len_a: Default::default(),
-            nd_len_a: Default::default(),
-            d_len_d: Default::default(),
-            nd_len_d: Default::default(),
-            d_len_ad: Default::default(),
-            nd_len_ad: Default::default(),
+            deltas: Default::default(),
             f_full_p: Default::default(),
             f_above_p: Default::default(),
             f_full_b: Default::default(),
@@ -162,8 +155,7 @@ impl Default for SelectiveDropCore {
             next_pkts: Default::default(),
             counters: std::array::from_fn(|_| Default::default()),
             cnt_addr: std::array::from_fn(|i| Constant::new((16 + i as u64).into())),
-            len34: Default::default(),
-            deq_len34: Default::default(),
+            carry: Default::default(),
             ml_written: Default::default(),
             k_write: Default::default(),
             cap_write: Default::default(),
@@ -183,12 +175,11 @@ impl Default for SelectiveDropCore {
 impl Logic for SelectiveDropCore {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, bytes_unit, drop_non_ect, max_len, k_next, k_next_p1, cap_next, cap_next_m1, q_pkts, q_bytes, d_valid,
-            a_bad, d_len_a, nd_len_a, d_len_d, nd_len_d, d_len_ad, nd_len_ad, f_full_p, f_above_p, f_full_b, f_above_b,
-            f_ovf, f_deq);
-        clock!(self, clock, csr);
+        dff_setup!(self, clock, bytes_unit, drop_non_ect, max_len, k_next, k_next_p1, cap_next, cap_next_m1, q_pkts, q_bl, d_valid,
+            a_bad, f_full_p, f_above_p, f_full_b, f_above_b, f_ovf, f_deq);
+        clock!(self, clock, csr, high, deltas);
         self.occ_pkts.next = self.q_pkts.q.val();
-        self.occ_bytes.next = self.q_bytes.q.val();
+        self.occ_bytes.next = (bit_cast::<32, 16>(self.high.bh.val()) << 16) | bit_cast::<32, 16>(self.q_bl.q.val());
 
         // --- the decision, in the table's order, on flip-flops
         self.full.next = self.f_full_p.q.val();
@@ -215,21 +206,16 @@ impl Logic for SelectiveDropCore {
         self.deq_ok.next = self.d_valid.q.val() & self.f_deq.q.val();
 
         // --- the input stage: the next arrival's length check against the `MAX_LEN` in force
-        // next clock (a write held in the stage lands at this edge), and the byte deltas
-        self.len34.next = bit_cast::<34, 16>(self.next_len.val());
-        self.deq_len34.next = bit_cast::<34, 16>(self.deq_len.val());
+        // next clock (a write held in the stage lands at this edge), and the byte deltas with
+        // the low halves of `K` and `CAP` as they will be in force the clock after
         self.ml_written.next = self.csr.q_we.val() & self.csr.q_ok.val() & (self.csr.q_addr.val() == 4);
         self.a_bad.d.next = !self.next_len.val().any() | (self.next_len.val() > self.max_len.q.val());
         if self.ml_written.val() {
             self.a_bad.d.next = !self.next_len.val().any() | (self.next_len.val() > self.csr.q_wdata.val().get_bits::<16>(0));
         }
         self.d_valid.d.next = self.deq_valid.val();
-        self.d_len_a.d.next = self.len34.val();
-        self.nd_len_a.d.next = !self.len34.val() + 1;
-        self.d_len_d.d.next = !self.deq_len34.val() + 1;
-        self.nd_len_d.d.next = self.deq_len34.val();
-        self.d_len_ad.d.next = self.len34.val() - self.deq_len34.val();
-        self.nd_len_ad.d.next = self.deq_len34.val() - self.len34.val();
+        self.deltas.next_len.next = self.next_len.val();
+        self.deltas.deq_len.next = self.deq_len.val();
 
         // --- every outcome's next state and flags, then the decision selects (the dequeue
         // first: it is ready before the admission)
@@ -238,25 +224,23 @@ impl Logic for SelectiveDropCore {
         self.next_pkts.k_plus_1.next = self.k_next_p1.q.val();
         self.next_pkts.cap.next = self.cap_next.q.val();
         self.next_pkts.cap_minus_1.next = self.cap_next_m1.q.val();
+        self.carry.next = self.next[0].carry.val();
         for o in 0..4 {
-            self.next[o].bytes.next = bit_cast::<34, 32>(self.q_bytes.q.val());
-            self.next[o].k.next = bit_cast::<34, 32>(self.k_next.q.val());
-            self.next[o].cap.next = bit_cast::<34, 32>(self.cap_next.q.val());
-            self.next[o].next_len.next = self.len34.val();
-            self.next[o].next_deq_len.next = self.deq_len34.val();
-        }
-        self.next[0].d_bytes.next = 0.into();
-        self.next[0].nd_bytes.next = 0.into();
-        self.next[1].d_bytes.next = self.d_len_d.q.val();
-        self.next[1].nd_bytes.next = self.nd_len_d.q.val();
-        self.next[2].d_bytes.next = self.d_len_a.q.val();
-        self.next[2].nd_bytes.next = self.nd_len_a.q.val();
-        self.next[3].d_bytes.next = self.d_len_ad.q.val();
-        self.next[3].nd_bytes.next = self.nd_len_ad.q.val();
-        for o in 0..4 {
+            self.next[o].bl.next = self.q_bl.q.val();
+            self.next[o].cl_cap.next = self.high.cl_cap.val();
+            self.next[o].cl_k.next = self.high.cl_k.val();
+            self.next[o].cl_ovf.next = self.high.cl_ovf.val();
+            self.next[o].cl_deq.next = self.high.cl_deq.val();
+            self.next[o].d.next = self.deltas.d[o].val();
+            self.next[o].nd.next = self.deltas.nd[o].val();
+            self.next[o].ne_cap.next = self.deltas.ne_cap[o].val();
+            self.next[o].ne_k.next = self.deltas.ne_k[o].val();
+            self.next[o].next_len.next = self.next_len.val();
+            self.next[o].next_deq_len.next = self.deq_len.val();
             if (self.enq.val() == (o >= 2)) & (self.deq_ok.val() == ((o & 1) == 1)) {
                 self.q_pkts.d.next = self.next_pkts.next[o].val();
-                self.q_bytes.d.next = self.next[o].bytes_out.val();
+                self.q_bl.d.next = self.next[o].bl_out.val();
+                self.carry.next = self.next[o].carry.val();
                 self.f_full_p.d.next = self.next_pkts.full[o].val();
                 self.f_above_p.d.next = self.next_pkts.above[o].val();
                 self.f_full_b.d.next = self.next[o].full.val();
@@ -280,6 +264,10 @@ impl Logic for SelectiveDropCore {
         // compare with a constant is a carry chain in yosys)
         self.k_write.next = self.csr_we.val() & (self.csr_addr.val() == 1);
         self.cap_write.next = self.csr_we.val() & (self.csr_addr.val() == 2);
+        self.high.carry.next = self.carry.val();
+        self.high.k_write.next = self.k_write.val();
+        self.high.cap_write.next = self.cap_write.val();
+        self.high.wdata_hi.next = self.csr_wdata.val().get_bits::<16>(16);
         if self.k_write.val() {
             self.k_next.d.next = self.csr_wdata.val();
             self.k_next_p1.d.next = bit_cast::<33, 32>(self.csr_wdata.val()) + 1;
@@ -291,6 +279,11 @@ impl Logic for SelectiveDropCore {
                 self.cap_next_m1.d.next = self.csr_wdata.val() - 1;
             }
         }
+        self.deltas.k_low.next = self.k_next.q.val().get_bits::<16>(0);
+        self.deltas.cap_low.next = self.cap_next.q.val().get_bits::<16>(0);
+        self.deltas.k_write.next = self.k_write.val();
+        self.deltas.cap_write.next = self.cap_write.val();
+        self.deltas.w_low.next = self.csr_wdata.val().get_bits::<16>(0);
         self.csr_ok.next = false;
         match self.csr_addr.val().index() {
             0 => self.csr_ok.next = !self.csr_wdata.val().get_bits::<31>(1).any(),

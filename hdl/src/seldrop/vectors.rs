@@ -81,30 +81,146 @@ fn ect(len: u64) -> SelDropIn {
 
 /// The byte compares' boundaries after each outcome of the clock before (held, dequeued,
 /// admitted, both), on an empty queue: `CAP` met exactly, then by one byte more; `K` met
-/// exactly, then by one byte more. Returns, per case, (`CAP` case, one byte more, outcome, the
-/// probe's decision: admitted, marked, tail-dropped).
-pub fn boundaries(s: &mut SelDropScript, q: &mut VecDeque<u64>) -> Vec<(bool, u64, usize, (u64, u64, u64))> {
+/// exactly, then by one byte more. The queue holds two arrivals of `a` bytes when the probe
+/// comes (a first one of 1,000 bytes dequeued where the case needs a dequeue), `a` 1,000 and
+/// then 65,000, so `K` and `CAP` are above 2^16 and the outcome before the probe moves the byte
+/// count's high half (README, *Byte count in halves*). Returns, per
+/// case, (`a`, `CAP` case, one byte more, outcome, the probe's decision: admitted, marked,
+/// tail-dropped).
+pub fn boundaries(s: &mut SelDropScript, q: &mut VecDeque<u64>) -> Vec<(u64, bool, u64, usize, (u64, u64, u64))> {
     let mut out = vec![];
-    for (cap, k, probe_k) in [(3000, 10_000, false), (100_000, 2000, true)] {
-        setup(s, true, k, cap, true);
-        for extra in [0, 1] {
-            // (arrival length, dequeue of the head) per clock; the last arrival is the probe
-            let (a, b) = if probe_k { (1000, 1000 + extra) } else { (1000, 1000) };
-            let probe = if probe_k { 64 } else { 1000 + extra };
-            let idle = SelDropIn::default();
-            let cases: [Vec<(SelDropIn, bool)>; 4] = [
-                vec![(ect(a), false), (ect(b), false), (idle, false), (ect(probe), false)],
-                vec![(ect(a), false), (ect(a), false), (ect(b), false), (idle, true), (ect(probe), false)],
-                vec![(ect(a), false), (ect(b), false), (ect(probe), false)],
-                vec![(ect(a), false), (ect(1000), false), (ect(b), true), (ect(probe), false)],
-            ];
-            for (outcome, steps) in cases.iter().enumerate() {
-                let n = q.len();
-                run_rows(s, q, &vec![Row::Deq; n]);
-                let o = run_steps(s, q, steps);
-                out.push((!probe_k, extra, outcome, (o.admit, (o.ecn_out == 3) as u64, o.drop_full)));
+    s.csr(csr::MAX_LEN, 65_535);
+    for a in [1000, 65_000] {
+        for (cap, k, probe_k) in [(2 * a + 1000, 10 * a, false), (100 * a, 2 * a, true)] {
+            setup(s, true, k, cap, true);
+            for extra in [0, 1] {
+                // (arrival length, dequeue of the head) per clock; the last arrival is the probe
+                let b = if probe_k { a + extra } else { a };
+                let probe = if probe_k { 64 } else { 1000 + extra };
+                let idle = SelDropIn::default();
+                let cases: [Vec<(SelDropIn, bool)>; 4] = [
+                    vec![(ect(a), false), (ect(b), false), (idle, false), (ect(probe), false)],
+                    vec![(ect(1000), false), (ect(a), false), (ect(b), false), (idle, true), (ect(probe), false)],
+                    vec![(ect(a), false), (ect(b), false), (ect(probe), false)],
+                    vec![(ect(1000), false), (ect(a), false), (ect(b), true), (ect(probe), false)],
+                ];
+                for (outcome, steps) in cases.iter().enumerate() {
+                    let n = q.len();
+                    run_rows(s, q, &vec![Row::Deq; n]);
+                    let o = run_steps(s, q, steps);
+                    out.push((a, !probe_k, extra, outcome, (o.admit, (o.ecn_out == 3) as u64, o.drop_full)));
+                }
             }
         }
+    }
+    s.csr(csr::MAX_LEN, super::DEFAULT_MAX_LEN);
+    out
+}
+
+/// `CAP` and `K` lowered far below the byte count (six arrivals of 60,000 bytes, five times
+/// 2^16 and more): after a dequeue of 60,000 bytes an arrival is still tail-dropped (`CAP`
+/// 40,000), then still marked (`K` 40,000), and two dequeues of 60,000 in a row both apply.
+/// These are the cases where the low halves' sums are furthest below zero while the high
+/// halves are furthest apart (README, *Byte count in halves*). Returns the probes' (admitted,
+/// marked, tail-dropped) and the dequeues counted.
+pub fn far_above(s: &mut SelDropScript, q: &mut VecDeque<u64>) -> Vec<(u64, u64, u64)> {
+    let n = q.len();
+    run_rows(s, q, &vec![Row::Deq; n]);
+    setup(s, true, 1_000_000, 1_000_000, true);
+    s.csr(csr::MAX_LEN, 65_535);
+    let idle = SelDropIn::default();
+    let fill = |s: &mut SelDropScript, q: &mut VecDeque<u64>| {
+        let have = q.len();
+        run_steps(s, q, &vec![(ect(60_000), false); 6 - have]);
+    };
+    fill(s, q);
+    let mut out = vec![];
+    s.csr(csr::CAP, 40_000);
+    let o = run_steps(s, q, &[(idle, true), (ect(64), false)]);
+    out.push((o.admit, (o.ecn_out == 3) as u64, o.drop_full));
+    s.csr(csr::CAP, 1_000_000);
+    fill(s, q);
+    s.csr(csr::K, 40_000);
+    let o = run_steps(s, q, &[(idle, true), (ect(64), false)]);
+    out.push((o.admit, (o.ecn_out == 3) as u64, o.drop_full));
+    let before = SelDropOut::from_slice(&s.cycle(idle.to_vec(), 1)).cnt_deq;
+    run_steps(s, q, &[(idle, true), (idle, true)]);
+    // the counters count a clock after the dequeue's clock (README, *Latency*)
+    let after = SelDropOut::from_slice(&s.cycle(idle.to_vec(), 2)).cnt_deq;
+    out.push((after - before, 0, 0));
+    s.csr(csr::MAX_LEN, super::DEFAULT_MAX_LEN);
+    out
+}
+
+/// A `K` or `CAP` write presented in the clock after the byte count's high half moved (1,000
+/// bytes, then 65,000 more: 66,000), probed by the next arrival of 64 bytes: `K` 65,999 marks
+/// it and 66,000 does not; `CAP` 66,063 tail-drops it and 66,064 does not. Returns the probes'
+/// (admitted, marked, tail-dropped).
+pub fn write_after_carry(s: &mut SelDropScript, q: &mut VecDeque<u64>) -> Vec<(u64, u64, u64)> {
+    let idle = SelDropIn::default();
+    let mut out = vec![];
+    for (addr, value) in [(csr::K, 65_999), (csr::K, 66_000), (csr::CAP, 66_063), (csr::CAP, 66_064)] {
+        let n = q.len();
+        run_rows(s, q, &vec![Row::Deq; n]);
+        setup(s, true, 1_000_000, 1_000_000, true);
+        s.csr(csr::MAX_LEN, 65_535);
+        let write = SelDropIn { csr_we: 1, csr_addr: addr as u64, csr_wdata: value, ..idle };
+        let o = run_steps(s, q, &[(ect(1000), false), (ect(65_000), false), (idle, false), (write, false), (ect(64), false)]);
+        out.push((o.admit, (o.ecn_out == 3) as u64, o.drop_full));
+    }
+    s.csr(csr::MAX_LEN, super::DEFAULT_MAX_LEN);
+    out
+}
+
+/// The byte count's 32-bit limit, in the packet unit with room for 100,000 packets: 65,537
+/// arrivals of 65,535 bytes fill it to 2^32 − 1 exactly; then, after each outcome of the clock
+/// before (held, a dequeue, an admission, both), an arrival that would pass 2^32 − 1 by one
+/// byte is tail-dropped and one that meets it is admitted. Returns the probes' (admitted,
+/// tail-dropped), in pairs: one byte too many, then exactly enough.
+pub fn byte_limit(s: &mut SelDropScript, q: &mut VecDeque<u64>) -> Vec<(u64, u64)> {
+    let n = q.len();
+    run_rows(s, q, &vec![Row::Deq; n]);
+    setup(s, false, 0xFFFF_FFFF, 100_000, false);
+    s.csr(csr::MAX_LEN, 65_535);
+    s.cycle(ect(65_535).to_vec(), 65_537);
+    s.cycle(SelDropIn::default().to_vec(), 1);
+    assert_eq!(s.model().core.occ_bytes, 0xFFFF_FFFF);
+    let deq = |len| SelDropIn { deq_valid: 1, deq_len: len, ..Default::default() };
+    let with_deq = |mut i: SelDropIn, len| {
+        (i.deq_valid, i.deq_len) = (1, len);
+        i
+    };
+    let idle = SelDropIn::default();
+    // (clocks before the probe, the probe's length), the occupancy 2^32 − 1 before each case;
+    // the probe is presented in a clock that holds, applies a dequeue, admits, or both
+    let cases: [(Vec<SelDropIn>, u64); 10] = [
+        (vec![deq(1), idle], 2),
+        (vec![deq(1), idle], 1),
+        (vec![deq(1)], 2),
+        (vec![deq(1)], 1),
+        (vec![deq(3), ect(1)], 3),
+        (vec![deq(3), ect(1)], 2),
+        (vec![deq(1000), with_deq(ect(500), 1000)], 1501),
+        (vec![deq(1000), with_deq(ect(500), 1000)], 1500),
+        // the high half moved down, then up, in the two clocks before the probe's
+        (vec![deq(0xFFF0), deq(0x20), ect(0x20), idle], 0xFFF1),
+        (vec![deq(0xFFF0), deq(0x20), ect(0x20), idle], 0xFFF0),
+    ];
+    let mut out = vec![];
+    for (before, probe) in cases {
+        for i in before {
+            s.cycle(i.to_vec(), 1);
+        }
+        s.cycle(ect(probe).to_vec(), 1);
+        let o = SelDropOut::from_slice(&s.cycle(idle.to_vec(), 1));
+        out.push((o.admit, o.drop_full));
+        // back to 2^32 − 1: the dequeues were applied, what was admitted is topped up
+        let top = 0xFFFF_FFFF - s.model().core.occ_bytes;
+        if top > 0 {
+            s.cycle(ect(top).to_vec(), 1);
+            s.cycle(idle.to_vec(), 1);
+        }
+        assert_eq!(s.model().core.occ_bytes, 0xFFFF_FFFF);
     }
     out
 }
@@ -206,6 +322,12 @@ fn robustness_file() -> Vec<Op> {
     }
     s.note("boundaries after each outcome of the clock before (held, dequeued, admitted, both): bytes that meet CAP exactly fit and one more byte does not; bytes at K are not above it and one more byte is");
     boundaries(&mut s, &mut q);
+    s.note("CAP and K lowered far below a byte count of five times 2^16 and more: after a large dequeue an arrival is still tail-dropped, then still marked, and two large dequeues in a row both apply");
+    far_above(&mut s, &mut q);
+    s.note("K and CAP written in the clock after the byte count's high half moved, then probed");
+    write_after_carry(&mut s, &mut q);
+    s.note("the byte count's 32-bit limit: 65,537 arrivals of 65,535 bytes fill it to 2^32 - 1; after each outcome of the clock before, one byte more is tail-dropped and exactly enough is admitted");
+    byte_limit(&mut s, &mut q);
     s.note("rejected register writes: UNIT 2, MAX_LEN 0, unknown addresses");
     for (addr, v) in [(csr::UNIT, 2), (csr::MAX_LEN, 0x1_0000), (5, 1), (15, 1), (24, 1), (255, 7)] {
         s.csr(addr, v);
@@ -230,27 +352,34 @@ pub fn render() -> Vec<(&'static str, String)> {
     crate::cycle::render_files("Selective-drop", "hdl/src/seldrop/vectors.rs", vec![("spec_tables.jsonl", spec_file()), ("robustness.jsonl", robustness_file())])
 }
 
+/// A threshold near a multiple of 2^16 (1 to 6 of them, within 2,048 bytes), where the byte
+/// count's halves meet (`next_state.rs`).
+fn near_half(r: &mut Rng) -> u64 {
+    ((1 + r.below(6)) << 16) + r.below(4096) - 2048
+}
+
 /// One clock of fuzz stimulus: arrivals in half the clocks, dequeues in 40 %, small thresholds
-/// so every row of the table is reached, occasional (valid and invalid) register writes.
+/// so every row of the table is reached, thresholds above 2^16 so the byte count's high half
+/// moves against them, occasional (valid and invalid) register writes.
 pub fn random_cycle(r: &mut Rng) -> Vec<u64> {
     let mut i = SelDropIn::default();
     if r.chance(50) {
         i.arr_valid = 1;
         i.arr_ecn = r.below(4);
         i.arr_low_prio = r.chance(20) as u64;
-        // lengths, K and CAP in multiples of 64 a third of the time, so a byte count meets
-        // `K` or `CAP` exactly (the compares' boundaries)
+        // lengths in multiples of 64 a third of the time, and `K` and `CAP` a fifth, so a byte
+        // count meets `K` or `CAP` exactly (the compares' boundaries)
         i.arr_len = if r.chance(3) { [0, 9217, 65535][r.below(3) as usize] } else if r.chance(33) { 64 * (1 + r.below(23)) } else { 64 + r.below(1475) };
     }
     if r.chance(40) {
         i.deq_valid = 1;
-        i.deq_len = if r.chance(5) { r.below(65536) } else if r.chance(33) { 64 * (1 + r.below(23)) } else { 64 + r.below(1475) };
+        i.deq_len = if r.chance(10) { 65_535 - r.below(16) } else if r.chance(5) { r.below(65536) } else if r.chance(33) { 64 * (1 + r.below(23)) } else { 64 + r.below(1475) };
     }
     (i.csr_we, i.csr_addr, i.csr_wdata) = r.csr_write(8, |r, choice| {
         Some(match choice {
             0 => (csr::UNIT, r.below(3)),
-            1 => (csr::K, [r.below(10), r.below(20_000), 64 * r.below(300)][r.below(3) as usize]),
-            2 => (csr::CAP, [r.below(16), r.below(40_000), 64 * r.below(600)][r.below(3) as usize]),
+            1 => (csr::K, [r.below(10), r.below(20_000), 64 * r.below(300), near_half(r), r.below(1 << 18)][r.below(5) as usize]),
+            2 => (csr::CAP, [r.below(16), r.below(40_000), 64 * r.below(600), near_half(r), r.below(1 << 20)][r.below(5) as usize]),
             3 => (csr::FLAGS, r.below(4)),
             4 => (csr::MAX_LEN, r.below(10_000)),
             5 => r.counter_near_wrap(csr::CNT_BASE, 8),
@@ -361,16 +490,37 @@ mod spec_tests {
     fn byte_boundaries_after_every_outcome() {
         let mut s = SelDropScript::default();
         let cases = boundaries(&mut s, &mut VecDeque::new());
-        assert_eq!(cases.len(), 16);
-        for (cap_case, extra, outcome, decided) in cases {
+        assert_eq!(cases.len(), 32);
+        for (a, cap_case, extra, outcome, decided) in cases {
             let want = match (cap_case, extra) {
                 (true, 0) => (1, 0, 0),
                 (true, _) => (0, 0, 1),
                 (false, 0) => (1, 0, 0),
                 (false, _) => (1, 1, 0),
             };
-            assert_eq!(decided, want, "CAP case {cap_case}, one byte more: {extra}, outcome {outcome}");
+            assert_eq!(decided, want, "a = {a}, CAP case {cap_case}, one byte more: {extra}, outcome {outcome}");
         }
+    }
+
+    #[test]
+    fn far_above_cap_and_k() {
+        let mut s = SelDropScript::default();
+        assert_eq!(far_above(&mut s, &mut VecDeque::new()), [(0, 0, 1), (1, 1, 0), (2, 0, 0)]);
+    }
+
+    #[test]
+    fn a_write_lands_on_a_moving_high_half() {
+        let mut s = SelDropScript::default();
+        assert_eq!(write_after_carry(&mut s, &mut VecDeque::new()), [(1, 1, 0), (1, 0, 0), (0, 0, 1), (1, 0, 0)]);
+    }
+
+    /// An arrival that would pass 2^32 − 1 bytes is tail-dropped whatever the unit, and one that
+    /// meets it is admitted, after each outcome of the clock before.
+    #[test]
+    fn the_byte_count_stops_at_its_32_bit_limit() {
+        let mut s = SelDropScript::default();
+        let probes = byte_limit(&mut s, &mut VecDeque::new());
+        assert_eq!(probes, [(0, 1), (1, 0)].repeat(5));
     }
 
     /// Conservation over a long random run: arrivals = enq + drops, occupancy = enq − deq.
