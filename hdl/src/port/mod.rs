@@ -264,9 +264,11 @@ crate::switch_block!(
                 `QCAP` test is a flip-flop, and the port's counters count a clock late (see `port-hpcc`). \
                 Selective drop's decision reads flip-flops (since 2026-11-30 its input stage is the \
                 port's arrival stage, see `seldrop`). On the ECP5, about four fifths routing, the slowest \
-                path is the AQM's stage `A` on four placements (`D1`'s queue through the selection of that \
-                queue's marker state into stage `B`'s registers) and the emulation queue's look-ahead on the \
-                fifth (a FIFO's block-RAM output into its eligibility). Before selective drop's input stage \
+                path is the emulation queue's register `EMU_Q` through DWRR's choice and the grant into the \
+                resident byte count on three placements, a FIFO's block-RAM address and the AQM's stage `B` \
+                law on one each (76.28 MHz; 83.69 before selective drop's byte count in halves, 113 LUT4 \
+                fewer, when the AQM's stage `A` led on four placements: `D1`'s queue through the selection \
+                of that queue's marker state). Before selective drop's input stage \
                 (86.16 MHz, 80.77–87.34) the emulation queue's register `EMU_Q` through DWRR's choice and \
                 the grant led on four placements; trials of 2026-11-29 (the port README) showed the grant, \
                 the AQM's state selection and selective drop's decision as three walls of one height: with \

@@ -114,9 +114,10 @@ crate::switch_block!(
                 Now 84.73 MHz (80.08–88.44), 3,241 cells. What is left there, 11.3 to 12.5 ns each and 63 to 76 % routing: \
                 the decision into the byte flags' select (two placements), a byte flag's 20-bit chain into its select \
                 (one), a `K` or `CAP` write through `Bh − W` into the clamps (one), and the pending carry's clamp select \
-                in front of the dequeue check's chain (one). 100 MHz needs them all shorter: the unit's select and the \
-                overflow folded into the flags a clock ahead (a LUT off the decision), and a write's clamps made a \
-                clock after the write (`seldrop/README.md`, Toward 100 MHz).",
+                in front of the dequeue check's chain (one). 100 MHz needs them all shorter. The unit's select folded \
+                into the flags a clock ahead takes a LUT off the decision but puts it behind each byte flag's chain, \
+                and measured worse (77.63 MHz, `--trial`); a write's clamps made a clock after the write is the next \
+                cut (`seldrop/README.md`, Toward 100 MHz).",
         min_cells: 100,
         min_ram: 0,
         fits_hx8k: true,
