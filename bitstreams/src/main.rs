@@ -11,6 +11,10 @@
 //! `-- --render`: render both reports from the records without building (after a design note
 //! changes).
 //!
+//! `-- --stale`: list the tops of both families whose RTL changed since their records (the
+//! ones a commit must rebuild; a full port on the ECP5 takes about 35 minutes), and exit 1 if
+//! there are any.
+//!
 //! `-- --trial TOP...` (either family): measure an RTL change without keeping it. The seeds are
 //! placed as in a full run, but nothing is packed and nothing under `bitstreams/` is written (no
 //! record, bitstream or report); each top's figures, what limits it and its committed record's
@@ -38,6 +42,10 @@ struct Args {
     /// Build nothing: render REPORT.md and REPORT-ECP5.md from the committed records (after a design note changes).
     #[arg(long, conflicts_with_all = ["tops", "family"])]
     render: bool,
+    /// Build nothing: list the tops of both families whose RTL (or iCE40 synthesis flags) changed
+    /// since their records, with the commands that rebuild them; exit 1 when there are any.
+    #[arg(long, conflicts_with_all = ["tops", "family", "render"])]
+    stale: bool,
     /// Measure without keeping: place the seeds, pack nothing, write no record, bitstream or
     /// report, and print each top's figures beside its committed record's.
     #[arg(long, conflicts_with = "render")]
@@ -70,6 +78,9 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         };
+    }
+    if a.stale {
+        return stale_main(crate_dir);
     }
     let all = if a.family == "ecp5" { tops::ecp5_all() } else { tops::all() };
     let chosen: Vec<&Top> = if a.tops.is_empty() {
@@ -131,6 +142,30 @@ fn main() -> ExitCode {
     eprintln!("{} tops built in {:.0} s", built.len(), t0.elapsed().as_secs_f64());
     let published = if a.trial { Ok(()) } else { report::publish(&built, &all, crate_dir) };
     finish(published, &failed.into_inner().unwrap(), &crate_dir.join("REPORT.md"), &out, a.trial)
+}
+
+/// `--stale`: each family's tops whose records no longer measure them, and the command that
+/// rebuilds them (the test `committed_*_report_is_current` fails until it has run).
+fn stale_main(crate_dir: &Path) -> ExitCode {
+    let mut any = false;
+    for (family, label, flag, all) in [(record::ICE40, "iCE40", "", tops::all()), (record::ECP5, "ECP5", "--family ecp5 ", tops::ecp5_all())] {
+        match record::stale(crate_dir, family, &all) {
+            Ok(names) if names.is_empty() => println!("{label}: every record is current"),
+            Ok(names) => {
+                any = true;
+                println!("{label}: stale {}\n  rebuild: cargo run --release -p bitstreams -- {flag}{}", names.join(" "), names.join(" "));
+            }
+            Err(e) => {
+                eprintln!("{label}: {e:#}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if any {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// Report what was kept and what failed: the tops that built are kept even when others fail.

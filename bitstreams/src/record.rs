@@ -2,8 +2,9 @@
 //! `bitstreams/measured/<family>/<top>.json` and committed with the top's bitstream. The reports
 //! are rendered from the records, so a run over some tops updates their rows and keeps every
 //! other row with the run that measured it. A record carries the fingerprint of the board
-//! Verilog it measured: once a top's RTL changes, its record no longer matches and the test
-//! `committed_*_report_is_current` (`tests/synth_smoke.rs`) names the top to rebuild.
+//! Verilog it measured: once a top's RTL changes, its record no longer matches ([`stale`]), and
+//! the test `committed_*_report_is_current` (`tests/synth_smoke.rs`) and `-- --stale` name the
+//! top to rebuild.
 
 use crate::report::Row;
 use crate::tops::Top;
@@ -77,6 +78,23 @@ pub fn remove_stale(crate_dir: &Path, family: &str, tops: &[Top]) -> Result<Vec<
         }
     }
     Ok(gone)
+}
+
+/// The tops of `tops` whose record no longer measures them: the board Verilog changed since the
+/// run that measured it, or (iCE40) the synthesis flags the top adds did. These are the tops a
+/// commit must rebuild (`cargo run --release -p bitstreams -- --stale` lists them for both
+/// families); a missing record is an error that says how to make it.
+pub fn stale(crate_dir: &Path, family: &str, tops: &[Top]) -> Result<Vec<&'static str>> {
+    let mut names = Vec::new();
+    for t in tops {
+        let rec: Record<serde_json::Value> = read(crate_dir, family, t.name)?;
+        // an iCE40 record also names the flags its synthesis added (none: not written)
+        let flags = rec.measured["report"]["synth_flags"].as_str().unwrap_or("");
+        if rec.verilog_fnv1a != fingerprint(&(t.board)().verilog) || (family == ICE40 && flags != t.ice40_synth_flags) {
+            names.push(t.name);
+        }
+    }
+    Ok(names)
 }
 
 /// The iCE40 report's rows: each top of `tops` with its record.

@@ -5,7 +5,8 @@
 //! behind the PLL); `--trial` writes nothing; every top of both families names only what it
 //! declares; the committed reports are current (each top's record measured the Verilog it has
 //! today, and the report is what the records render to), so every top's committed figures,
-//! which the budgets below read, are the figures of today's RTL.
+//! which the budgets below read, are the figures of today's RTL; `record::stale` (and
+//! `-- --stale`, which lists them) names exactly the tops whose records measured other RTL.
 //!
 //! The long part (`cargo test --release -p bitstreams --test synth_smoke -- --ignored`; the
 //! README gives its time): every iCE40 top through yosys and nextpnr-ice40 on one seed, live,
@@ -227,19 +228,6 @@ fn an_ecp5_trial_places_the_seeds_asked_and_writes_nothing() {
     assert_eq!(full.status.code(), Some(2), "--seeds without --trial is refused");
 }
 
-fn stale_records(tops: &[bitstreams::tops::Top], family: &str) -> Vec<&'static str> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    tops.iter()
-        .filter(|t| {
-            let rec: record::Record<serde_json::Value> = record::read(dir, family, t.name).unwrap_or_else(|e| panic!("{e:#}"));
-            // an iCE40 record also names the flags its synthesis added (none: not written)
-            let flags = rec.measured["report"]["synth_flags"].as_str().unwrap_or("");
-            rec.verilog_fnv1a != record::fingerprint(&(t.board)().verilog) || (family == record::ICE40 && flags != t.ice40_synth_flags)
-        })
-        .map(|t| t.name)
-        .collect()
-}
-
 /// REPORT.md is current: every top's record measured the Verilog the top has today, the report
 /// is what the records render to, and `bin/` holds a bitstream for each top that fits and
 /// nothing else. A change to a top's RTL fails here until the top is rebuilt.
@@ -247,7 +235,7 @@ fn stale_records(tops: &[bitstreams::tops::Top], family: &str) -> Vec<&'static s
 fn committed_report_is_current() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let tops = bitstreams::tops::all();
-    let stale = stale_records(&tops, record::ICE40);
+    let stale = record::stale(dir, record::ICE40, &tops).unwrap();
     assert!(stale.is_empty(), "the RTL or the iCE40 synthesis flags of {stale:?} changed since their records: rebuild with `cargo run --release -p bitstreams -- {}`", stale.join(" "));
     let report = std::fs::read_to_string(dir.join("REPORT.md")).unwrap();
     assert!(report == bitstreams::report::markdown(&record::ice40_rows(dir, &tops).unwrap()), "REPORT.md is not what its records render: run `cargo run --release -p bitstreams -- --render`");
@@ -263,6 +251,32 @@ fn committed_report_is_current() {
     }
     let bins = std::fs::read_dir(dir.join("bin")).unwrap().filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "bin")).count();
     assert_eq!(bins, tops.iter().filter(|t| t.fits).count(), "stale files in bitstreams/bin/");
+}
+
+/// `record::stale` names a top whose record measured other Verilog, or other iCE40 synthesis
+/// flags, and only that top; `-- --stale` on the committed tree says every record is current.
+#[test]
+fn stale_names_the_tops_whose_records_measured_other_rtl() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = std::env::temp_dir().join(format!("stale-records-{}", std::process::id()));
+    let tops: Vec<_> = bitstreams::tops::all().into_iter().filter(|t| ["intstamp", "dwrr", "shaper"].contains(&t.name)).collect();
+    let mut rec: record::Record<serde_json::Value> = record::read(dir, record::ICE40, "intstamp").unwrap();
+    rec.verilog_fnv1a = record::fingerprint("module other; endmodule");
+    record::write(&tmp, record::ICE40, &rec).unwrap();
+    // dwrr's build adds `-nodffe`: a record without the flag is stale though its Verilog is today's
+    let mut rec: record::Record<serde_json::Value> = record::read(dir, record::ICE40, "dwrr").unwrap();
+    assert_eq!(rec.measured["report"]["synth_flags"], "-nodffe");
+    rec.measured["report"].as_object_mut().unwrap().remove("synth_flags");
+    record::write(&tmp, record::ICE40, &rec).unwrap();
+    let rec: record::Record<serde_json::Value> = record::read(dir, record::ICE40, "shaper").unwrap();
+    record::write(&tmp, record::ICE40, &rec).unwrap();
+    let stale = record::stale(&tmp, record::ICE40, &tops);
+    std::fs::remove_dir_all(&tmp).unwrap();
+    assert_eq!(stale.unwrap(), ["dwrr", "intstamp"]);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bitstreams")).arg("--stale").output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(stdout, "iCE40: every record is current\nECP5: every record is current\n");
 }
 
 /// An ECP5 bitstream for the board's part: its header names the part, then the preamble.
@@ -320,7 +334,7 @@ fn ren_goes_through_the_ecp5_flow_behind_the_pll() {
 fn committed_ecp5_report_is_current() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let tops = bitstreams::tops::ecp5_all();
-    let stale = stale_records(&tops, record::ECP5);
+    let stale = record::stale(dir, record::ECP5, &tops).unwrap();
     assert!(stale.is_empty(), "the RTL of {stale:?} changed since their records: rebuild with `cargo run --release -p bitstreams -- --family ecp5 {}`", stale.join(" "));
     let report = std::fs::read_to_string(dir.join("REPORT-ECP5.md")).unwrap();
     assert!(report == bitstreams::report_ecp5::markdown(&record::ecp5_rows(dir, &tops).unwrap()), "REPORT-ECP5.md is not what its records render: run `cargo run --release -p bitstreams -- --render`");
