@@ -44,7 +44,7 @@ struct Args {
     render: bool,
     /// Build nothing: list the tops of both families whose RTL (or iCE40 synthesis flags) changed
     /// since their records, with the commands that rebuild them; exit 1 when there are any.
-    #[arg(long, conflicts_with_all = ["tops", "family", "render"])]
+    #[arg(long, conflicts_with_all = ["tops", "family", "render", "trial"])]
     stale: bool,
     /// Measure without keeping: place the seeds, pack nothing, write no record, bitstream or
     /// report, and print each top's figures beside its committed record's.
