@@ -1,4 +1,8 @@
 //! Golden model of the REN counters (REN §1.6 per-cycle semantics, choices in `mod.rs`).
+//!
+//! The block judges a descriptor over two clocks (the README's *Latency*): every pin but
+//! `deq_valid` and `deq_ecn` is taken a clock before the clock that judges, so each clock's
+//! judgement is REN's on the last clock's early pins and this clock's late ones.
 
 use super::{csr, RenIn, RenOut, DEFAULT_FLAGS, DEFAULT_MAX_LEN, DEFAULT_MSS, DEFAULT_PERIOD};
 use crate::cycle::{inc32, CycleModel, Pin};
@@ -26,6 +30,9 @@ pub struct Ren {
     pub ti_s: u64,
     /// over, under, full, pass, malformed, idle_clamped, csr_rejected.
     pub counters: [u64; 7],
+    /// The last clock's pins, whose early ones (all but `deq_valid` and `deq_ecn`) this clock
+    /// judges: the RTL's input stage.
+    pub early: RenIn,
 }
 
 impl Default for Ren {
@@ -46,6 +53,7 @@ impl Default for Ren {
             ql_s: 0,
             ti_s: 0,
             counters: [0; 7],
+            early: RenIn::default(),
         }
     }
 }
@@ -109,12 +117,25 @@ impl Ren {
     }
 }
 
+impl Ren {
+    /// The state once the last clock's early pins are judged, with no descriptor leaving: what
+    /// the registers hold after the next clock, less that clock's own early pins.
+    pub fn settled(&self) -> Ren {
+        let mut m = self.clone();
+        m.step(&RenIn::default().to_vec());
+        m.early = RenIn::default();
+        m
+    }
+}
+
 impl CycleModel for Ren {
     const INPUTS: &'static [Pin] = RenIn::PINS;
     const OUTPUTS: &'static [Pin] = RenOut::PINS;
 
     fn step(&mut self, inputs: &[u64]) -> Vec<u64> {
-        let i = RenIn::from_slice(inputs);
+        let now = RenIn::from_slice(inputs);
+        let i = RenIn { deq_valid: now.deq_valid, deq_ecn: now.deq_ecn, ..self.early };
+        self.early = now;
         let mut o = RenOut {
             ql_s: self.ql_s,
             ti_s: self.ti_s,
