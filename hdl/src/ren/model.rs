@@ -5,7 +5,7 @@
 //! judgement is REN's on the last clock's early pins and this clock's late ones.
 
 use super::{csr, RenIn, RenOut, DEFAULT_FLAGS, DEFAULT_MAX_LEN, DEFAULT_MSS, DEFAULT_PERIOD};
-use crate::cycle::{inc32, CycleModel, Pin};
+use crate::cycle::{CycleModel, LateCounters, Pin};
 
 const SAT16: u64 = 0xFFFF;
 
@@ -28,8 +28,9 @@ pub struct Ren {
     pub under_iss: u64,
     pub ql_s: u64,
     pub ti_s: u64,
-    /// over, under, full, pass, malformed, idle_clamped, csr_rejected.
-    pub counters: [u64; 7],
+    /// over, under, full, pass, malformed, idle_clamped, csr_rejected; each counts its event at
+    /// the edge after the clock that judged it.
+    pub counters: LateCounters<7>,
     /// The last clock's pins, whose early ones (all but `deq_valid` and `deq_ecn`) this clock
     /// judges: the RTL's input stage.
     pub early: RenIn,
@@ -52,7 +53,7 @@ impl Default for Ren {
             under_iss: 0,
             ql_s: 0,
             ti_s: 0,
-            counters: [0; 7],
+            counters: LateCounters::default(),
             early: RenIn::default(),
         }
     }
@@ -79,7 +80,9 @@ impl Ren {
         self.ti_s = 0;
     }
 
-    fn csr_write(&mut self, addr: u64, data: u64) {
+    /// Apply a register write; returns whether it was rejected, and a counter preset.
+    fn csr_write(&mut self, addr: u64, data: u64) -> (bool, Option<(usize, u64)>) {
+        let mut preset = None;
         let ok = match addr as u8 {
             csr::MODE if data <= 2 => {
                 self.mode = data;
@@ -106,23 +109,23 @@ impl Ren {
                 true
             }
             a if (csr::CNT_BASE..csr::CNT_BASE + 7).contains(&a) => {
-                self.counters[(a - csr::CNT_BASE) as usize] = data;
+                preset = Some(((a - csr::CNT_BASE) as usize, data));
                 true
             }
             _ => false,
         };
-        if !ok {
-            inc32(&mut self.counters[6]);
-        }
+        (!ok, preset)
     }
 }
 
 impl Ren {
-    /// The state once the last clock's early pins are judged, with no descriptor leaving: what
-    /// the registers hold after the next clock, less that clock's own early pins.
+    /// The state once the last clock's early pins are judged, with no descriptor leaving, and
+    /// its events counted: what the registers hold after the next clock, less that clock's own
+    /// early pins.
     pub fn settled(&self) -> Ren {
         let mut m = self.clone();
         m.step(&RenIn::default().to_vec());
+        m.counters.edge([false; 7], None);
         m.early = RenIn::default();
         m
     }
@@ -153,6 +156,8 @@ impl CycleModel for Ren {
             ecn_out: i.deq_ecn,
             ..Default::default()
         };
+        // this clock's events: over, under, full, pass, malformed, idle_clamped, csr_rejected
+        let mut ev = [false; 7];
         let coh = self.flags & 2 != 0;
         let strict = self.flags & 1 != 0;
 
@@ -180,25 +185,25 @@ impl CycleModel for Ren {
             let code = match local {
                 Local::Over => {
                     take_over = coh || i.deq_ecn < 2;
-                    inc32(&mut self.counters[0]);
+                    ev[0] = true;
                     2
                 }
                 Local::Under => {
                     take_under = coh || i.deq_ecn == 0;
-                    inc32(&mut self.counters[1]);
+                    ev[1] = true;
                     0
                 }
                 Local::Full => {
-                    inc32(&mut self.counters[2]);
+                    ev[2] = true;
                     1
                 }
             };
             o.ecn_out = i.deq_ecn.max(code);
         } else if malformed {
-            inc32(&mut self.counters[4]);
+            ev[4] = true;
             o.drop = 1;
         } else if i.deq_valid == 1 {
-            inc32(&mut self.counters[3]);
+            ev[3] = true;
         }
         o.ecn_changed = (o.ecn_out != i.deq_ecn) as u64;
         let over_iss = if take_over { (self.over_iss + 1).min(SAT16) } else { self.over_iss };
@@ -206,7 +211,7 @@ impl CycleModel for Ren {
 
         // 2. idle accumulation: running quotient plus residue (no divider)
         let idle = if i.idle_bytes > self.mss {
-            inc32(&mut self.counters[5]);
+            ev[5] = true;
             self.mss
         } else {
             i.idle_bytes
@@ -248,9 +253,11 @@ impl CycleModel for Ren {
         }
 
         // register writes win over everything above
+        let mut preset = None;
         if i.csr_we == 1 {
-            self.csr_write(i.csr_addr, i.csr_wdata);
+            (ev[6], preset) = self.csr_write(i.csr_addr, i.csr_wdata);
         }
+        self.counters.edge(ev, preset);
         o.to_vec()
     }
 }

@@ -1,7 +1,7 @@
 //! RTL of the REN counters; the golden model is `model.rs`, the choices are in `mod.rs`.
 //! Register addresses are the literals of [`super::csr`] (`hdl_gen` cannot read constants).
 
-use crate::rtl_util::{AddSub, CsrStage, SatCounter};
+use crate::rtl_util::{AddSub, CsrStage, LateCounter};
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::DFFWithInit;
 
@@ -724,13 +724,13 @@ pub struct RenCounters {
     // the decision's period state
     tallies: MarkTallies,
     budgets: RenBudgets,
-    c_over: SatCounter,
-    c_under: SatCounter,
-    c_full: SatCounter,
-    c_pass: SatCounter,
-    c_malformed: SatCounter,
-    c_clamped: SatCounter,
-    c_rejected: SatCounter,
+    c_over: LateCounter,
+    c_under: LateCounter,
+    c_full: LateCounter,
+    c_pass: LateCounter,
+    c_malformed: LateCounter,
+    c_clamped: LateCounter,
+    c_rejected: LateCounter,
     // wires
     malformed: Signal<Local, Bit>,
     marks: Signal<Local, Bit>,
