@@ -1,8 +1,9 @@
 //! `cargo run --release -p bitstreams -- [TOP...]`: synthesize, place, route and pack the board
 //! tops for the Alchitry Cu (every top by default; the list is `bitstreams::tops::all`).
-//! Outputs and tool logs go to `target/bitstreams/<top>/`. Each top built gets its measurement
-//! record (`bitstreams/measured/ice40/<top>.json`) and its bitstream (`bitstreams/bin/<top>.bin`);
-//! `bitstreams/REPORT.md` is then rendered from every top's record.
+//! Outputs and tool logs go to `target/bitstreams/<top>/`. Each top gets its measurement record
+//! (`bitstreams/measured/ice40/<top>.json`) and its bitstream (`bitstreams/bin/<top>.bin`) as soon
+//! as it is built, so a run stopped early keeps the tops it finished; at the end
+//! `bitstreams/REPORT.md` is rendered from every top's record.
 //!
 //! `-- --family ecp5 [TOP...]`: the same for Lattice's ECP5-5G Evaluation Board (`bitstreams::ecp5`, the
 //! list `tops::ecp5_all`), five seeds per top, into `target/bitstreams-ecp5/`,
@@ -127,6 +128,10 @@ fn main() -> ExitCode {
                             println!("{}", row.trial(record::read(crate_dir, record::ICE40, top.name).ok().as_ref()));
                         } else {
                             println!("{}", row.summary());
+                            if let Err(e) = report::keep(&rec, crate_dir) {
+                                eprintln!("[{}] FAILED to keep its record: {e:#}", top.name);
+                                failed.lock().unwrap().push(top.name.to_string());
+                            }
                         }
                         results.lock().unwrap()[i] = Some(rec);
                     }
@@ -140,7 +145,7 @@ fn main() -> ExitCode {
     });
     let built: Vec<_> = results.into_inner().unwrap().into_iter().flatten().collect();
     eprintln!("{} tops built in {:.0} s", built.len(), t0.elapsed().as_secs_f64());
-    let published = if a.trial { Ok(()) } else { report::publish(&built, &all, crate_dir) };
+    let published = if a.trial { Ok(()) } else { report::publish(&all, crate_dir) };
     finish(published, &failed.into_inner().unwrap(), &crate_dir.join("REPORT.md"), &out, a.trial)
 }
 
@@ -207,6 +212,10 @@ fn ecp5_main(chosen: &[&Top], all: &[Top], crate_dir: &Path, seeds: &[u64], tria
                     println!("{}", row.trial(record::read(crate_dir, record::ECP5, top.name).ok().as_ref()));
                 } else {
                     println!("{}", row.summary());
+                    if let Err(e) = report_ecp5::keep(&rec, crate_dir) {
+                        eprintln!("[{}] FAILED to keep its record: {e:#}", top.name);
+                        failed.push(top.name.to_string());
+                    }
                 }
                 built.push(rec);
             }
@@ -217,6 +226,6 @@ fn ecp5_main(chosen: &[&Top], all: &[Top], crate_dir: &Path, seeds: &[u64], tria
         }
     }
     eprintln!("{} tops built in {:.0} s", built.len(), t0.elapsed().as_secs_f64());
-    let published = if trial { Ok(()) } else { report_ecp5::publish(&built, all, crate_dir) };
+    let published = if trial { Ok(()) } else { report_ecp5::publish(all, crate_dir) };
     finish(published, &failed, &crate_dir.join("REPORT-ECP5.md"), &out, trial)
 }

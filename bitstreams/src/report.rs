@@ -305,14 +305,17 @@ pub fn ice40_tools() -> Vec<String> {
     ]
 }
 
-/// Keep what a run built: write each record and copy its bitstream to `crate_dir/bin/` (a top
-/// that no longer fits loses its file); drop the records and bitstreams of tops no longer in
-/// `tops`; render `REPORT.md` from every top's record.
-pub fn publish(built: &[Record<Ice40>], tops: &[Top], crate_dir: &Path) -> Result<()> {
-    for rec in built {
-        record::write(crate_dir, record::ICE40, rec)?;
-        keep_bitstream(&crate_dir.join("bin"), &rec.top, "bin", rec.measured.report.bitstream.as_deref())?;
-    }
+/// Keep a top as soon as it is built, so a run stopped later loses only the tops still
+/// building: write its record and copy its bitstream to `crate_dir/bin/` (a top that no longer
+/// fits loses its file).
+pub fn keep(rec: &Record<Ice40>, crate_dir: &Path) -> Result<()> {
+    record::write(crate_dir, record::ICE40, rec)?;
+    keep_bitstream(&crate_dir.join("bin"), &rec.top, "bin", rec.measured.report.bitstream.as_deref())
+}
+
+/// After a run: remove the records and bitstreams of tops that are gone, and render the report
+/// from every record.
+pub fn publish(tops: &[Top], crate_dir: &Path) -> Result<()> {
     record::remove_stale(crate_dir, record::ICE40, tops)?;
     remove_stale_bitstreams(&crate_dir.join("bin"), "bin", tops)?;
     std::fs::write(crate_dir.join("REPORT.md"), markdown(&record::ice40_rows(crate_dir, tops)?))?;

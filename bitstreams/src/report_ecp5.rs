@@ -172,15 +172,17 @@ pub fn markdown(rows: &[Ecp5Row]) -> String {
     s
 }
 
-/// Keep what a run built: write each record and copy its bitstream to `crate_dir/bin/ecp5/`;
-/// drop the records and bitstreams of tops no longer in `tops`; render `REPORT-ECP5.md` from
-/// every top's record.
-pub fn publish(built: &[Record<Ecp5Report>], tops: &[Top], crate_dir: &Path) -> Result<()> {
+/// Keep a top as soon as it is built, so a run stopped later loses only the tops still
+/// building: write its record and copy its bitstream to `crate_dir/bin/ecp5/`.
+pub fn keep(rec: &Record<Ecp5Report>, crate_dir: &Path) -> Result<()> {
+    record::write(crate_dir, record::ECP5, rec)?;
+    crate::report::keep_bitstream(&crate_dir.join("bin/ecp5"), &rec.top, "bit", rec.measured.bitstream.as_deref())
+}
+
+/// After a run: remove the records and bitstreams of tops that are gone, and render the report
+/// from every record.
+pub fn publish(tops: &[Top], crate_dir: &Path) -> Result<()> {
     let bin = crate_dir.join("bin/ecp5");
-    for rec in built {
-        record::write(crate_dir, record::ECP5, rec)?;
-        crate::report::keep_bitstream(&bin, &rec.top, "bit", rec.measured.bitstream.as_deref())?;
-    }
     record::remove_stale(crate_dir, record::ECP5, tops)?;
     crate::report::remove_stale_bitstreams(&bin, "bit", tops)?;
     std::fs::write(crate_dir.join("REPORT-ECP5.md"), markdown(&record::ecp5_rows(crate_dir, tops)?))?;
