@@ -116,9 +116,7 @@ impl Ren {
         };
         (!ok, preset)
     }
-}
 
-impl Ren {
     /// The state once the last clock's early pins are judged, with no descriptor leaving, and
     /// its events counted: what the registers hold after the next clock, less that clock's own
     /// early pins.
