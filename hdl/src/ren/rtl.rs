@@ -474,17 +474,270 @@ impl Logic for ModeBAhead {
     }
 }
 
+/// The boundary clock's half of the budgets (`RenBudgets`). The budgets a boundary sets are
+/// `wide − k`: the wide part `ql − X` (over) and `X' − ql` (under), with `X = s_over` and
+/// `X' = d_under` in A_NET and `ti_run` otherwise, and the small part `k = e + t_over` (over) and
+/// `k = t_under − e` (under), −1…2, where `e` is this clock's quotient step less the `TI_STRICT`
+/// correction and `t` this clock's mark in A_NET. Every clock registers the wide parts
+/// (19-bit two's complement: none wraps) and the rests `−k` and `−k − 1` (3-bit) for the next
+/// clock to add. Beside them it tests the budgets to come, `≥ 1` and `≥ 2` (`ge1_*`, `ge2_*`):
+/// `wide − k ≥ c` is `wide ≥ c + k`, one carry chain per threshold `m = c + k` (0…4) on the
+/// registers, picked by `e` before the decision and by its mark after it. `ti` is `ti_run + e`.
+#[derive(LogicBlock)]
+pub struct BoundaryTerms {
+    pub clock: Signal<In, Clock>,
+    pub mode: Signal<In, Bits<2>>,
+    pub strict: Signal<In, Bit>,
+    pub ql: Signal<In, Bits<16>>,
+    pub ti_run: Signal<In, Bits<16>>,
+    pub inc_ti: Signal<In, Bit>,
+    pub resid_zero: Signal<In, Bit>,
+    pub s_over: Signal<In, Bits<17>>,
+    pub d_under: Signal<In, Bits<18>>,
+    pub step_over: Signal<In, Bit>,
+    pub step_under: Signal<In, Bit>,
+    /// The last clock's wide parts and rests.
+    pub wide_over: Signal<Out, Bits<19>>,
+    pub wide_under: Signal<Out, Bits<19>>,
+    pub rest_over: Signal<Out, Bits<3>>,
+    pub rest_over1: Signal<Out, Bits<3>>,
+    pub rest_under: Signal<Out, Bits<3>>,
+    pub rest_under1: Signal<Out, Bits<3>>,
+    /// This clock's: the budgets a boundary now would set are ≥ 1, ≥ 2; and `ti`.
+    pub ge1_over: Signal<Out, Bit>,
+    pub ge2_over: Signal<Out, Bit>,
+    pub ge1_under: Signal<Out, Bit>,
+    pub ge2_under: Signal<Out, Bit>,
+    pub ti: Signal<Out, Bits<16>>,
+    r_wide_over: DFF<Bits<19>>,
+    r_wide_under: DFF<Bits<19>>,
+    r_rest_over: DFF<Bits<3>>,
+    r_rest_over1: DFF<Bits<3>>,
+    r_rest_under: DFF<Bits<3>>,
+    r_rest_under1: DFF<Bits<3>>,
+    /// `wide − m` for m = 1…4, one chain each (`AddSub`, the constant `−m` as its `b`).
+    ge_over: [AddSub<19>; 4],
+    ge_under: [AddSub<19>; 4],
+    minus_m: [Constant<Bits<19>>; 4],
+    /// `wide ≥ m`, m = 0…4, and `wide ≥ 1 + k0 + j` (j = 0, 1, 2) for `k0`, the part of `k`
+    /// known before the decision (`e` over, `−e` under).
+    wge_over: [Signal<Local, Bit>; 5],
+    wge_under: [Signal<Local, Bit>; 5],
+    pick_over: [Signal<Local, Bit>; 3],
+    pick_under: [Signal<Local, Bit>; 3],
+    wide_over_now: Signal<Local, Bits<19>>,
+    wide_under_now: Signal<Local, Bits<19>>,
+    anet: Signal<Local, Bit>,
+    adj: Signal<Local, Bit>,
+    e_pos: Signal<Local, Bit>,
+    e_neg: Signal<Local, Bit>,
+    t_over: Signal<Local, Bit>,
+    t_under: Signal<Local, Bit>,
+    x_over: Signal<Local, Bits<19>>,
+    x_under: Signal<Local, Bits<19>>,
+    /// The chains' bits below their signs, read by nothing (the lint's `unused` convention).
+    unused_chains: Signal<Local, Bit>,
+}
+
+impl Default for BoundaryTerms {
+    fn default() -> Self {
+        BoundaryTerms {
+            clock: Default::default(),
+            mode: Default::default(),
+            strict: Default::default(),
+            ql: Default::default(),
+            ti_run: Default::default(),
+            inc_ti: Default::default(),
+            resid_zero: Default::default(),
+            s_over: Default::default(),
+            d_under: Default::default(),
+            step_over: Default::default(),
+            step_under: Default::default(),
+            wide_over: Default::default(),
+            wide_under: Default::default(),
+            rest_over: Default::default(),
+            rest_over1: Default::default(),
+            rest_under: Default::default(),
+            rest_under1: Default::default(),
+            ge1_over: Default::default(),
+            ge2_over: Default::default(),
+            ge1_under: Default::default(),
+            ge2_under: Default::default(),
+            ti: Default::default(),
+            r_wide_over: Default::default(),
+            r_wide_under: Default::default(),
+            r_rest_over: Default::default(),
+            r_rest_over1: Default::default(),
+            r_rest_under: Default::default(),
+            r_rest_under1: Default::default(),
+            ge_over: Default::default(),
+            ge_under: Default::default(),
+            // −m for m = 1…4
+            minus_m: std::array::from_fn(|m| Constant::new(((1u64 << 19) - 1 - m as u64).into())),
+            wge_over: Default::default(),
+            wge_under: Default::default(),
+            pick_over: Default::default(),
+            pick_under: Default::default(),
+            wide_over_now: Default::default(),
+            wide_under_now: Default::default(),
+            anet: Default::default(),
+            adj: Default::default(),
+            e_pos: Default::default(),
+            e_neg: Default::default(),
+            t_over: Default::default(),
+            t_under: Default::default(),
+            x_over: Default::default(),
+            x_under: Default::default(),
+            unused_chains: Default::default(),
+        }
+    }
+}
+
+impl Logic for BoundaryTerms {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, r_wide_over, r_wide_under, r_rest_over, r_rest_over1, r_rest_under, r_rest_under1);
+        self.wide_over.next = self.r_wide_over.q.val();
+        self.wide_under.next = self.r_wide_under.q.val();
+        self.rest_over.next = self.r_rest_over.q.val();
+        self.rest_over1.next = self.r_rest_over1.q.val();
+        self.rest_under.next = self.r_rest_under.q.val();
+        self.rest_under1.next = self.r_rest_under1.q.val();
+        self.anet.next = self.mode.val() == 1;
+        self.adj.next = self.strict.val() & self.resid_zero.val() & (self.inc_ti.val() | self.ti_run.val().any());
+        self.e_pos.next = self.inc_ti.val() & !self.adj.val();
+        self.e_neg.next = self.adj.val() & !self.inc_ti.val();
+        self.t_over.next = self.anet.val() & self.step_over.val();
+        self.t_under.next = self.anet.val() & self.step_under.val();
+        self.ti.next = self.ti_run.val();
+        if self.e_pos.val() {
+            self.ti.next = self.ti_run.val() + 1;
+        }
+        if self.e_neg.val() {
+            self.ti.next = self.ti_run.val() - 1;
+        }
+        self.x_over.next = bit_cast::<19, 16>(self.ti_run.val());
+        self.x_under.next = bit_cast::<19, 16>(self.ti_run.val());
+        if self.anet.val() {
+            self.x_over.next = bit_cast::<19, 17>(self.s_over.val());
+            self.x_under.next = bit_cast::<19, 18>(self.d_under.val());
+            if self.d_under.val().get_bit(17) {
+                self.x_under.next = bit_cast::<19, 18>(self.d_under.val()) | Bits::<19>::from(0x40000);
+            }
+        }
+        self.wide_over_now.next = bit_cast::<19, 16>(self.ql.val()) - self.x_over.val();
+        self.wide_under_now.next = self.x_under.val() - bit_cast::<19, 16>(self.ql.val());
+        self.r_wide_over.d.next = self.wide_over_now.val();
+        self.r_wide_under.d.next = self.wide_under_now.val();
+        // over: −k with k = e + t_over (−1…2); −k − 1 beside it
+        self.r_rest_over.d.next = 0.into();
+        self.r_rest_over1.d.next = 7.into();
+        if self.e_neg.val() & !self.t_over.val() {
+            self.r_rest_over.d.next = 1.into();
+            self.r_rest_over1.d.next = 0.into();
+        }
+        if (self.e_pos.val() & !self.t_over.val()) | (!self.e_pos.val() & !self.e_neg.val() & self.t_over.val()) {
+            self.r_rest_over.d.next = 7.into();
+            self.r_rest_over1.d.next = 6.into();
+        }
+        if self.e_pos.val() & self.t_over.val() {
+            self.r_rest_over.d.next = 6.into();
+            self.r_rest_over1.d.next = 5.into();
+        }
+        // under: −k with k = t_under − e (−1…2)
+        self.r_rest_under.d.next = 0.into();
+        self.r_rest_under1.d.next = 7.into();
+        if self.e_pos.val() & !self.t_under.val() {
+            self.r_rest_under.d.next = 1.into();
+            self.r_rest_under1.d.next = 0.into();
+        }
+        if (self.e_neg.val() & !self.t_under.val()) | (!self.e_pos.val() & !self.e_neg.val() & self.t_under.val()) {
+            self.r_rest_under.d.next = 7.into();
+            self.r_rest_under1.d.next = 6.into();
+        }
+        if self.e_neg.val() & self.t_under.val() {
+            self.r_rest_under.d.next = 6.into();
+            self.r_rest_under1.d.next = 5.into();
+        }
+        // `wide ≥ m`: the wide part's sign (m = 0), and `wide − m` for m = 1…4
+        self.unused_chains.next = false;
+        for m in 0..4 {
+            self.ge_over[m].a.next = bit_cast::<19, 16>(self.ql.val());
+            self.ge_over[m].b.next = self.minus_m[m].val();
+            self.ge_over[m].sub.next = self.x_over.val();
+            self.ge_over[m].cin.next = false;
+            self.ge_under[m].a.next = self.x_under.val();
+            self.ge_under[m].b.next = self.minus_m[m].val();
+            self.ge_under[m].sub.next = bit_cast::<19, 16>(self.ql.val());
+            self.ge_under[m].cin.next = false;
+            self.unused_chains.next = self.unused_chains.val()
+                | self.ge_over[m].out.val().get_bits::<18>(0).any()
+                | self.ge_under[m].out.val().get_bits::<18>(0).any();
+        }
+        self.wge_over[0].next = !self.wide_over_now.val().get_bit(18);
+        self.wge_over[1].next = !self.ge_over[0].out.val().get_bit(18);
+        self.wge_over[2].next = !self.ge_over[1].out.val().get_bit(18);
+        self.wge_over[3].next = !self.ge_over[2].out.val().get_bit(18);
+        self.wge_over[4].next = !self.ge_over[3].out.val().get_bit(18);
+        self.wge_under[0].next = !self.wide_under_now.val().get_bit(18);
+        self.wge_under[1].next = !self.ge_under[0].out.val().get_bit(18);
+        self.wge_under[2].next = !self.ge_under[1].out.val().get_bit(18);
+        self.wge_under[3].next = !self.ge_under[2].out.val().get_bit(18);
+        self.wge_under[4].next = !self.ge_under[3].out.val().get_bit(18);
+        // picked by e: over `wide ≥ 1 + e + j`, under `wide ≥ 1 − e + j`
+        self.pick_over[0].next = self.wge_over[1].val();
+        self.pick_over[1].next = self.wge_over[2].val();
+        self.pick_over[2].next = self.wge_over[3].val();
+        self.pick_under[0].next = self.wge_under[1].val();
+        self.pick_under[1].next = self.wge_under[2].val();
+        self.pick_under[2].next = self.wge_under[3].val();
+        if self.e_neg.val() {
+            self.pick_over[0].next = self.wge_over[0].val();
+            self.pick_over[1].next = self.wge_over[1].val();
+            self.pick_over[2].next = self.wge_over[2].val();
+            self.pick_under[0].next = self.wge_under[2].val();
+            self.pick_under[1].next = self.wge_under[3].val();
+            self.pick_under[2].next = self.wge_under[4].val();
+        }
+        if self.e_pos.val() {
+            self.pick_over[0].next = self.wge_over[2].val();
+            self.pick_over[1].next = self.wge_over[3].val();
+            self.pick_over[2].next = self.wge_over[4].val();
+            self.pick_under[0].next = self.wge_under[0].val();
+            self.pick_under[1].next = self.wge_under[1].val();
+            self.pick_under[2].next = self.wge_under[2].val();
+        }
+        // and by the mark
+        self.ge1_over.next = self.pick_over[0].val();
+        self.ge2_over.next = self.pick_over[1].val();
+        if self.t_over.val() {
+            self.ge1_over.next = self.pick_over[1].val();
+            self.ge2_over.next = self.pick_over[2].val();
+        }
+        self.ge1_under.next = self.pick_under[0].val();
+        self.ge2_under.next = self.pick_under[1].val();
+        if self.t_under.val() {
+            self.ge1_under.next = self.pick_under[1].val();
+            self.ge2_under.next = self.pick_under[2].val();
+        }
+    }
+}
+
 /// The over/under budgets and the values latched at the last boundary.
 ///
 /// At a `boundary` the budgets are `over = max(ql − ti − Io, 0)` and `under = max(ti − ql − Iu,
 /// 0)`, with `ti = ti_run + e` (`e` = this clock's quotient step less the `TI_STRICT` correction)
 /// and `Io`/`Iu` the marks of the same kind issued this period, this clock's included, in mode 1
-/// (A_NET) and 0 otherwise. The boundary clock registers only the wide part, `ql − X` with
-/// `X = s_over` (A_NET) or `ti_run`, and the small rest `e + step` (−1…2) apart; the next clock
-/// adds the two (one carry chain) while it marks (`pend`), and stores the result with that clock's
-/// spend. So the budgets take the value and the effect the model gives them at the boundary's
-/// next clock; only their arithmetic is split over the two clocks. Otherwise a spend (`dec_*`,
-/// modes A and A_NET) takes one. `clear` (`STATE_CLEAR`) zeroes everything and wins.
+/// (A_NET) and 0 otherwise. The boundary clock (`BoundaryTerms`) registers only the wide part
+/// and the small rest apart; the next clock adds the two (one carry chain) while it marks
+/// (`pend`), and stores the result with that clock's spend. So the budgets take the value and
+/// the effect the model gives them at the boundary's next clock; only their arithmetic is split
+/// over the two clocks. Otherwise a spend (`dec_*`, modes A and A_NET) takes one.
+///
+/// The decision reads the budgets' nonzero tests (`nz_*`) from flip-flops: a boundary sets them
+/// from `BoundaryTerms`' tests of the budgets to come, and a spend makes them the test `≥ 2` of
+/// the budget it spends (its register's bits, or in the clock after a boundary the sum's test
+/// registered with it). `clear` (`STATE_CLEAR`) zeroes everything and wins.
 #[derive(LogicBlock, Default)]
 pub struct RenBudgets {
     pub clock: Signal<In, Clock>,
@@ -504,32 +757,24 @@ pub struct RenBudgets {
     pub dec_under: Signal<In, Bit>,
     pub over: Signal<Out, Bits<16>>,
     pub under: Signal<Out, Bits<16>>,
+    /// `over > 0` and `under > 0`: flip-flops.
     pub nz_over: Signal<Out, Bit>,
     pub nz_under: Signal<Out, Bit>,
     pub ql_s: Signal<Out, Bits<16>>,
     pub ti_s: Signal<Out, Bits<16>>,
+    terms: BoundaryTerms,
     bud_over: DFF<Bits<16>>,
     bud_under: DFF<Bits<16>>,
     lat_ql: DFF<Bits<16>>,
     lat_ti: DFF<Bits<16>>,
     /// The boundary's budgets are still the sums below (the clock after a boundary).
     pend: DFF<Bit>,
-    /// `ql − X` and `X' − ql` (19-bit two's complement) and the rests to add: `−k` and `−k − 1`
-    /// (3-bit two's complement), whose sums say the budget and whether it is above 0.
-    wide_over: DFF<Bits<19>>,
-    wide_under: DFF<Bits<19>>,
-    rest_over: DFF<Bits<3>>,
-    rest_over1: DFF<Bits<3>>,
-    rest_under: DFF<Bits<3>>,
-    rest_under1: DFF<Bits<3>>,
-    anet: Signal<Local, Bit>,
-    adj: Signal<Local, Bit>,
-    e_pos: Signal<Local, Bit>,
-    e_neg: Signal<Local, Bit>,
-    t_over: Signal<Local, Bit>,
-    t_under: Signal<Local, Bit>,
-    x_over: Signal<Local, Bits<19>>,
-    x_under: Signal<Local, Bits<19>>,
+    /// The nonzero tests, and in the clock after a boundary the sums' tests `≥ 2`.
+    g_over: DFF<Bit>,
+    g_under: DFF<Bit>,
+    h_over: DFF<Bit>,
+    h_under: DFF<Bit>,
+    /// The rests sign-extended, and the sums `wide + rest` and `wide + rest − 1`.
     ext_over: Signal<Local, Bits<19>>,
     ext_over1: Signal<Local, Bits<19>>,
     ext_under: Signal<Local, Bits<19>>,
@@ -538,100 +783,59 @@ pub struct RenBudgets {
     sum_over1: Signal<Local, Bits<19>>,
     sum_under: Signal<Local, Bits<19>>,
     sum_under1: Signal<Local, Bits<19>>,
-    /// The sums' bits between the value and the sign, read by nothing (the lint's `unused`
-    /// convention): the sign is bit 18 so that no sum wraps.
+    /// The sums' bits above the value, read by nothing but the budget's clamp (the lint's
+    /// `unused` convention): the sign is bit 18 so that no sum wraps.
     unused_sums: Signal<Local, Bit>,
 }
 
 impl Logic for RenBudgets {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, bud_over, bud_under, lat_ql, lat_ti, pend, wide_over, wide_under, rest_over, rest_over1,
-            rest_under, rest_under1
-        );
+        dff_setup!(self, clock, bud_over, bud_under, lat_ql, lat_ti, pend, g_over, g_under, h_over, h_under);
+        clock!(self, clock, terms);
         self.ql_s.next = self.lat_ql.q.val();
         self.ti_s.next = self.lat_ti.q.val();
+        self.terms.mode.next = self.mode.val();
+        self.terms.strict.next = self.strict.val();
+        self.terms.ql.next = self.ql.val();
+        self.terms.ti_run.next = self.ti_run.val();
+        self.terms.inc_ti.next = self.inc_ti.val();
+        self.terms.resid_zero.next = self.resid_zero.val();
+        self.terms.s_over.next = self.s_over.val();
+        self.terms.d_under.next = self.d_under.val();
+        self.terms.step_over.next = self.step_over.val();
+        self.terms.step_under.next = self.step_under.val();
 
-        // --- the boundary clock: the wide differences and the small rests
-        self.anet.next = self.mode.val() == 1;
-        self.adj.next = self.strict.val() & self.resid_zero.val() & (self.inc_ti.val() | self.ti_run.val().any());
-        self.e_pos.next = self.inc_ti.val() & !self.adj.val();
-        self.e_neg.next = self.adj.val() & !self.inc_ti.val();
-        self.t_over.next = self.anet.val() & self.step_over.val();
-        self.t_under.next = self.anet.val() & self.step_under.val();
-        self.x_over.next = bit_cast::<19, 16>(self.ti_run.val());
-        self.x_under.next = bit_cast::<19, 16>(self.ti_run.val());
-        if self.anet.val() {
-            self.x_over.next = bit_cast::<19, 17>(self.s_over.val());
-            self.x_under.next = bit_cast::<19, 18>(self.d_under.val());
-            if self.d_under.val().get_bit(17) {
-                self.x_under.next = bit_cast::<19, 18>(self.d_under.val()) | Bits::<19>::from(0x40000);
-            }
+        // --- the clock after a boundary: the budgets are the sums (sign-extended rests)
+        self.ext_over.next = bit_cast::<19, 3>(self.terms.rest_over.val());
+        if self.terms.rest_over.val().get_bit(2) {
+            self.ext_over.next = bit_cast::<19, 3>(self.terms.rest_over.val()) | Bits::<19>::from(0x7FFF8);
         }
-        self.wide_over.d.next = bit_cast::<19, 16>(self.ql.val()) - self.x_over.val();
-        self.wide_under.d.next = self.x_under.val() - bit_cast::<19, 16>(self.ql.val());
-        // over: −k with k = e + t_over (−1…2); −k − 1 beside it
-        self.rest_over.d.next = 0.into();
-        self.rest_over1.d.next = 7.into();
-        if self.e_neg.val() & !self.t_over.val() {
-            self.rest_over.d.next = 1.into();
-            self.rest_over1.d.next = 0.into();
+        self.ext_over1.next = bit_cast::<19, 3>(self.terms.rest_over1.val());
+        if self.terms.rest_over1.val().get_bit(2) {
+            self.ext_over1.next = bit_cast::<19, 3>(self.terms.rest_over1.val()) | Bits::<19>::from(0x7FFF8);
         }
-        if (self.e_pos.val() & !self.t_over.val()) | (!self.e_pos.val() & !self.e_neg.val() & self.t_over.val()) {
-            self.rest_over.d.next = 7.into();
-            self.rest_over1.d.next = 6.into();
+        self.ext_under.next = bit_cast::<19, 3>(self.terms.rest_under.val());
+        if self.terms.rest_under.val().get_bit(2) {
+            self.ext_under.next = bit_cast::<19, 3>(self.terms.rest_under.val()) | Bits::<19>::from(0x7FFF8);
         }
-        if self.e_pos.val() & self.t_over.val() {
-            self.rest_over.d.next = 6.into();
-            self.rest_over1.d.next = 5.into();
+        self.ext_under1.next = bit_cast::<19, 3>(self.terms.rest_under1.val());
+        if self.terms.rest_under1.val().get_bit(2) {
+            self.ext_under1.next = bit_cast::<19, 3>(self.terms.rest_under1.val()) | Bits::<19>::from(0x7FFF8);
         }
-        // under: −k with k = t_under − e (−2…1)
-        self.rest_under.d.next = 0.into();
-        self.rest_under1.d.next = 7.into();
-        if self.e_pos.val() & !self.t_under.val() {
-            self.rest_under.d.next = 1.into();
-            self.rest_under1.d.next = 0.into();
-        }
-        if (self.e_neg.val() & !self.t_under.val()) | (!self.e_pos.val() & !self.e_neg.val() & self.t_under.val()) {
-            self.rest_under.d.next = 7.into();
-            self.rest_under1.d.next = 6.into();
-        }
-        if self.e_neg.val() & self.t_under.val() {
-            self.rest_under.d.next = 6.into();
-            self.rest_under1.d.next = 5.into();
-        }
-
-        // --- the clock after: the budgets are the sums (sign-extended rests)
-        self.ext_over.next = bit_cast::<19, 3>(self.rest_over.q.val());
-        if self.rest_over.q.val().get_bit(2) {
-            self.ext_over.next = bit_cast::<19, 3>(self.rest_over.q.val()) | Bits::<19>::from(0x7FFF8);
-        }
-        self.ext_over1.next = bit_cast::<19, 3>(self.rest_over1.q.val());
-        if self.rest_over1.q.val().get_bit(2) {
-            self.ext_over1.next = bit_cast::<19, 3>(self.rest_over1.q.val()) | Bits::<19>::from(0x7FFF8);
-        }
-        self.ext_under.next = bit_cast::<19, 3>(self.rest_under.q.val());
-        if self.rest_under.q.val().get_bit(2) {
-            self.ext_under.next = bit_cast::<19, 3>(self.rest_under.q.val()) | Bits::<19>::from(0x7FFF8);
-        }
-        self.ext_under1.next = bit_cast::<19, 3>(self.rest_under1.q.val());
-        if self.rest_under1.q.val().get_bit(2) {
-            self.ext_under1.next = bit_cast::<19, 3>(self.rest_under1.q.val()) | Bits::<19>::from(0x7FFF8);
-        }
-        self.sum_over.next = self.wide_over.q.val() + self.ext_over.val();
-        self.sum_over1.next = self.wide_over.q.val() + self.ext_over1.val();
-        self.sum_under.next = self.wide_under.q.val() + self.ext_under.val();
-        self.sum_under1.next = self.wide_under.q.val() + self.ext_under1.val();
+        self.sum_over.next = self.terms.wide_over.val() + self.ext_over.val();
+        self.sum_over1.next = self.terms.wide_over.val() + self.ext_over1.val();
+        self.sum_under.next = self.terms.wide_under.val() + self.ext_under.val();
+        self.sum_under1.next = self.terms.wide_under.val() + self.ext_under1.val();
         self.unused_sums.next = self.sum_over.val().get_bits::<2>(16).any()
-            | self.sum_over1.val().get_bits::<2>(16).any()
+            | self.sum_over1.val().get_bits::<3>(16).any()
             | self.sum_under.val().get_bits::<2>(16).any()
-            | self.sum_under1.val().get_bits::<2>(16).any();
+            | self.sum_under1.val().get_bits::<3>(16).any();
 
         self.over.next = self.bud_over.q.val();
         self.under.next = self.bud_under.q.val();
-        self.nz_over.next = self.bud_over.q.val().any();
-        self.nz_under.next = self.bud_under.q.val().any();
+        self.nz_over.next = self.g_over.q.val();
+        self.nz_under.next = self.g_under.q.val();
         if self.pend.q.val() {
             self.over.next = 0.into();
             if !self.sum_over.val().get_bit(18) {
@@ -641,42 +845,45 @@ impl Logic for RenBudgets {
             if !self.sum_under.val().get_bit(18) {
                 self.under.next = self.sum_under.val().get_bits::<16>(0);
             }
-            self.nz_over.next = !self.sum_over1.val().get_bit(18);
-            self.nz_under.next = !self.sum_under1.val().get_bit(18);
         }
 
-        // --- the budgets' registers: a spend takes one (from the sum while pending)
+        // --- the budgets' registers: a spend takes one (from the sum while pending), and
+        // leaves a nonzero budget if it spent one of at least 2
         self.bud_over.d.next = self.over.val();
         if self.dec_over.val() {
             self.bud_over.d.next = self.bud_over.q.val() - 1;
+            self.g_over.d.next = self.bud_over.q.val().get_bits::<15>(1).any();
             if self.pend.q.val() {
                 self.bud_over.d.next = self.sum_over1.val().get_bits::<16>(0);
+                self.g_over.d.next = self.h_over.q.val();
             }
         }
         self.bud_under.d.next = self.under.val();
         if self.dec_under.val() {
             self.bud_under.d.next = self.bud_under.q.val() - 1;
+            self.g_under.d.next = self.bud_under.q.val().get_bits::<15>(1).any();
             if self.pend.q.val() {
                 self.bud_under.d.next = self.sum_under1.val().get_bits::<16>(0);
+                self.g_under.d.next = self.h_under.q.val();
             }
         }
         self.pend.d.next = false;
         if self.boundary.val() {
             self.bud_over.d.next = 0.into();
             self.bud_under.d.next = 0.into();
+            self.g_over.d.next = self.terms.ge1_over.val();
+            self.h_over.d.next = self.terms.ge2_over.val();
+            self.g_under.d.next = self.terms.ge1_under.val();
+            self.h_under.d.next = self.terms.ge2_under.val();
             self.pend.d.next = true;
             self.lat_ql.d.next = self.ql.val();
-            self.lat_ti.d.next = self.ti_run.val();
-            if self.e_pos.val() {
-                self.lat_ti.d.next = self.ti_run.val() + 1;
-            }
-            if self.e_neg.val() {
-                self.lat_ti.d.next = self.ti_run.val() - 1;
-            }
+            self.lat_ti.d.next = self.terms.ti.val();
         }
         if self.clear.val() {
             self.bud_over.d.next = 0.into();
             self.bud_under.d.next = 0.into();
+            self.g_over.d.next = false;
+            self.g_under.d.next = false;
             self.pend.d.next = false;
             self.lat_ql.d.next = 0.into();
             self.lat_ti.d.next = 0.into();
