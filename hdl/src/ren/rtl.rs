@@ -135,11 +135,14 @@ impl Logic for IdleAccumulator {
 }
 
 /// The marks issued this period (saturating at 65,535) and, beside them, the two sums mode B
-/// compares the queue with, kept as registers so its decision is one compare:
-/// `s_over = ti_run + over_iss` (over while `ql > s_over`) and `d_under = ti_run − under_iss`
-/// (18-bit two's complement; under while `ql < d_under`). Each sum steps by this clock's quotient
-/// step `inc_ti` and mark; `restart` zeroes all four. `step_over`/`step_under` are the marks that
-/// count (a taken mark below saturation).
+/// compares the queue with: `s_over = ti_run + over_iss` (over while `ql > s_over`) and
+/// `d_under = ti_run − under_iss` (18-bit two's complement; under while `ql < d_under`). A mark
+/// is added a clock late: the clock that takes it only registers it (`p_*`), so no chain of the
+/// tallies hangs on the decision; the sums step by the quotient step `inc_ti` in its clock.
+/// So the registers `s_over` and `d_under` are the sums less the pending mark (`+ p_over`,
+/// `− p_under` make them whole: `ModeBAhead` and `BoundaryTerms` fold that into their
+/// constants), and `over_iss`/`under_iss` are the whole counts. `step_*` are the marks that
+/// count (a taken mark below saturation); `restart` zeroes everything, the pending marks too.
 #[derive(LogicBlock, Default)]
 pub struct MarkTallies {
     pub clock: Signal<In, Clock>,
@@ -151,44 +154,58 @@ pub struct MarkTallies {
     pub under_iss: Signal<Out, Bits<16>>,
     pub s_over: Signal<Out, Bits<17>>,
     pub d_under: Signal<Out, Bits<18>>,
+    pub p_over: Signal<Out, Bit>,
+    pub p_under: Signal<Out, Bit>,
     pub step_over: Signal<Out, Bit>,
     pub step_under: Signal<Out, Bit>,
     iss_over: DFF<Bits<16>>,
     iss_under: DFF<Bits<16>>,
     sum_over: DFF<Bits<17>>,
     diff_under: DFF<Bits<18>>,
+    pend_over: DFF<Bit>,
+    pend_under: DFF<Bit>,
+    /// The whole counts are 65,535.
+    full_over: Signal<Local, Bit>,
+    full_under: Signal<Local, Bit>,
 }
 
 impl Logic for MarkTallies {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, iss_over, iss_under, sum_over, diff_under);
-        self.over_iss.next = self.iss_over.q.val();
-        self.under_iss.next = self.iss_under.q.val();
+        dff_setup!(self, clock, iss_over, iss_under, sum_over, diff_under, pend_over, pend_under);
         self.s_over.next = self.sum_over.q.val();
         self.d_under.next = self.diff_under.q.val();
-        self.step_over.next = self.take_over.val() & !self.iss_over.q.val().all();
-        self.step_under.next = self.take_under.val() & !self.iss_under.q.val().all();
-        self.iss_over.d.next = self.iss_over.q.val();
-        if self.step_over.val() {
-            self.iss_over.d.next = self.iss_over.q.val() + 1;
+        self.p_over.next = self.pend_over.q.val();
+        self.p_under.next = self.pend_under.q.val();
+        self.over_iss.next = self.iss_over.q.val();
+        self.full_over.next = self.iss_over.q.val().all();
+        if self.pend_over.q.val() {
+            self.over_iss.next = self.iss_over.q.val() + 1;
+            self.full_over.next = self.iss_over.q.val() == 0xFFFE;
         }
-        self.iss_under.d.next = self.iss_under.q.val();
-        if self.step_under.val() {
-            self.iss_under.d.next = self.iss_under.q.val() + 1;
+        self.under_iss.next = self.iss_under.q.val();
+        self.full_under.next = self.iss_under.q.val().all();
+        if self.pend_under.q.val() {
+            self.under_iss.next = self.iss_under.q.val() + 1;
+            self.full_under.next = self.iss_under.q.val() == 0xFFFE;
         }
-        self.sum_over.d.next = self.sum_over.q.val();
-        if self.inc_ti.val() ^ self.step_over.val() {
+        self.step_over.next = self.take_over.val() & !self.full_over.val();
+        self.step_under.next = self.take_under.val() & !self.full_under.val();
+        self.pend_over.d.next = self.step_over.val();
+        self.pend_under.d.next = self.step_under.val();
+        // the last clock's marks, and this clock's quotient step
+        self.iss_over.d.next = self.over_iss.val();
+        self.iss_under.d.next = self.under_iss.val();
+        if self.inc_ti.val() ^ self.pend_over.q.val() {
             self.sum_over.d.next = self.sum_over.q.val() + 1;
         }
-        if self.inc_ti.val() & self.step_over.val() {
+        if self.inc_ti.val() & self.pend_over.q.val() {
             self.sum_over.d.next = self.sum_over.q.val() + 2;
         }
-        self.diff_under.d.next = self.diff_under.q.val();
-        if self.inc_ti.val() & !self.step_under.val() {
+        if self.inc_ti.val() & !self.pend_under.q.val() {
             self.diff_under.d.next = self.diff_under.q.val() + 1;
         }
-        if !self.inc_ti.val() & self.step_under.val() {
+        if !self.inc_ti.val() & self.pend_under.q.val() {
             self.diff_under.d.next = self.diff_under.q.val() - 1;
         }
         if self.restart.val() {
@@ -196,6 +213,8 @@ impl Logic for MarkTallies {
             self.iss_under.d.next = 0.into();
             self.sum_over.d.next = 0.into();
             self.diff_under.d.next = 0.into();
+            self.pend_over.d.next = false;
+            self.pend_under.d.next = false;
         }
     }
 }
@@ -327,43 +346,46 @@ impl Logic for RenInputStage {
 
 /// Mode B's two compares a clock ahead of the decision that reads them (the README's
 /// *Latency*). In the clock a descriptor's queue count `q` comes in, the sums it will be compared
-/// with are this clock's (`s_over`, `d_under`) moved by this clock's steps, which the decision of
-/// this clock makes: so each compare is made here for every value the sums can take, `s_over + k`
-/// (k = 0, 1, 2) and `d_under + k` (k = −1, 0, 1), one carry chain each, and the next clock picks
-/// one by the steps this clock registered (`0` after a `restart`). The decision then reads
-/// flip-flops: `b_over` is `min(q, 65535) > s_over` and `b_under` is `q < d_under` at that clock.
+/// with at the next are the registers `s_over` and `d_under` (`MarkTallies`) moved by the pending
+/// marks (`p_*`), this clock's quotient step and this clock's marks: `s_over + k` (k = 0…3) and
+/// `d_under + k` (k = −2…1). Each compare is made here for every k, one carry chain each; the
+/// registers' part of k picks two of them, and this clock's mark picks the one registered
+/// (`q > 0` and false after a `restart`). So the decision reads flip-flops: `b_over` is
+/// `min(q, 65535) > s_over` and `b_under` is `q < d_under` for the whole sums at that clock.
 #[derive(LogicBlock)]
 pub struct ModeBAhead {
     pub clock: Signal<In, Clock>,
     pub q: Signal<In, Bits<20>>,
     pub s_over: Signal<In, Bits<17>>,
     pub d_under: Signal<In, Bits<18>>,
-    /// This clock's steps of the sums: the quotient's, the marks', and a restart (both to 0).
+    /// The pending marks, this clock's quotient step and marks, and a restart (both sums to 0).
+    pub p_over: Signal<In, Bit>,
+    pub p_under: Signal<In, Bit>,
     pub inc: Signal<In, Bit>,
     pub step_over: Signal<In, Bit>,
     pub step_under: Signal<In, Bit>,
     pub restart: Signal<In, Bit>,
     pub b_over: Signal<Out, Bit>,
     pub b_under: Signal<Out, Bit>,
-    over_k: [DFF<Bit>; 3],
-    under_k: [DFF<Bit>; 3],
-    q_pos: DFF<Bit>,
-    /// Which `k` the sums moved by: `inc + step_over`, and `1 + inc − step_under`.
-    sel_over: DFF<Bits<2>>,
-    sel_under: DFF<Bits<2>>,
-    rst: DFF<Bit>,
-    /// `q − s_over − k − 1` and `d_under + k − 1 − q` (22-bit two's complement), whose sign
-    /// says the compare is false.
-    c_over: [AddSub<22>; 3],
-    c_under: [AddSub<22>; 3],
-    k_over: [Constant<Bits<22>>; 3],
-    k_under: [Constant<Bits<22>>; 3],
+    r_over: DFF<Bit>,
+    r_under: DFF<Bit>,
+    /// `q − s_over − k − 1` (k = 0…3) and `d_under + k − 1 − q` (k = −2…1; 22-bit two's
+    /// complement), whose sign says the compare is false.
+    c_over: [AddSub<22>; 4],
+    c_under: [AddSub<22>; 4],
+    k_over: [Constant<Bits<22>>; 4],
+    k_under: [Constant<Bits<22>>; 4],
     q22: Signal<Local, Bits<22>>,
     s22: Signal<Local, Bits<22>>,
     d22: Signal<Local, Bits<22>>,
     /// `s_over + k < 65535`: `min(q, 65535)` can be above it.
-    below: [Signal<Local, Bit>; 3],
+    below: [Signal<Local, Bit>; 4],
     s_top: Signal<Local, Bit>,
+    over_k: [Signal<Local, Bit>; 4],
+    under_k: [Signal<Local, Bit>; 4],
+    /// The compares for this clock's mark absent (`[0]`) and present (`[1]`).
+    pre_over: [Signal<Local, Bit>; 2],
+    pre_under: [Signal<Local, Bit>; 2],
     /// The chains' bits below their signs, read by nothing (the lint's `unused` convention).
     unused_chains: Signal<Local, Bit>,
 }
@@ -376,28 +398,30 @@ impl Default for ModeBAhead {
             q: Default::default(),
             s_over: Default::default(),
             d_under: Default::default(),
+            p_over: Default::default(),
+            p_under: Default::default(),
             inc: Default::default(),
             step_over: Default::default(),
             step_under: Default::default(),
             restart: Default::default(),
             b_over: Default::default(),
             b_under: Default::default(),
-            over_k: Default::default(),
-            under_k: Default::default(),
-            q_pos: Default::default(),
-            sel_over: Default::default(),
-            sel_under: Default::default(),
-            rst: Default::default(),
+            r_over: Default::default(),
+            r_under: Default::default(),
             c_over: Default::default(),
             c_under: Default::default(),
-            // −(k + 1), and k − 2 (for d_under + (k − 1) − 1)
+            // −(k + 1) for k = 0…3, and k − 1 for k = −2…1 (index k + 2)
             k_over: std::array::from_fn(|k| Constant::new((M - k as u64).into())),
-            k_under: std::array::from_fn(|k| Constant::new(((k as u64 + M - 1) & M).into())),
+            k_under: std::array::from_fn(|i| Constant::new(((i as u64 + M - 2) & M).into())),
             q22: Default::default(),
             s22: Default::default(),
             d22: Default::default(),
             below: Default::default(),
             s_top: Default::default(),
+            over_k: Default::default(),
+            under_k: Default::default(),
+            pre_over: Default::default(),
+            pre_under: Default::default(),
             unused_chains: Default::default(),
         }
     }
@@ -406,22 +430,23 @@ impl Default for ModeBAhead {
 impl Logic for ModeBAhead {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, q_pos, sel_over, sel_under, rst);
+        dff_setup!(self, clock, r_over, r_under);
+        self.b_over.next = self.r_over.q.val();
+        self.b_under.next = self.r_under.q.val();
         self.q22.next = bit_cast::<22, 20>(self.q.val());
         self.s22.next = bit_cast::<22, 17>(self.s_over.val());
         self.d22.next = bit_cast::<22, 18>(self.d_under.val());
         if self.d_under.val().get_bit(17) {
             self.d22.next = bit_cast::<22, 18>(self.d_under.val()) | Bits::<22>::from(0x3C_0000);
         }
-        // s_over + k < 65535, k = 0, 1, 2: no chain, the top 15 bits and the low two
+        // s_over + k < 65535, k = 0…3: no chain, the top 15 bits and the low two
         self.s_top.next = self.s_over.val().get_bits::<14>(2).all();
         self.below[0].next = !self.s_over.val().get_bit(16) & !(self.s_top.val() & self.s_over.val().get_bits::<2>(0).all());
         self.below[1].next = !self.s_over.val().get_bit(16) & !(self.s_top.val() & self.s_over.val().get_bit(1));
         self.below[2].next = !self.s_over.val().get_bit(16) & !(self.s_top.val() & self.s_over.val().get_bits::<2>(0).any());
+        self.below[3].next = !self.s_over.val().get_bit(16) & !self.s_top.val();
         self.unused_chains.next = false;
-        for k in 0..3 {
-            self.over_k[k].clock.next = self.clock.val();
-            self.under_k[k].clock.next = self.clock.val();
+        for k in 0..4 {
             self.c_over[k].a.next = self.q22.val();
             self.c_over[k].b.next = self.k_over[k].val();
             self.c_over[k].sub.next = self.s22.val();
@@ -430,59 +455,58 @@ impl Logic for ModeBAhead {
             self.c_under[k].b.next = self.k_under[k].val();
             self.c_under[k].sub.next = self.q22.val();
             self.c_under[k].cin.next = false;
-            self.over_k[k].d.next = !self.c_over[k].out.val().get_bit(21) & self.below[k].val();
-            self.under_k[k].d.next = !self.c_under[k].out.val().get_bit(21);
+            self.over_k[k].next = !self.c_over[k].out.val().get_bit(21) & self.below[k].val();
+            self.under_k[k].next = !self.c_under[k].out.val().get_bit(21);
             self.unused_chains.next = self.unused_chains.val()
                 | self.c_over[k].out.val().get_bits::<21>(0).any()
                 | self.c_under[k].out.val().get_bits::<21>(0).any();
         }
-        self.q_pos.d.next = self.q.val().any();
-        self.sel_over.d.next = 0.into();
-        if self.inc.val() ^ self.step_over.val() {
-            self.sel_over.d.next = 1.into();
+        // over: k = p_over + inc (+ this clock's mark); under: k = inc − p_under (− its mark)
+        self.pre_over[0].next = self.over_k[0].val();
+        self.pre_over[1].next = self.over_k[1].val();
+        if self.p_over.val() ^ self.inc.val() {
+            self.pre_over[0].next = self.over_k[1].val();
+            self.pre_over[1].next = self.over_k[2].val();
         }
-        if self.inc.val() & self.step_over.val() {
-            self.sel_over.d.next = 2.into();
+        if self.p_over.val() & self.inc.val() {
+            self.pre_over[0].next = self.over_k[2].val();
+            self.pre_over[1].next = self.over_k[3].val();
         }
-        self.sel_under.d.next = 1.into();
-        if !self.inc.val() & self.step_under.val() {
-            self.sel_under.d.next = 0.into();
+        self.pre_under[0].next = self.under_k[2].val();
+        self.pre_under[1].next = self.under_k[1].val();
+        if self.inc.val() & !self.p_under.val() {
+            self.pre_under[0].next = self.under_k[3].val();
+            self.pre_under[1].next = self.under_k[2].val();
         }
-        if self.inc.val() & !self.step_under.val() {
-            self.sel_under.d.next = 2.into();
+        if !self.inc.val() & self.p_under.val() {
+            self.pre_under[0].next = self.under_k[1].val();
+            self.pre_under[1].next = self.under_k[0].val();
         }
-        self.rst.d.next = self.restart.val();
-        // the next clock: the compare for the sums it has
-        self.b_over.next = self.over_k[0].q.val();
-        if self.sel_over.q.val() == 1 {
-            self.b_over.next = self.over_k[1].q.val();
+        self.r_over.d.next = self.pre_over[0].val();
+        if self.step_over.val() {
+            self.r_over.d.next = self.pre_over[1].val();
         }
-        if self.sel_over.q.val() == 2 {
-            self.b_over.next = self.over_k[2].q.val();
+        self.r_under.d.next = self.pre_under[0].val();
+        if self.step_under.val() {
+            self.r_under.d.next = self.pre_under[1].val();
         }
-        self.b_under.next = self.under_k[1].q.val();
-        if self.sel_under.q.val() == 0 {
-            self.b_under.next = self.under_k[0].q.val();
-        }
-        if self.sel_under.q.val() == 2 {
-            self.b_under.next = self.under_k[2].q.val();
-        }
-        if self.rst.q.val() {
-            self.b_over.next = self.q_pos.q.val();
-            self.b_under.next = false;
+        if self.restart.val() {
+            self.r_over.d.next = self.q.val().any();
+            self.r_under.d.next = false;
         }
     }
 }
 
 /// The boundary clock's half of the budgets (`RenBudgets`). The budgets a boundary sets are
-/// `wide − k`: the wide part `ql − X` (over) and `X' − ql` (under), with `X = s_over` and
-/// `X' = d_under` in A_NET and `ti_run` otherwise, and the small part `k = e + t_over` (over) and
-/// `k = t_under − e` (under), −1…2, where `e` is this clock's quotient step less the `TI_STRICT`
-/// correction and `t` this clock's mark in A_NET. Every clock registers the wide parts
-/// (19-bit two's complement: none wraps) and the rests `−k` and `−k − 1` (3-bit) for the next
-/// clock to add. Beside them it tests the budgets to come, `≥ 1` and `≥ 2` (`ge1_*`, `ge2_*`):
-/// `wide − k ≥ c` is `wide ≥ c + k`, one carry chain per threshold `m = c + k` (0…4) on the
-/// registers, picked by `e` before the decision and by its mark after it. `ti` is `ti_run + e`.
+/// `wide − k`: the wide part `ql − X` (over) and `X' − ql` (under), with `X` and `X'` the
+/// registers `s_over` and `d_under` (`MarkTallies`) in A_NET and `ti_run` otherwise, and the small
+/// part `k = e + t_over` (over) and `k = t_under − e` (under), −1…3, where `e` is this clock's
+/// quotient step less the `TI_STRICT` correction and `t` the marks the registers lack in A_NET:
+/// the pending one (`p_*`) and this clock's. Every clock registers the wide parts (19-bit two's
+/// complement: none wraps) and the rests `−k` and `−k − 1` (3-bit) for the next clock to add.
+/// Beside them it tests the budgets to come, `≥ 1` and `≥ 2` (`ge1_*`, `ge2_*`): `wide − k ≥ c`
+/// is `wide ≥ c + k`, one carry chain per threshold `m = c + k` (0…5) on the registers, picked
+/// by the part of k known before the decision and then by its mark.
 #[derive(LogicBlock)]
 pub struct BoundaryTerms {
     pub clock: Signal<In, Clock>,
@@ -494,6 +518,8 @@ pub struct BoundaryTerms {
     pub resid_zero: Signal<In, Bit>,
     pub s_over: Signal<In, Bits<17>>,
     pub d_under: Signal<In, Bits<18>>,
+    pub p_over: Signal<In, Bit>,
+    pub p_under: Signal<In, Bit>,
     pub step_over: Signal<In, Bit>,
     pub step_under: Signal<In, Bit>,
     /// The last clock's wide parts and rests.
@@ -503,34 +529,39 @@ pub struct BoundaryTerms {
     pub rest_over1: Signal<Out, Bits<3>>,
     pub rest_under: Signal<Out, Bits<3>>,
     pub rest_under1: Signal<Out, Bits<3>>,
-    /// This clock's: the budgets a boundary now would set are ≥ 1, ≥ 2; and `ti`.
+    /// This clock's: the budgets a boundary now would set are ≥ 1, ≥ 2; and `e` (+1, −1).
     pub ge1_over: Signal<Out, Bit>,
     pub ge2_over: Signal<Out, Bit>,
     pub ge1_under: Signal<Out, Bit>,
     pub ge2_under: Signal<Out, Bit>,
-    pub ti: Signal<Out, Bits<16>>,
+    pub e_pos: Signal<Out, Bit>,
+    pub e_neg: Signal<Out, Bit>,
     r_wide_over: DFF<Bits<19>>,
     r_wide_under: DFF<Bits<19>>,
     r_rest_over: DFF<Bits<3>>,
     r_rest_over1: DFF<Bits<3>>,
     r_rest_under: DFF<Bits<3>>,
     r_rest_under1: DFF<Bits<3>>,
-    /// `wide − m` for m = 1…4, one chain each (`AddSub`, the constant `−m` as its `b`).
-    ge_over: [AddSub<19>; 4],
-    ge_under: [AddSub<19>; 4],
-    minus_m: [Constant<Bits<19>>; 4],
-    /// `wide ≥ m`, m = 0…4, and `wide ≥ 1 + k0 + j` (j = 0, 1, 2) for `k0`, the part of `k`
-    /// known before the decision (`e` over, `−e` under).
-    wge_over: [Signal<Local, Bit>; 5],
-    wge_under: [Signal<Local, Bit>; 5],
+    /// `wide − m` for m = 1…5, one chain each (`AddSub`, the constant `−m` as its `b`).
+    ge_over: [AddSub<19>; 5],
+    ge_under: [AddSub<19>; 5],
+    minus_m: [Constant<Bits<19>>; 5],
+    /// `wide ≥ m`, m = 0…5, and `wide ≥ 1 + k0 + j` (j = 0, 1, 2) for `k0`, the part of `k`
+    /// known before the decision (`e` and the pending mark), `i_* = k0 + 1`; `−k0` is `n_*`.
+    wge_over: [Signal<Local, Bit>; 6],
+    wge_under: [Signal<Local, Bit>; 6],
+    i_over: Signal<Local, Bits<2>>,
+    i_under: Signal<Local, Bits<2>>,
+    n_over: Signal<Local, Bits<3>>,
+    n_under: Signal<Local, Bits<3>>,
     pick_over: [Signal<Local, Bit>; 3],
     pick_under: [Signal<Local, Bit>; 3],
     wide_over_now: Signal<Local, Bits<19>>,
     wide_under_now: Signal<Local, Bits<19>>,
     anet: Signal<Local, Bit>,
     adj: Signal<Local, Bit>,
-    e_pos: Signal<Local, Bit>,
-    e_neg: Signal<Local, Bit>,
+    tp_over: Signal<Local, Bit>,
+    tp_under: Signal<Local, Bit>,
     t_over: Signal<Local, Bit>,
     t_under: Signal<Local, Bit>,
     x_over: Signal<Local, Bits<19>>,
@@ -551,6 +582,8 @@ impl Default for BoundaryTerms {
             resid_zero: Default::default(),
             s_over: Default::default(),
             d_under: Default::default(),
+            p_over: Default::default(),
+            p_under: Default::default(),
             step_over: Default::default(),
             step_under: Default::default(),
             wide_over: Default::default(),
@@ -563,7 +596,8 @@ impl Default for BoundaryTerms {
             ge2_over: Default::default(),
             ge1_under: Default::default(),
             ge2_under: Default::default(),
-            ti: Default::default(),
+            e_pos: Default::default(),
+            e_neg: Default::default(),
             r_wide_over: Default::default(),
             r_wide_under: Default::default(),
             r_rest_over: Default::default(),
@@ -572,18 +606,22 @@ impl Default for BoundaryTerms {
             r_rest_under1: Default::default(),
             ge_over: Default::default(),
             ge_under: Default::default(),
-            // −m for m = 1…4
+            // −m for m = 1…5
             minus_m: std::array::from_fn(|m| Constant::new(((1u64 << 19) - 1 - m as u64).into())),
             wge_over: Default::default(),
             wge_under: Default::default(),
+            i_over: Default::default(),
+            i_under: Default::default(),
+            n_over: Default::default(),
+            n_under: Default::default(),
             pick_over: Default::default(),
             pick_under: Default::default(),
             wide_over_now: Default::default(),
             wide_under_now: Default::default(),
             anet: Default::default(),
             adj: Default::default(),
-            e_pos: Default::default(),
-            e_neg: Default::default(),
+            tp_over: Default::default(),
+            tp_under: Default::default(),
             t_over: Default::default(),
             t_under: Default::default(),
             x_over: Default::default(),
@@ -607,15 +645,10 @@ impl Logic for BoundaryTerms {
         self.adj.next = self.strict.val() & self.resid_zero.val() & (self.inc_ti.val() | self.ti_run.val().any());
         self.e_pos.next = self.inc_ti.val() & !self.adj.val();
         self.e_neg.next = self.adj.val() & !self.inc_ti.val();
+        self.tp_over.next = self.anet.val() & self.p_over.val();
+        self.tp_under.next = self.anet.val() & self.p_under.val();
         self.t_over.next = self.anet.val() & self.step_over.val();
         self.t_under.next = self.anet.val() & self.step_under.val();
-        self.ti.next = self.ti_run.val();
-        if self.e_pos.val() {
-            self.ti.next = self.ti_run.val() + 1;
-        }
-        if self.e_neg.val() {
-            self.ti.next = self.ti_run.val() - 1;
-        }
         self.x_over.next = bit_cast::<19, 16>(self.ti_run.val());
         self.x_under.next = bit_cast::<19, 16>(self.ti_run.val());
         if self.anet.val() {
@@ -629,39 +662,47 @@ impl Logic for BoundaryTerms {
         self.wide_under_now.next = self.x_under.val() - bit_cast::<19, 16>(self.ql.val());
         self.r_wide_over.d.next = self.wide_over_now.val();
         self.r_wide_under.d.next = self.wide_under_now.val();
-        // over: −k with k = e + t_over (−1…2); −k − 1 beside it
-        self.r_rest_over.d.next = 0.into();
-        self.r_rest_over1.d.next = 7.into();
-        if self.e_neg.val() & !self.t_over.val() {
-            self.r_rest_over.d.next = 1.into();
-            self.r_rest_over1.d.next = 0.into();
+        // k's part known before the decision, k0 (over e + tp, under tp − e): −k0 and k0 + 1
+        self.n_over.next = 0.into();
+        self.i_over.next = 1.into();
+        self.n_under.next = 0.into();
+        self.i_under.next = 1.into();
+        if self.e_pos.val() {
+            self.n_over.next = 7.into();
+            self.i_over.next = 2.into();
+            self.n_under.next = 1.into();
+            self.i_under.next = 0.into();
         }
-        if (self.e_pos.val() & !self.t_over.val()) | (!self.e_pos.val() & !self.e_neg.val() & self.t_over.val()) {
-            self.r_rest_over.d.next = 7.into();
-            self.r_rest_over1.d.next = 6.into();
+        if self.e_neg.val() {
+            self.n_over.next = 1.into();
+            self.i_over.next = 0.into();
+            self.n_under.next = 7.into();
+            self.i_under.next = 2.into();
         }
-        if self.e_pos.val() & self.t_over.val() {
-            self.r_rest_over.d.next = 6.into();
-            self.r_rest_over1.d.next = 5.into();
+        if self.tp_over.val() {
+            self.n_over.next = self.n_over.val() - 1;
+            self.i_over.next = self.i_over.val() + 1;
         }
-        // under: −k with k = t_under − e (−1…2)
-        self.r_rest_under.d.next = 0.into();
-        self.r_rest_under1.d.next = 7.into();
-        if self.e_pos.val() & !self.t_under.val() {
-            self.r_rest_under.d.next = 1.into();
-            self.r_rest_under1.d.next = 0.into();
+        if self.tp_under.val() {
+            self.n_under.next = self.n_under.val() - 1;
+            self.i_under.next = self.i_under.val() + 1;
         }
-        if (self.e_neg.val() & !self.t_under.val()) | (!self.e_pos.val() & !self.e_neg.val() & self.t_under.val()) {
-            self.r_rest_under.d.next = 7.into();
-            self.r_rest_under1.d.next = 6.into();
+        // the rests −k and −k − 1, this clock's mark taking one more
+        self.r_rest_over.d.next = self.n_over.val();
+        self.r_rest_over1.d.next = self.n_over.val() - 1;
+        if self.t_over.val() {
+            self.r_rest_over.d.next = self.n_over.val() - 1;
+            self.r_rest_over1.d.next = self.n_over.val() - 2;
         }
-        if self.e_neg.val() & self.t_under.val() {
-            self.r_rest_under.d.next = 6.into();
-            self.r_rest_under1.d.next = 5.into();
+        self.r_rest_under.d.next = self.n_under.val();
+        self.r_rest_under1.d.next = self.n_under.val() - 1;
+        if self.t_under.val() {
+            self.r_rest_under.d.next = self.n_under.val() - 1;
+            self.r_rest_under1.d.next = self.n_under.val() - 2;
         }
-        // `wide ≥ m`: the wide part's sign (m = 0), and `wide − m` for m = 1…4
+        // `wide ≥ m`: the wide part's sign (m = 0), and `wide − m` for m = 1…5
         self.unused_chains.next = false;
-        for m in 0..4 {
+        for m in 0..5 {
             self.ge_over[m].a.next = bit_cast::<19, 16>(self.ql.val());
             self.ge_over[m].b.next = self.minus_m[m].val();
             self.ge_over[m].sub.next = self.x_over.val();
@@ -675,39 +716,60 @@ impl Logic for BoundaryTerms {
                 | self.ge_under[m].out.val().get_bits::<18>(0).any();
         }
         self.wge_over[0].next = !self.wide_over_now.val().get_bit(18);
+        self.wge_under[0].next = !self.wide_under_now.val().get_bit(18);
         self.wge_over[1].next = !self.ge_over[0].out.val().get_bit(18);
         self.wge_over[2].next = !self.ge_over[1].out.val().get_bit(18);
         self.wge_over[3].next = !self.ge_over[2].out.val().get_bit(18);
         self.wge_over[4].next = !self.ge_over[3].out.val().get_bit(18);
-        self.wge_under[0].next = !self.wide_under_now.val().get_bit(18);
+        self.wge_over[5].next = !self.ge_over[4].out.val().get_bit(18);
         self.wge_under[1].next = !self.ge_under[0].out.val().get_bit(18);
         self.wge_under[2].next = !self.ge_under[1].out.val().get_bit(18);
         self.wge_under[3].next = !self.ge_under[2].out.val().get_bit(18);
         self.wge_under[4].next = !self.ge_under[3].out.val().get_bit(18);
-        // picked by e: over `wide ≥ 1 + e + j`, under `wide ≥ 1 − e + j`
-        self.pick_over[0].next = self.wge_over[1].val();
-        self.pick_over[1].next = self.wge_over[2].val();
-        self.pick_over[2].next = self.wge_over[3].val();
-        self.pick_under[0].next = self.wge_under[1].val();
-        self.pick_under[1].next = self.wge_under[2].val();
-        self.pick_under[2].next = self.wge_under[3].val();
-        if self.e_neg.val() {
-            self.pick_over[0].next = self.wge_over[0].val();
-            self.pick_over[1].next = self.wge_over[1].val();
-            self.pick_over[2].next = self.wge_over[2].val();
-            self.pick_under[0].next = self.wge_under[2].val();
-            self.pick_under[1].next = self.wge_under[3].val();
-            self.pick_under[2].next = self.wge_under[4].val();
+        self.wge_under[5].next = !self.ge_under[4].out.val().get_bit(18);
+        // the budget `wide − k` is ≥ c when `wide ≥ c + k`: picked by k0, then by the mark
+        self.pick_over[0].next = self.wge_over[0].val();
+        self.pick_over[1].next = self.wge_over[1].val();
+        self.pick_over[2].next = self.wge_over[2].val();
+        match self.i_over.val().index() {
+            1 => {
+                self.pick_over[0].next = self.wge_over[1].val();
+                self.pick_over[1].next = self.wge_over[2].val();
+                self.pick_over[2].next = self.wge_over[3].val();
+            }
+            2 => {
+                self.pick_over[0].next = self.wge_over[2].val();
+                self.pick_over[1].next = self.wge_over[3].val();
+                self.pick_over[2].next = self.wge_over[4].val();
+            }
+            3 => {
+                self.pick_over[0].next = self.wge_over[3].val();
+                self.pick_over[1].next = self.wge_over[4].val();
+                self.pick_over[2].next = self.wge_over[5].val();
+            }
+            _ => {}
         }
-        if self.e_pos.val() {
-            self.pick_over[0].next = self.wge_over[2].val();
-            self.pick_over[1].next = self.wge_over[3].val();
-            self.pick_over[2].next = self.wge_over[4].val();
-            self.pick_under[0].next = self.wge_under[0].val();
-            self.pick_under[1].next = self.wge_under[1].val();
-            self.pick_under[2].next = self.wge_under[2].val();
+        self.pick_under[0].next = self.wge_under[0].val();
+        self.pick_under[1].next = self.wge_under[1].val();
+        self.pick_under[2].next = self.wge_under[2].val();
+        match self.i_under.val().index() {
+            1 => {
+                self.pick_under[0].next = self.wge_under[1].val();
+                self.pick_under[1].next = self.wge_under[2].val();
+                self.pick_under[2].next = self.wge_under[3].val();
+            }
+            2 => {
+                self.pick_under[0].next = self.wge_under[2].val();
+                self.pick_under[1].next = self.wge_under[3].val();
+                self.pick_under[2].next = self.wge_under[4].val();
+            }
+            3 => {
+                self.pick_under[0].next = self.wge_under[3].val();
+                self.pick_under[1].next = self.wge_under[4].val();
+                self.pick_under[2].next = self.wge_under[5].val();
+            }
+            _ => {}
         }
-        // and by the mark
         self.ge1_over.next = self.pick_over[0].val();
         self.ge2_over.next = self.pick_over[1].val();
         if self.t_over.val() {
@@ -751,6 +813,8 @@ pub struct RenBudgets {
     pub resid_zero: Signal<In, Bit>,
     pub s_over: Signal<In, Bits<17>>,
     pub d_under: Signal<In, Bits<18>>,
+    pub p_over: Signal<In, Bit>,
+    pub p_under: Signal<In, Bit>,
     pub step_over: Signal<In, Bit>,
     pub step_under: Signal<In, Bit>,
     pub dec_over: Signal<In, Bit>,
@@ -803,6 +867,8 @@ impl Logic for RenBudgets {
         self.terms.resid_zero.next = self.resid_zero.val();
         self.terms.s_over.next = self.s_over.val();
         self.terms.d_under.next = self.d_under.val();
+        self.terms.p_over.next = self.p_over.val();
+        self.terms.p_under.next = self.p_under.val();
         self.terms.step_over.next = self.step_over.val();
         self.terms.step_under.next = self.step_under.val();
 
@@ -877,7 +943,13 @@ impl Logic for RenBudgets {
             self.h_under.d.next = self.terms.ge2_under.val();
             self.pend.d.next = true;
             self.lat_ql.d.next = self.ql.val();
-            self.lat_ti.d.next = self.terms.ti.val();
+            self.lat_ti.d.next = self.ti_run.val();
+            if self.terms.e_pos.val() {
+                self.lat_ti.d.next = self.ti_run.val() + 1;
+            }
+            if self.terms.e_neg.val() {
+                self.lat_ti.d.next = self.ti_run.val() - 1;
+            }
         }
         if self.clear.val() {
             self.bud_over.d.next = 0.into();
@@ -1048,6 +1120,8 @@ impl Logic for RenCounters {
         self.mode_b.q.next = self.q_pkts.val();
         self.mode_b.s_over.next = self.tallies.s_over.val();
         self.mode_b.d_under.next = self.tallies.d_under.val();
+        self.mode_b.p_over.next = self.tallies.p_over.val();
+        self.mode_b.p_under.next = self.tallies.p_under.val();
         self.mode_b.inc.next = self.in_stage.inc.val();
         self.mode_b.step_over.next = self.tallies.step_over.val();
         self.mode_b.step_under.next = self.tallies.step_under.val();
@@ -1097,6 +1171,8 @@ impl Logic for RenCounters {
         self.budgets.resid_zero.next = self.in_stage.resid_zero.val();
         self.budgets.s_over.next = self.tallies.s_over.val();
         self.budgets.d_under.next = self.tallies.d_under.val();
+        self.budgets.p_over.next = self.tallies.p_over.val();
+        self.budgets.p_under.next = self.tallies.p_under.val();
         self.budgets.step_over.next = self.tallies.step_over.val();
         self.budgets.step_under.next = self.tallies.step_under.val();
         self.budgets.dec_over.next = self.take_over.val() & (self.mode.q.val() != 2);
