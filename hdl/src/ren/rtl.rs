@@ -154,6 +154,9 @@ pub struct MarkTallies {
     pub under_iss: Signal<Out, Bits<16>>,
     pub s_over: Signal<Out, Bits<17>>,
     pub d_under: Signal<Out, Bits<18>>,
+    /// The registers' values at the next clock.
+    pub s_over_next: Signal<Out, Bits<17>>,
+    pub d_under_next: Signal<Out, Bits<18>>,
     pub p_over: Signal<Out, Bit>,
     pub p_under: Signal<Out, Bit>,
     pub step_over: Signal<Out, Bit>,
@@ -196,26 +199,30 @@ impl Logic for MarkTallies {
         // the last clock's marks, and this clock's quotient step
         self.iss_over.d.next = self.over_iss.val();
         self.iss_under.d.next = self.under_iss.val();
+        self.s_over_next.next = self.sum_over.q.val();
         if self.inc_ti.val() ^ self.pend_over.q.val() {
-            self.sum_over.d.next = self.sum_over.q.val() + 1;
+            self.s_over_next.next = self.sum_over.q.val() + 1;
         }
         if self.inc_ti.val() & self.pend_over.q.val() {
-            self.sum_over.d.next = self.sum_over.q.val() + 2;
+            self.s_over_next.next = self.sum_over.q.val() + 2;
         }
+        self.d_under_next.next = self.diff_under.q.val();
         if self.inc_ti.val() & !self.pend_under.q.val() {
-            self.diff_under.d.next = self.diff_under.q.val() + 1;
+            self.d_under_next.next = self.diff_under.q.val() + 1;
         }
         if !self.inc_ti.val() & self.pend_under.q.val() {
-            self.diff_under.d.next = self.diff_under.q.val() - 1;
+            self.d_under_next.next = self.diff_under.q.val() - 1;
         }
         if self.restart.val() {
             self.iss_over.d.next = 0.into();
             self.iss_under.d.next = 0.into();
-            self.sum_over.d.next = 0.into();
-            self.diff_under.d.next = 0.into();
+            self.s_over_next.next = 0.into();
+            self.d_under_next.next = 0.into();
             self.pend_over.d.next = false;
             self.pend_under.d.next = false;
         }
+        self.sum_over.d.next = self.s_over_next.val();
+        self.diff_under.d.next = self.d_under_next.val();
     }
 }
 
@@ -242,6 +249,8 @@ pub struct RenInputStage {
     pub resid_zero: Signal<Out, Bit>,
     pub clamp: Signal<Out, Bit>,
     pub ti_run: Signal<Out, Bits<16>>,
+    /// `ti_run` at the next clock.
+    pub ti_run_next: Signal<Out, Bits<16>>,
     pub bad: Signal<Out, Bit>,
     pub is_data: Signal<Out, Bit>,
     pub ql: Signal<Out, Bits<16>>,
@@ -278,6 +287,7 @@ impl Default for RenInputStage {
             resid_zero: Default::default(),
             clamp: Default::default(),
             ti_run: Default::default(),
+            ti_run_next: Default::default(),
             bad: Default::default(),
             is_data: Default::default(),
             ql: Default::default(),
@@ -317,6 +327,7 @@ impl Logic for RenInputStage {
         self.r_resid_zero.d.next = self.idle.resid_zero.val();
         self.r_clamp.d.next = self.idle.clamp.val();
         self.r_ti_run.d.next = self.idle.ti_run.val();
+        self.ti_run_next.next = self.idle.ti_run.val();
         self.r_bad.d.next = !self.deq_len.val().any() | (self.deq_len.val() > self.max_len.q.val());
         self.r_data.d.next = self.deq_is_data.val();
         self.r_ql.d.next = self.q_pkts.val().get_bits::<16>(0);
@@ -510,14 +521,15 @@ impl Logic for ModeBAhead {
 #[derive(LogicBlock)]
 pub struct BoundaryTerms {
     pub clock: Signal<In, Clock>,
-    pub mode: Signal<In, Bits<2>>,
     pub strict: Signal<In, Bit>,
     pub ql: Signal<In, Bits<16>>,
     pub ti_run: Signal<In, Bits<16>>,
     pub inc_ti: Signal<In, Bit>,
     pub resid_zero: Signal<In, Bit>,
-    pub s_over: Signal<In, Bits<17>>,
-    pub d_under: Signal<In, Bits<18>>,
+    /// The A_NET flag (`MODE` = 1), and `X` and `X'` (flip-flops: `RenBudgets`).
+    pub anet: Signal<In, Bit>,
+    pub x_over: Signal<In, Bits<19>>,
+    pub x_under: Signal<In, Bits<19>>,
     pub p_over: Signal<In, Bit>,
     pub p_under: Signal<In, Bit>,
     pub step_over: Signal<In, Bit>,
@@ -558,14 +570,11 @@ pub struct BoundaryTerms {
     pick_under: [Signal<Local, Bit>; 3],
     wide_over_now: Signal<Local, Bits<19>>,
     wide_under_now: Signal<Local, Bits<19>>,
-    anet: Signal<Local, Bit>,
     adj: Signal<Local, Bit>,
     tp_over: Signal<Local, Bit>,
     tp_under: Signal<Local, Bit>,
     t_over: Signal<Local, Bit>,
     t_under: Signal<Local, Bit>,
-    x_over: Signal<Local, Bits<19>>,
-    x_under: Signal<Local, Bits<19>>,
     /// The chains' bits below their signs, read by nothing (the lint's `unused` convention).
     unused_chains: Signal<Local, Bit>,
 }
@@ -574,14 +583,14 @@ impl Default for BoundaryTerms {
     fn default() -> Self {
         BoundaryTerms {
             clock: Default::default(),
-            mode: Default::default(),
             strict: Default::default(),
             ql: Default::default(),
             ti_run: Default::default(),
             inc_ti: Default::default(),
             resid_zero: Default::default(),
-            s_over: Default::default(),
-            d_under: Default::default(),
+            anet: Default::default(),
+            x_over: Default::default(),
+            x_under: Default::default(),
             p_over: Default::default(),
             p_under: Default::default(),
             step_over: Default::default(),
@@ -618,14 +627,11 @@ impl Default for BoundaryTerms {
             pick_under: Default::default(),
             wide_over_now: Default::default(),
             wide_under_now: Default::default(),
-            anet: Default::default(),
             adj: Default::default(),
             tp_over: Default::default(),
             tp_under: Default::default(),
             t_over: Default::default(),
             t_under: Default::default(),
-            x_over: Default::default(),
-            x_under: Default::default(),
             unused_chains: Default::default(),
         }
     }
@@ -641,7 +647,6 @@ impl Logic for BoundaryTerms {
         self.rest_over1.next = self.r_rest_over1.q.val();
         self.rest_under.next = self.r_rest_under.q.val();
         self.rest_under1.next = self.r_rest_under1.q.val();
-        self.anet.next = self.mode.val() == 1;
         self.adj.next = self.strict.val() & self.resid_zero.val() & (self.inc_ti.val() | self.ti_run.val().any());
         self.e_pos.next = self.inc_ti.val() & !self.adj.val();
         self.e_neg.next = self.adj.val() & !self.inc_ti.val();
@@ -649,15 +654,6 @@ impl Logic for BoundaryTerms {
         self.tp_under.next = self.anet.val() & self.p_under.val();
         self.t_over.next = self.anet.val() & self.step_over.val();
         self.t_under.next = self.anet.val() & self.step_under.val();
-        self.x_over.next = bit_cast::<19, 16>(self.ti_run.val());
-        self.x_under.next = bit_cast::<19, 16>(self.ti_run.val());
-        if self.anet.val() {
-            self.x_over.next = bit_cast::<19, 17>(self.s_over.val());
-            self.x_under.next = bit_cast::<19, 18>(self.d_under.val());
-            if self.d_under.val().get_bit(17) {
-                self.x_under.next = bit_cast::<19, 18>(self.d_under.val()) | Bits::<19>::from(0x40000);
-            }
-        }
         self.wide_over_now.next = bit_cast::<19, 16>(self.ql.val()) - self.x_over.val();
         self.wide_under_now.next = self.x_under.val() - bit_cast::<19, 16>(self.ql.val());
         self.r_wide_over.d.next = self.wide_over_now.val();
@@ -800,19 +796,21 @@ impl Logic for BoundaryTerms {
 /// from `BoundaryTerms`' tests of the budgets to come, and a spend makes them the test `≥ 2` of
 /// the budget it spends (its register's bits, or in the clock after a boundary the sum's test
 /// registered with it). `clear` (`STATE_CLEAR`) zeroes everything and wins.
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct RenBudgets {
     pub clock: Signal<In, Clock>,
     pub boundary: Signal<In, Bit>,
     pub clear: Signal<In, Bit>,
-    pub mode: Signal<In, Bits<2>>,
     pub strict: Signal<In, Bit>,
     pub ql: Signal<In, Bits<16>>,
     pub ti_run: Signal<In, Bits<16>>,
     pub inc_ti: Signal<In, Bit>,
     pub resid_zero: Signal<In, Bit>,
-    pub s_over: Signal<In, Bits<17>>,
-    pub d_under: Signal<In, Bits<18>>,
+    /// `BoundaryTerms`' next values of the A_NET flag, `ti_run` and the tallies' registers.
+    pub anet_next: Signal<In, Bit>,
+    pub ti_run_next: Signal<In, Bits<16>>,
+    pub s_over_next: Signal<In, Bits<17>>,
+    pub d_under_next: Signal<In, Bits<18>>,
     pub p_over: Signal<In, Bit>,
     pub p_under: Signal<In, Bit>,
     pub step_over: Signal<In, Bit>,
@@ -827,6 +825,11 @@ pub struct RenBudgets {
     pub ql_s: Signal<Out, Bits<16>>,
     pub ti_s: Signal<Out, Bits<16>>,
     terms: BoundaryTerms,
+    /// `BoundaryTerms`' `X` and `X'` (`s_over` and `d_under` in A_NET, else `ti_run`) and the
+    /// A_NET flag, registered from their next values so that its chains start at flip-flops.
+    x_over: DFF<Bits<19>>,
+    x_under: DFF<Bits<19>>,
+    anet: DFFWithInit<Bit>,
     bud_over: DFF<Bits<16>>,
     bud_under: DFF<Bits<16>>,
     lat_ql: DFF<Bits<16>>,
@@ -852,21 +855,85 @@ pub struct RenBudgets {
     unused_sums: Signal<Local, Bit>,
 }
 
+impl Default for RenBudgets {
+    fn default() -> Self {
+        RenBudgets {
+            clock: Default::default(),
+            boundary: Default::default(),
+            clear: Default::default(),
+            strict: Default::default(),
+            ql: Default::default(),
+            ti_run: Default::default(),
+            inc_ti: Default::default(),
+            resid_zero: Default::default(),
+            anet_next: Default::default(),
+            ti_run_next: Default::default(),
+            s_over_next: Default::default(),
+            d_under_next: Default::default(),
+            p_over: Default::default(),
+            p_under: Default::default(),
+            step_over: Default::default(),
+            step_under: Default::default(),
+            dec_over: Default::default(),
+            dec_under: Default::default(),
+            over: Default::default(),
+            under: Default::default(),
+            nz_over: Default::default(),
+            nz_under: Default::default(),
+            ql_s: Default::default(),
+            ti_s: Default::default(),
+            terms: Default::default(),
+            x_over: Default::default(),
+            x_under: Default::default(),
+            // MODE resets to 1 (A_NET)
+            anet: DFFWithInit::new(true),
+            bud_over: Default::default(),
+            bud_under: Default::default(),
+            lat_ql: Default::default(),
+            lat_ti: Default::default(),
+            pend: Default::default(),
+            g_over: Default::default(),
+            g_under: Default::default(),
+            h_over: Default::default(),
+            h_under: Default::default(),
+            ext_over: Default::default(),
+            ext_over1: Default::default(),
+            ext_under: Default::default(),
+            ext_under1: Default::default(),
+            sum_over: Default::default(),
+            sum_over1: Default::default(),
+            sum_under: Default::default(),
+            sum_under1: Default::default(),
+            unused_sums: Default::default(),
+        }
+    }
+}
+
 impl Logic for RenBudgets {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, bud_over, bud_under, lat_ql, lat_ti, pend, g_over, g_under, h_over, h_under);
+        dff_setup!(self, clock, x_over, x_under, anet, bud_over, bud_under, lat_ql, lat_ti, pend, g_over, g_under, h_over, h_under);
         clock!(self, clock, terms);
         self.ql_s.next = self.lat_ql.q.val();
         self.ti_s.next = self.lat_ti.q.val();
-        self.terms.mode.next = self.mode.val();
         self.terms.strict.next = self.strict.val();
         self.terms.ql.next = self.ql.val();
         self.terms.ti_run.next = self.ti_run.val();
         self.terms.inc_ti.next = self.inc_ti.val();
         self.terms.resid_zero.next = self.resid_zero.val();
-        self.terms.s_over.next = self.s_over.val();
-        self.terms.d_under.next = self.d_under.val();
+        self.terms.anet.next = self.anet.q.val();
+        self.terms.x_over.next = self.x_over.q.val();
+        self.terms.x_under.next = self.x_under.q.val();
+        self.anet.d.next = self.anet_next.val();
+        self.x_over.d.next = bit_cast::<19, 16>(self.ti_run_next.val());
+        self.x_under.d.next = bit_cast::<19, 16>(self.ti_run_next.val());
+        if self.anet_next.val() {
+            self.x_over.d.next = bit_cast::<19, 17>(self.s_over_next.val());
+            self.x_under.d.next = bit_cast::<19, 18>(self.d_under_next.val());
+            if self.d_under_next.val().get_bit(17) {
+                self.x_under.d.next = bit_cast::<19, 18>(self.d_under_next.val()) | Bits::<19>::from(0x40000);
+            }
+        }
         self.terms.p_over.next = self.p_over.val();
         self.terms.p_under.next = self.p_under.val();
         self.terms.step_over.next = self.step_over.val();
@@ -1163,14 +1230,14 @@ impl Logic for RenCounters {
         self.tallies.take_under.next = self.take_under.val();
         self.budgets.boundary.next = self.in_stage.boundary.val();
         self.budgets.clear.next = self.clear.val();
-        self.budgets.mode.next = self.mode.q.val();
         self.budgets.strict.next = self.flags.q.val().get_bit(0);
         self.budgets.ql.next = self.in_stage.ql.val();
         self.budgets.ti_run.next = self.in_stage.ti_run.val();
         self.budgets.inc_ti.next = self.in_stage.inc.val();
         self.budgets.resid_zero.next = self.in_stage.resid_zero.val();
-        self.budgets.s_over.next = self.tallies.s_over.val();
-        self.budgets.d_under.next = self.tallies.d_under.val();
+        self.budgets.ti_run_next.next = self.in_stage.ti_run_next.val();
+        self.budgets.s_over_next.next = self.tallies.s_over_next.val();
+        self.budgets.d_under_next.next = self.tallies.d_under_next.val();
         self.budgets.p_over.next = self.tallies.p_over.val();
         self.budgets.p_under.next = self.tallies.p_under.val();
         self.budgets.step_over.next = self.tallies.step_over.val();
@@ -1219,6 +1286,11 @@ impl Logic for RenCounters {
         self.c_malformed.load_val.next = self.w_data.val();
         self.c_clamped.load_val.next = self.w_data.val();
         self.c_rejected.load_val.next = self.w_data.val();
+        // the next clock's A_NET flag (`BoundaryTerms` registers it)
+        self.budgets.anet_next.next = self.mode.q.val() == 1;
+        if self.w_we.val() & self.stage.q_ok.val() & (self.w_addr.val() == 0) {
+            self.budgets.anet_next.next = self.w_data.val().get_bits::<2>(0) == 1;
+        }
         if self.w_we.val() & self.stage.q_ok.val() {
             match self.w_addr.val().index() {
                 0 => self.mode.d.next = self.w_data.val().get_bits::<2>(0),
