@@ -18,7 +18,8 @@ const _: () = assert!(
 /// `PERIOD` ends the period at once), is its sign bit: a flip-flop, not a compare. After a
 /// boundary, or at `restart` (`STATE_CLEAR`), the count restarts (`left = PERIOD − 2`); a valid
 /// `PERIOD` write (`period_wr`) moves `left` by the difference, so the new length counts from the
-/// next clock as in the model.
+/// next clock as in the model: `left + wdata − (PERIOD + 1)`, one carry chain (`AddSub`) with
+/// `PERIOD + 1` kept as a register of its own (`period_p1`, written with `PERIOD`).
 ///
 /// The block runs it a clock ahead of its decision (the README's *Latency*): in each clock it
 /// makes the boundary of the clock after, from the pins of this one. So its reset state is the
@@ -32,6 +33,8 @@ pub struct PeriodTimer {
     pub restart: Signal<In, Bit>,
     pub boundary: Signal<Out, Bit>,
     left: DFFWithInit<Bits<34>>,
+    period_p1: DFFWithInit<Bits<34>>,
+    moved: AddSub<34>,
 }
 
 impl Default for PeriodTimer {
@@ -44,6 +47,8 @@ impl Default for PeriodTimer {
             restart: Default::default(),
             boundary: Default::default(),
             left: DFFWithInit::new((super::DEFAULT_PERIOD - 3).into()),
+            period_p1: DFFWithInit::new((super::DEFAULT_PERIOD + 1).into()),
+            moved: Default::default(),
         }
     }
 }
@@ -51,14 +56,17 @@ impl Default for PeriodTimer {
 impl Logic for PeriodTimer {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, left);
+        dff_setup!(self, clock, left, period_p1);
         self.boundary.next = self.left.q.val().get_bit(33);
         self.left.d.next = self.left.q.val() - 1;
+        // PERIOD' − 2 − (cnt + 1) = left + PERIOD' − (PERIOD + 1)
+        self.moved.a.next = self.left.q.val();
+        self.moved.b.next = bit_cast::<34, 32>(self.wdata.val());
+        self.moved.sub.next = self.period_p1.q.val();
+        self.moved.cin.next = false;
         if self.period_wr.val() {
-            // PERIOD' − 2 − (cnt + 1) = left + PERIOD' − PERIOD − 1
-            self.left.d.next = self.left.q.val() + bit_cast::<34, 32>(self.wdata.val())
-                - bit_cast::<34, 32>(self.period.val())
-                - 1;
+            self.left.d.next = self.moved.out.val();
+            self.period_p1.d.next = bit_cast::<34, 32>(self.wdata.val()) + 1;
         }
         if self.boundary.val() | self.restart.val() {
             self.left.d.next = bit_cast::<34, 32>(self.period.val()) - 2;
@@ -87,14 +95,12 @@ pub struct IdleAccumulator {
     pub resid_zero: Signal<Out, Bit>,
     ti_q: DFF<Bits<16>>,
     resid: DFF<Bits<16>>,
-    /// `resid + idle`, and `resid + idle − MSS` (17-bit two's complement) and the same less one,
-    /// whose sign says the one before is 0. Without a clamp they fit: `idle ≤ MSS`.
+    /// `resid + idle`, and `resid + idle − MSS` (17-bit two's complement, one chain: `AddSub`).
+    /// Without a clamp they fit: `idle ≤ MSS`.
     acc: Signal<Local, Bits<16>>,
+    less_sum: AddSub<17>,
     less: Signal<Local, Bits<17>>,
-    less1: Signal<Local, Bits<17>>,
     carry: Signal<Local, Bit>,
-    /// The bits of `less1` below its sign, read by nothing (the lint's `unused` convention).
-    unused_less1: Signal<Local, Bit>,
 }
 
 impl Logic for IdleAccumulator {
@@ -104,12 +110,11 @@ impl Logic for IdleAccumulator {
         self.ti_run.next = self.ti_q.q.val();
         self.clamp.next = bit_cast::<16, 8>(self.idle_bytes.val()) > self.mss.val();
         self.acc.next = self.resid.q.val() + bit_cast::<16, 8>(self.idle_bytes.val());
-        self.less.next = bit_cast::<17, 16>(self.resid.q.val()) + bit_cast::<17, 8>(self.idle_bytes.val())
-            - bit_cast::<17, 16>(self.mss.val());
-        self.less1.next = bit_cast::<17, 16>(self.resid.q.val()) + bit_cast::<17, 8>(self.idle_bytes.val())
-            - bit_cast::<17, 16>(self.mss.val())
-            - 1;
-        self.unused_less1.next = self.less1.val().get_bits::<16>(0).any();
+        self.less_sum.a.next = bit_cast::<17, 16>(self.resid.q.val());
+        self.less_sum.b.next = bit_cast::<17, 8>(self.idle_bytes.val());
+        self.less_sum.sub.next = bit_cast::<17, 16>(self.mss.val());
+        self.less_sum.cin.next = false;
+        self.less.next = self.less_sum.out.val();
         // a clamped clock adds exactly MSS: one more quotient, the residue unchanged
         self.carry.next = self.clamp.val() | !self.less.val().get_bit(16);
         self.inc.next = self.carry.val() & !self.ti_q.q.val().all();
@@ -117,7 +122,7 @@ impl Logic for IdleAccumulator {
         self.resid_zero.next = !self.resid.q.val().any() & !self.idle_bytes.val().any();
         if !self.less.val().get_bit(16) {
             self.resid.d.next = self.less.val().get_bits::<16>(0);
-            self.resid_zero.next = self.less1.val().get_bit(16);
+            self.resid_zero.next = !self.less.val().any();
         }
         if self.clamp.val() {
             self.resid.d.next = self.resid.q.val();
