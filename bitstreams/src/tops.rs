@@ -329,7 +329,8 @@ fn system_port_note(name: &str) -> &'static str {
             its head length or the `EMU_Q` register through the eligibility's chain into its flag (four \
             placements) or the shaper's cap flag (one), two thirds to three quarters routing on a chip 92 % \
             full. (Selective drop's byte count in halves, 2026-11-30, added 400 cells here: 62.76 MHz against \
-            65.08 at 6,642 cells, the same paths with longer routes.) The next cut \
+            65.08 at 6,642 cells, the same paths with longer routes; rebuilt again with REN's input stage, \
+            which this port leaves out: 59.22 MHz (55.84–66.68), 6,977 cells.) The next cut \
             is the shaper's (see `shaper`).",
         "port-hpcc" => "INT stamping with the port's FIFOs, DWRR and pacer. The stamper alone meets 100 MHz, so this \
             port measures the port's own paths. The grant only selects: the link pacer's credit after a departure \
@@ -348,7 +349,8 @@ fn system_port_note(name: &str) -> &'static str {
             input stage and then its byte count in halves, which this port leaves out: 73.05 and then 73.70 MHz \
             against 77.35 before, when one placement ended at a \
             FIFO's count-is-one flag and two at the link pacer's credit; abc's mapping and the placement move a \
-            median by about 4 MHz, see `shaper`.) Tried \
+            median by about 4 MHz, see `shaper`. Rebuilt a third time with REN's input stage, which this port \
+            also leaves out: 76.27 MHz (69.50–77.89).) Tried \
             and not kept (`--trial`, scratch RTL; the port README): the resident bytes on 23 bits, 71.86 MHz, the \
             grant then holding every placement; DWRR's grant one flag per queue for the pops, 76.89, within the \
             spread; the grant registered before it pops, as a timing estimate with its behaviour wrong on purpose, \

@@ -186,9 +186,10 @@ impl<const NQ: usize, const QB: usize, const CB: usize, const F: usize> Logic fo
         self.ren.idle_bytes.next = self.idle_bytes.val();
         self.ren.q_pkts.next = self.res_pkts.val().get_bits::<20>(0);
         self.ren.deq_valid.next = self.d2_on.val();
-        self.ren.deq_is_data.next = self.d2_meta.q.val().get_bit(16);
+        // REN's input stage takes `D1`'s descriptor (its README's *Latency*), its verdict `D2`'s
+        self.ren.deq_is_data.next = self.d1_meta.q.val().get_bit(16);
         self.ren.deq_ecn.next = self.d2_ecn.val();
-        self.ren.deq_len.next = self.d2_len.val();
+        self.ren.deq_len.next = bit_cast::<16, 14>(self.d1_meta.q.val().get_bits::<14>(0));
         self.drop_ren.next = self.d2_on.val() & self.ren.drop.val() & self.has_ren.val();
         self.int_stamp.csr_we.next = self.csr_we.val() & (self.block.val() == 6);
         self.int_stamp.csr_addr.next = self.sub_addr.val();

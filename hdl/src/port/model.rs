@@ -245,10 +245,13 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
             None => (false, Judged::default()),
         };
         let on = d2v && !j.aqm_drop;
-        // a port without REN passes the code on; without INT its record is 0
+        // a port without REN passes the code on; without INT its record is 0. REN judges over
+        // two clocks (its README's *Latency*): it takes `D1`'s descriptor, the resident count, the
+        // idle bytes and its register writes a clock ahead, and the AQM's verdict in `D2`.
         let ren = if !Self::has(features::REN) {
             RenOut { ecn_out: j.ecn, ..Default::default() }
         } else {
+            let d1 = self.d1.map(|(_, d)| d).unwrap_or_default();
             RenOut::from_slice(&self.ren.step(&RenIn {
                 csr_we: we(5),
                 csr_addr: reg,
@@ -256,9 +259,9 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
                 idle_bytes: self.pacer.idle,
                 q_pkts: resident_pkts,
                 deq_valid: on as u64,
-                deq_is_data: j.desc.is_data as u64,
+                deq_is_data: d1.is_data as u64,
                 deq_ecn: j.ecn,
-                deq_len: j.desc.len,
+                deq_len: d1.len,
             }
             .to_vec()))
         };

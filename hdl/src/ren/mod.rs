@@ -35,31 +35,33 @@ pub const DEFAULT_MAX_LEN: u64 = 9216;
 pub const DEFAULT_FLAGS: u64 = 0b10;
 
 crate::pins! {
-    /// REN block inputs.
+    /// REN block inputs. All but `deq_valid` and `deq_ecn` are early: the clock before the one
+    /// that judges the descriptor (the README's *Latency*).
     pub struct RenIn {
-        /// Register write strobe.
+        /// Register write strobe (early: in force for the next clock's early pins).
         csr_we: 1,
         /// Register address (the table above).
         csr_addr: 8,
         /// Register write data.
         csr_wdata: 32,
-        /// Idle wire byte slots this clock (≤ MSS).
+        /// Idle wire byte slots this clock (≤ MSS); early.
         idle_bytes: 8,
-        /// Packets waiting in the port's queue (excluding the one on the wire).
+        /// Packets waiting in the port's queue (excluding the one on the wire); early.
         q_pkts: 20,
-        /// A descriptor leaves the port this clock.
+        /// A descriptor leaves the port this clock (late: its length and class came the clock before).
         deq_valid: 1,
-        /// It is a data packet (grants pass untouched).
+        /// It is a data packet (grants pass untouched); early.
         deq_is_data: 1,
-        /// Its code as it arrives (the two ECN bits).
+        /// Its code as it arrives (the two ECN bits); late.
         deq_ecn: 2,
-        /// Its length in bytes.
+        /// Its length in bytes; early.
         deq_len: 16,
     }
 }
 
 crate::pins! {
-    /// REN block outputs; the state values are those at the start of the clock.
+    /// REN block outputs; the state values are those at the start of the clock. The code and
+    /// `drop` are the verdict on this clock's late pins and the last clock's early ones.
     pub struct RenOut {
         /// The code it leaves with: `max(in, local)`.
         ecn_out: 2,
@@ -110,21 +112,21 @@ crate::switch_block!(
     crate::blocks::BoardInfo {
         title: "REN gap/queue counters",
         params: "one port, 20-bit queue length, 8-bit idle bytes per clock, 32-bit counters",
-        design_note: "No clock holds more than one carry chain of the period's arithmetic. The boundary is the \
-                sign of a down-count; mode B compares the queue with registered sums (`ti_run` plus or \
-                minus the marks issued); the idle residue's chains sit side by side; the boundary's \
-                budgets are finished in the clock after it, as the decision of that clock needs them. \
-                What is left is the marking decision: the descriptor's length against `MAX_LEN` (the \
-                malformed check, one carry chain on the inputs), then the mode's choice and the spend into \
-                the issued marks, the budgets and the rests, five or six LUT levels, two thirds of the time in \
-                routing. Cutting one chain moves the path to the next chain on an input: measured on scratch \
-                copies (the block's README, Toward 100 MHz), with the length check read from a flip-flop the path \
-                starts at another carry chain on the inputs, and with mode B's compares and the counters \
-                also off the decision, at the idle residue's chain on `idle_bytes`, into a boundary's rests. 100 MHz needs an \
-                input stage, one clock of latency, that holds the length check, mode B's compares for each \
-                value the sums can take and the whole idle accumulator, and in the port a departure over two \
-                clocks. Some of those scratch netlists stop yosys 0.23's abc9 (\"Boxes are not in a \
-                topological order\"); the flow maps such a netlist with `-abc9 -dff` and says so.",
+        design_note: "An input stage, so the decision reads flip-flops: a descriptor's length and class, the \
+                queue count, the idle bytes and the register write come a clock before the clock that \
+                judges it, its valid and code in that clock (the README's Latency). In the early pins' \
+                clock the length is checked, the period timer and the idle accumulator run a clock ahead, \
+                and mode B's compares are made for every value the sums can take after it, one carry chain \
+                each (`ModeBAhead`); the counters count a clock late (`LateCounter`). No clock holds more \
+                than one carry chain of the period's arithmetic: the boundary's budgets are finished in \
+                the clock after it. Before the input stage (67.74 MHz, 1,947 cells) the length check, the \
+                decision and the issued marks' enable were the slowest path; with the stage and the \
+                counters counting at the judging clock's edge, 69.63 MHz (`--trial`), a counter's chain \
+                and the clock after a boundary then leading. What is left is that clock after a boundary: \
+                a rest of the budgets through the 19-bit sum that finishes them, the budget's nonzero \
+                test, the decision and the mark into the tallies' sums, about two thirds routing. 100 MHz \
+                needs the decision's fan-out cut: the budgets' nonzero tests as registers of their own, \
+                and the marks' effect on the tallies and budgets a clock late (the README, Toward 100 MHz).",
         min_cells: 100,
         min_ram: 0,
         fits_hx8k: true,

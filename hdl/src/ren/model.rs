@@ -1,7 +1,11 @@
 //! Golden model of the REN counters (REN §1.6 per-cycle semantics, choices in `mod.rs`).
+//!
+//! The block judges a descriptor over two clocks (the README's *Latency*): every pin but
+//! `deq_valid` and `deq_ecn` is taken a clock before the clock that judges, so each clock's
+//! judgement is REN's on the last clock's early pins and this clock's late ones.
 
 use super::{csr, RenIn, RenOut, DEFAULT_FLAGS, DEFAULT_MAX_LEN, DEFAULT_MSS, DEFAULT_PERIOD};
-use crate::cycle::{inc32, CycleModel, Pin};
+use crate::cycle::{CycleModel, LateCounters, Pin};
 
 const SAT16: u64 = 0xFFFF;
 
@@ -24,8 +28,12 @@ pub struct Ren {
     pub under_iss: u64,
     pub ql_s: u64,
     pub ti_s: u64,
-    /// over, under, full, pass, malformed, idle_clamped, csr_rejected.
-    pub counters: [u64; 7],
+    /// over, under, full, pass, malformed, idle_clamped, csr_rejected; each counts its event at
+    /// the edge after the clock that judged it.
+    pub counters: LateCounters<7>,
+    /// The last clock's pins, whose early ones (all but `deq_valid` and `deq_ecn`) this clock
+    /// judges: the RTL's input stage.
+    pub early: RenIn,
 }
 
 impl Default for Ren {
@@ -45,7 +53,8 @@ impl Default for Ren {
             under_iss: 0,
             ql_s: 0,
             ti_s: 0,
-            counters: [0; 7],
+            counters: LateCounters::default(),
+            early: RenIn::default(),
         }
     }
 }
@@ -71,7 +80,9 @@ impl Ren {
         self.ti_s = 0;
     }
 
-    fn csr_write(&mut self, addr: u64, data: u64) {
+    /// Apply a register write; returns whether it was rejected, and a counter preset.
+    fn csr_write(&mut self, addr: u64, data: u64) -> (bool, Option<(usize, u64)>) {
+        let mut preset = None;
         let ok = match addr as u8 {
             csr::MODE if data <= 2 => {
                 self.mode = data;
@@ -98,14 +109,23 @@ impl Ren {
                 true
             }
             a if (csr::CNT_BASE..csr::CNT_BASE + 7).contains(&a) => {
-                self.counters[(a - csr::CNT_BASE) as usize] = data;
+                preset = Some(((a - csr::CNT_BASE) as usize, data));
                 true
             }
             _ => false,
         };
-        if !ok {
-            inc32(&mut self.counters[6]);
-        }
+        (!ok, preset)
+    }
+
+    /// The state once the last clock's early pins are judged, with no descriptor leaving, and
+    /// its events counted: what the registers hold after the next clock, less that clock's own
+    /// early pins.
+    pub fn settled(&self) -> Ren {
+        let mut m = self.clone();
+        m.step(&RenIn::default().to_vec());
+        m.counters.edge([false; 7], None);
+        m.early = RenIn::default();
+        m
     }
 }
 
@@ -114,7 +134,9 @@ impl CycleModel for Ren {
     const OUTPUTS: &'static [Pin] = RenOut::PINS;
 
     fn step(&mut self, inputs: &[u64]) -> Vec<u64> {
-        let i = RenIn::from_slice(inputs);
+        let now = RenIn::from_slice(inputs);
+        let i = RenIn { deq_valid: now.deq_valid, deq_ecn: now.deq_ecn, ..self.early };
+        self.early = now;
         let mut o = RenOut {
             ql_s: self.ql_s,
             ti_s: self.ti_s,
@@ -132,6 +154,8 @@ impl CycleModel for Ren {
             ecn_out: i.deq_ecn,
             ..Default::default()
         };
+        // this clock's events: over, under, full, pass, malformed, idle_clamped, csr_rejected
+        let mut ev = [false; 7];
         let coh = self.flags & 2 != 0;
         let strict = self.flags & 1 != 0;
 
@@ -159,25 +183,25 @@ impl CycleModel for Ren {
             let code = match local {
                 Local::Over => {
                     take_over = coh || i.deq_ecn < 2;
-                    inc32(&mut self.counters[0]);
+                    ev[0] = true;
                     2
                 }
                 Local::Under => {
                     take_under = coh || i.deq_ecn == 0;
-                    inc32(&mut self.counters[1]);
+                    ev[1] = true;
                     0
                 }
                 Local::Full => {
-                    inc32(&mut self.counters[2]);
+                    ev[2] = true;
                     1
                 }
             };
             o.ecn_out = i.deq_ecn.max(code);
         } else if malformed {
-            inc32(&mut self.counters[4]);
+            ev[4] = true;
             o.drop = 1;
         } else if i.deq_valid == 1 {
-            inc32(&mut self.counters[3]);
+            ev[3] = true;
         }
         o.ecn_changed = (o.ecn_out != i.deq_ecn) as u64;
         let over_iss = if take_over { (self.over_iss + 1).min(SAT16) } else { self.over_iss };
@@ -185,7 +209,7 @@ impl CycleModel for Ren {
 
         // 2. idle accumulation: running quotient plus residue (no divider)
         let idle = if i.idle_bytes > self.mss {
-            inc32(&mut self.counters[5]);
+            ev[5] = true;
             self.mss
         } else {
             i.idle_bytes
@@ -227,9 +251,11 @@ impl CycleModel for Ren {
         }
 
         // register writes win over everything above
+        let mut preset = None;
         if i.csr_we == 1 {
-            self.csr_write(i.csr_addr, i.csr_wdata);
+            (ev[6], preset) = self.csr_write(i.csr_addr, i.csr_wdata);
         }
+        self.counters.edge(ev, preset);
         o.to_vec()
     }
 }

@@ -34,9 +34,13 @@ pub fn g(t: u64) -> Deq {
 }
 
 /// Drive cycles `0..cycles` of a timeline: `q(t)` packets queued, `idle(t)` idle bytes, and the
-/// dequeues. Runs of identical inputs become one op; every dequeue cycle, boundary cycle and
-/// first cycle of a period is its own op. Returns the outputs of the dequeue cycles in order,
-/// and the outputs of the first cycle of each period after the first (the latched values).
+/// dequeues. The block judges over two clocks (the README's *Latency*), so clock `t` presents
+/// cycle `t`'s early pins (all but `deq_valid` and `deq_ecn`) with cycle `t − 1`'s late ones,
+/// and cycle `t`'s outputs show at clock `t + 1`; a timeline whose last cycle has outputs to
+/// read ends with one clock more, of zero pins. Runs of identical clocks become one op; every
+/// clock that shows a dequeue's outputs or a period's first cycle ends its op. Returns the
+/// outputs of the dequeue cycles in order, and the outputs of the first cycle of each period
+/// after the first (the latched values).
 pub fn timeline(
     s: &mut RenScript,
     cycles: u64,
@@ -45,35 +49,41 @@ pub fn timeline(
     idle: impl Fn(u64) -> u64,
     deqs: &[Deq],
 ) -> (Vec<RenOut>, Vec<RenOut>) {
-    let input = |t: u64| {
-        let mut i = RenIn { q_pkts: q(t), idle_bytes: idle(t), ..Default::default() };
-        if let Some(x) = deqs.iter().find(|x| x.t == t) {
-            i.deq_valid = 1;
-            i.deq_is_data = x.data as u64;
-            i.deq_ecn = x.ecn;
-            i.deq_len = x.len;
+    let deq = |t: u64| deqs.iter().find(|x| x.t == t);
+    let latched_at = |t: u64| t > 0 && t % period == 0;
+    // cycle t's outputs are read at clock t + 1
+    let read = |c: u64| c > 0 && (deq(c - 1).is_some() || latched_at(c - 1));
+    let clock = |c: u64| {
+        let mut i = RenIn::default();
+        if c < cycles {
+            (i.q_pkts, i.idle_bytes) = (q(c), idle(c));
+            if let Some(x) = deq(c) {
+                (i.deq_is_data, i.deq_len) = (x.data as u64, x.len);
+            }
+        }
+        if let Some(x) = c.checked_sub(1).and_then(deq) {
+            (i.deq_valid, i.deq_ecn) = (1, x.ecn);
         }
         i
     };
-    let special = |t: u64| t % period == 0 || t % period == period - 1 || deqs.iter().any(|x| x.t == t);
+    let clocks = if read(cycles) { cycles + 1 } else { cycles };
     let (mut codes, mut latched) = (vec![], vec![]);
-    let mut t = 0;
-    while t < cycles {
-        let i = input(t);
+    let mut c = 0;
+    while c < clocks {
+        let i = clock(c);
         let mut n = 1;
-        if !special(t) {
-            while t + n < cycles && !special(t + n) && input(t + n) == i {
-                n += 1;
-            }
+        while !read(c + n - 1) && c + n < clocks && clock(c + n) == i {
+            n += 1;
         }
         let out = RenOut::from_slice(&s.cycle(i.to_vec(), n as u32));
-        if i.deq_valid == 1 {
+        let t = c + n - 1;
+        if read(t) && deq(t - 1).is_some() {
             codes.push(out);
         }
-        if t > 0 && t % period == 0 {
+        if read(t) && latched_at(t - 1) {
             latched.push(out);
         }
-        t += n;
+        c += n;
     }
     (codes, latched)
 }
@@ -254,6 +264,9 @@ fn structural_file() -> Vec<Op> {
     setup(&mut s, Mode::A, 1, 1000, super::DEFAULT_FLAGS);
     timeline(&mut s, 1001, 1000, |_| 300_000, |_| 0, &[]);
 
+    s.note("V19 in mode B: ti climbs to its 65,535 ceiling while data packets leave a queue of 300,000 (ql 65,535): over until ti + the over marks reach 65,535, then full");
+    mode_b_ceiling(&mut s);
+
     s.note("malformed descriptors (length 0, length above MAX_LEN) are dropped, counted, and consume no budget");
     setup(&mut s, Mode::A, U_MSS, U_PERIOD, super::DEFAULT_FLAGS);
     s.csr(csr::MAX_LEN, 1500);
@@ -278,6 +291,15 @@ fn structural_file() -> Vec<Op> {
     let many: Vec<Deq> = (0..8).map(|t| Deq { t, data: t % 2 == 0, ecn: 0, len: if t == 7 { 0 } else { 64 } }).collect();
     timeline(&mut s, 12, 4, |t| if t < 4 { 0 } else { 9 }, |t| 200 * (t < 2) as u64, &many);
     s.ops
+}
+
+/// Mode B at the 16-bit ceiling (MSS 1, all idle, a 70,000-clock period): from cycle 65,525 a
+/// data packet leaves every cycle from a queue of 300,000. Returns their codes.
+fn mode_b_ceiling(s: &mut RenScript) -> Vec<u64> {
+    setup(s, Mode::B, 1, 70_000, super::DEFAULT_FLAGS);
+    let deqs: Vec<Deq> = (65_525..65_545).map(|t| d(t, 0)).collect();
+    let (c, _) = timeline(s, 65_550, 70_000, |t| if t >= 65_525 { 300_000 } else { 0 }, |_| 1, &deqs);
+    c.iter().map(|o| o.ecn_out).collect()
 }
 
 /// The generated files, exactly as committed.
@@ -345,7 +367,7 @@ mod spec_tests {
         let mut s = RenScript::default();
         let (c, l) = run_u(&mut s, &scenario(name), mode, flags);
         // the last period's latch is visible in the state after the run
-        let m = s.model();
+        let m = s.model().settled();
         let mut lats: Vec<_> = l.iter().map(lat).collect();
         if lats.len() < (scenario(name).cycles / U_PERIOD) as usize {
             lats.push((m.ql_s, m.ti_s, m.over, m.under));
@@ -446,8 +468,10 @@ mod spec_tests {
         for _ in 0..4 {
             let mut code = 0;
             for h in hops.iter_mut() {
-                let i = RenIn { deq_valid: 1, deq_is_data: 1, deq_ecn: code, deq_len: 100, ..Default::default() };
-                code = RenOut::from_slice(h.eval(&i.to_vec())).ecn_out;
+                // the descriptor's early pins, then its valid and code (README, *Latency*)
+                h.eval(&RenIn { deq_is_data: 1, deq_len: 100, ..Default::default() }.to_vec());
+                h.edge();
+                code = RenOut::from_slice(h.eval(&RenIn { deq_valid: 1, deq_ecn: code, ..Default::default() }.to_vec())).ecn_out;
                 h.edge();
             }
             sent += [2, 1, 0, 0][code as usize];
@@ -463,8 +487,9 @@ mod spec_tests {
         setup(&mut b, Mode::A, U_MSS, U_PERIOD, 2);
         timeline(&mut a, 1000, U_PERIOD, |_| 0, |_| 1, &[]);
         timeline(&mut b, 1000, U_PERIOD, |_| 4, |_| 0, &[]);
-        assert_eq!((a.model().ti_s, a.model().under), (10, 10));
-        assert_eq!((b.model().ql_s, b.model().over), (4, 4));
+        let (a, b) = (a.model().settled(), b.model().settled());
+        assert_eq!((a.ti_s, a.under), (10, 10));
+        assert_eq!((b.ql_s, b.over), (4, 4));
     }
 
     #[test]
@@ -473,9 +498,10 @@ mod spec_tests {
         setup(&mut s, Mode::A, U_MSS, U_PERIOD, 2);
         timeline(&mut s, 1000, U_PERIOD, |_| 3, |_| 0, &[]);
         timeline(&mut s, 500, U_PERIOD, |_| 0, |t| (t < 300) as u64, &[]);
-        assert_eq!((s.model().over, s.model().resid, s.model().ti_run), (3, 0, 3));
+        let m = s.model().settled();
+        assert_eq!((m.over, m.resid, m.ti_run), (3, 0, 3));
         s.csr(csr::STATE_CLEAR, 0);
-        let m = s.model();
+        let m = s.model().settled();
         assert_eq!((m.cnt, m.over, m.under, m.ti_run, m.resid, m.ql_s, m.ti_s), (0, 0, 0, 0, 0, 0, 0));
         let (c, _) = timeline(&mut s, 20, U_PERIOD, |_| 0, |_| 0, &[d(10, 0)]);
         assert_eq!(codes(&c), vec![1]);
@@ -503,22 +529,30 @@ mod spec_tests {
     }
 
     #[test]
+    fn v19_mode_b_at_the_ceiling() {
+        // at cycle 65,525 + j, ti_run = 65,525 + j and j over marks were issued: over while
+        // 65,535 > 65,525 + 2j, five packets, then full (ql is not above the sum; q ≥ d_under)
+        let c = mode_b_ceiling(&mut RenScript::default());
+        assert_eq!(c, [vec![2; 5], vec![1; 15]].concat());
+    }
+
+    #[test]
     fn malformed_and_rejected_inputs_touch_no_state() {
         let mut s = RenScript::default();
         setup(&mut s, Mode::A, U_MSS, U_PERIOD, 2);
         s.csr(csr::MAX_LEN, 1500);
         timeline(&mut s, 1000, U_PERIOD, |_| 2, |_| 0, &[]);
-        let before = s.model().clone();
-        let bad = |len| RenIn { deq_valid: 1, deq_is_data: 1, deq_len: len, ..Default::default() }.to_vec();
-        let o = RenOut::from_slice(&s.cycle(bad(0), 1));
-        assert_eq!((o.drop, o.ecn_out), (1, 0));
-        RenOut::from_slice(&s.cycle(bad(1501), 1));
-        let m = s.model();
+        let before = s.model().settled();
+        let bad = |t, len| Deq { t, data: true, ecn: 0, len };
+        let (o, _) = timeline(&mut s, 3, U_PERIOD, |_| 2, |_| 0, &[bad(0, 0), bad(1, 1501)]);
+        assert_eq!(o.iter().map(|o| (o.drop, o.ecn_out)).collect::<Vec<_>>(), vec![(1, 0), (1, 0)]);
+        let m = s.model().settled();
         assert_eq!((m.over, m.over_iss, m.counters[4]), (before.over, before.over_iss, 2));
         let mut m2 = s.model().clone();
         for (a, v) in [(csr::MODE, 3), (csr::MSS, 0), (csr::PERIOD, 0), (csr::MAX_LEN, 0), (7, 1)] {
             m2.step(&RenIn { csr_we: 1, csr_addr: a as u64, csr_wdata: v, ..Default::default() }.to_vec());
         }
+        let m2 = m2.settled();
         assert_eq!((m2.mode, m2.mss, m2.period, m2.max_len, m2.counters[6]), (0, 100, 1000, 1500, 5));
     }
 
@@ -526,15 +560,17 @@ mod spec_tests {
     fn fuzz_conserves_dequeues() {
         let mut m = Ren::default();
         let mut r = Rng::new(7);
-        let mut deqs = 0;
+        // a dequeue judged in a clock is counted at the edge after the next
+        let (mut deqs, mut last) = (0, 0);
         for _ in 0..50_000 {
             let mut ii = RenIn::from_slice(&random_cycle(&mut r));
             if (csr::CNT_BASE..csr::CNT_BASE + 7).contains(&(ii.csr_addr as u8)) {
                 ii.csr_we = 0; // presets re-base the counters; the vectors cover them
             }
             let o = RenOut::from_slice(&m.step(&ii.to_vec()));
-            assert_eq!(counted(&o), deqs);
+            assert_eq!(counted(&o), deqs - last);
             deqs += ii.deq_valid;
+            last = ii.deq_valid;
         }
         assert!(deqs > 15_000);
     }
