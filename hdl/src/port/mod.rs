@@ -263,12 +263,15 @@ crate::switch_block!(
                 takes two clocks, its queue and length check registered by an input stage, each queue's \
                 `QCAP` test is a flip-flop, and the port's counters count a clock late (see `port-hpcc`). \
                 Selective drop's decision reads flip-flops (since 2026-11-30 its input stage is the \
-                port's arrival stage, see `seldrop`). On the ECP5, about four fifths routing, the slowest \
-                path is the emulation queue's register `EMU_Q` through DWRR's choice and the grant into the \
-                resident byte count on three placements, a FIFO's block-RAM address and the AQM's stage `B` \
-                law on one each (76.28 MHz; 83.69 before selective drop's byte count in halves, 113 LUT4 \
-                fewer, when the AQM's stage `A` led on four placements: `D1`'s queue through the selection \
-                of that queue's marker state). Before selective drop's input stage \
+                port's arrival stage, see `seldrop`), and REN judges over two clocks (since 2026-11-30, see \
+                `ren`). On the ECP5, about four fifths routing, the slowest path is the emulation queue's \
+                register `EMU_Q` or its look-ahead flag through DWRR's choice and the grant into the \
+                shaper's carry or the link pacer's credit on four placements, `D1`'s queue through the \
+                AQM's state selection on one (82.47 MHz; 76.28 before REN's input stage, when the grant \
+                into the resident byte count, a FIFO's block-RAM address and the AQM's stage `B` law led; \
+                83.69 before selective drop's byte count in halves, 113 LUT4 fewer, when the AQM's stage \
+                `A` led on four placements: `D1`'s queue through the selection of that queue's marker \
+                state). Before selective drop's input stage \
                 (86.16 MHz, 80.77–87.34) the emulation queue's register `EMU_Q` through DWRR's choice and \
                 the grant led on four placements; trials of 2026-11-29 (the port README) showed the grant, \
                 the AQM's state selection and selective drop's decision as three walls of one height: with \
@@ -279,7 +282,7 @@ crate::switch_block!(
                 and the link pacer's credit then the slowest. So the next cuts are the other two, together: the \
                 AQM's state selected a clock earlier, with the queue the grant names (a stage in front of \
                 `A`, see `aqm`), and the grant registered before the emulation queue and the FIFOs act on \
-                it; then the AQM's division over two clocks and REN's input stage (see `ren`).",
+                it; then the AQM's division over two clocks.",
         min_cells: 1000,
         min_ram: 8,
         fits_hx8k: false,
