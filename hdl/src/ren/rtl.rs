@@ -254,8 +254,9 @@ pub struct RenInputStage {
     pub resid_zero: Signal<Out, Bit>,
     pub clamp: Signal<Out, Bit>,
     pub ti_run: Signal<Out, Bits<16>>,
-    /// `ti_run` at the next clock.
+    /// `ti_run` at the next clock, and `ti_run > 0` (a flip-flop).
     pub ti_run_next: Signal<Out, Bits<16>>,
+    pub ti_nz: Signal<Out, Bit>,
     pub bad: Signal<Out, Bit>,
     pub is_data: Signal<Out, Bit>,
     pub ql: Signal<Out, Bits<16>>,
@@ -269,6 +270,7 @@ pub struct RenInputStage {
     r_resid_zero: DFF<Bit>,
     r_clamp: DFF<Bit>,
     r_ti_run: DFF<Bits<16>>,
+    r_ti_nz: DFF<Bit>,
     /// The zero pins of reset are a malformed length.
     r_bad: DFFWithInit<Bit>,
     r_data: DFF<Bit>,
@@ -293,6 +295,7 @@ impl Default for RenInputStage {
             clamp: Default::default(),
             ti_run: Default::default(),
             ti_run_next: Default::default(),
+            ti_nz: Default::default(),
             bad: Default::default(),
             is_data: Default::default(),
             ql: Default::default(),
@@ -306,6 +309,7 @@ impl Default for RenInputStage {
             r_resid_zero: Default::default(),
             r_clamp: Default::default(),
             r_ti_run: Default::default(),
+            r_ti_nz: Default::default(),
             r_bad: DFFWithInit::new(true),
             r_data: Default::default(),
             r_ql: Default::default(),
@@ -317,7 +321,7 @@ impl Default for RenInputStage {
 impl Logic for RenInputStage {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, mss, period, max_len, r_boundary, r_inc, r_resid_zero, r_clamp, r_ti_run, r_bad, r_data, r_ql);
+        dff_setup!(self, clock, mss, period, max_len, r_boundary, r_inc, r_resid_zero, r_clamp, r_ti_run, r_ti_nz, r_bad, r_data, r_ql);
         clock!(self, clock, timer, idle);
         self.clear.next = self.csr_we.val() & (self.csr_addr.val() == 5);
         self.timer.period.next = self.period.q.val();
@@ -333,6 +337,7 @@ impl Logic for RenInputStage {
         self.r_clamp.d.next = self.idle.clamp.val();
         self.r_ti_run.d.next = self.idle.ti_run.val();
         self.ti_run_next.next = self.idle.ti_run.val();
+        self.r_ti_nz.d.next = self.idle.ti_run.val().any();
         self.r_bad.d.next = !self.deq_len.val().any() | (self.deq_len.val() > self.max_len.q.val());
         self.r_data.d.next = self.deq_is_data.val();
         self.r_ql.d.next = self.q_pkts.val().get_bits::<16>(0);
@@ -354,6 +359,7 @@ impl Logic for RenInputStage {
         self.resid_zero.next = self.r_resid_zero.q.val();
         self.clamp.next = self.r_clamp.q.val();
         self.ti_run.next = self.r_ti_run.q.val();
+        self.ti_nz.next = self.r_ti_nz.q.val();
         self.bad.next = self.r_bad.q.val();
         self.is_data.next = self.r_data.q.val();
         self.ql.next = self.r_ql.q.val();
@@ -528,7 +534,8 @@ pub struct BoundaryTerms {
     pub clock: Signal<In, Clock>,
     pub strict: Signal<In, Bit>,
     pub ql: Signal<In, Bits<16>>,
-    pub ti_run: Signal<In, Bits<16>>,
+    /// `ti_run > 0` (a flip-flop: `RenInputStage`), so `e` is one LUT on flip-flops.
+    pub ti_nz: Signal<In, Bit>,
     pub inc_ti: Signal<In, Bit>,
     pub resid_zero: Signal<In, Bit>,
     /// The A_NET flag (`MODE` = 1), and `X` and `X'` (flip-flops: `RenBudgets`).
@@ -590,7 +597,7 @@ impl Default for BoundaryTerms {
             clock: Default::default(),
             strict: Default::default(),
             ql: Default::default(),
-            ti_run: Default::default(),
+            ti_nz: Default::default(),
             inc_ti: Default::default(),
             resid_zero: Default::default(),
             anet: Default::default(),
@@ -652,7 +659,7 @@ impl Logic for BoundaryTerms {
         self.rest_over1.next = self.r_rest_over1.q.val();
         self.rest_under.next = self.r_rest_under.q.val();
         self.rest_under1.next = self.r_rest_under1.q.val();
-        self.adj.next = self.strict.val() & self.resid_zero.val() & (self.inc_ti.val() | self.ti_run.val().any());
+        self.adj.next = self.strict.val() & self.resid_zero.val() & (self.inc_ti.val() | self.ti_nz.val());
         self.e_pos.next = self.inc_ti.val() & !self.adj.val();
         self.e_neg.next = self.adj.val() & !self.inc_ti.val();
         self.tp_over.next = self.anet.val() & self.p_over.val();
@@ -809,6 +816,7 @@ pub struct RenBudgets {
     pub strict: Signal<In, Bit>,
     pub ql: Signal<In, Bits<16>>,
     pub ti_run: Signal<In, Bits<16>>,
+    pub ti_nz: Signal<In, Bit>,
     pub inc_ti: Signal<In, Bit>,
     pub resid_zero: Signal<In, Bit>,
     /// `BoundaryTerms`' next values of the A_NET flag, `ti_run` and the tallies' registers.
@@ -869,6 +877,7 @@ impl Default for RenBudgets {
             strict: Default::default(),
             ql: Default::default(),
             ti_run: Default::default(),
+            ti_nz: Default::default(),
             inc_ti: Default::default(),
             resid_zero: Default::default(),
             anet_next: Default::default(),
@@ -923,7 +932,7 @@ impl Logic for RenBudgets {
         self.ti_s.next = self.lat_ti.q.val();
         self.terms.strict.next = self.strict.val();
         self.terms.ql.next = self.ql.val();
-        self.terms.ti_run.next = self.ti_run.val();
+        self.terms.ti_nz.next = self.ti_nz.val();
         self.terms.inc_ti.next = self.inc_ti.val();
         self.terms.resid_zero.next = self.resid_zero.val();
         self.terms.anet.next = self.anet.q.val();
@@ -1238,6 +1247,7 @@ impl Logic for RenCounters {
         self.budgets.strict.next = self.flags.q.val().get_bit(0);
         self.budgets.ql.next = self.in_stage.ql.val();
         self.budgets.ti_run.next = self.in_stage.ti_run.val();
+        self.budgets.ti_nz.next = self.in_stage.ti_nz.val();
         self.budgets.inc_ti.next = self.in_stage.inc.val();
         self.budgets.resid_zero.next = self.in_stage.resid_zero.val();
         self.budgets.ti_run_next.next = self.in_stage.ti_run_next.val();
