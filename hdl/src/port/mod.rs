@@ -264,10 +264,14 @@ crate::switch_block!(
                 `QCAP` test is a flip-flop, and the port's counters count a clock late (see `port-hpcc`). \
                 Selective drop's decision reads flip-flops (since 2026-11-30 its input stage is the \
                 port's arrival stage, see `seldrop`), and REN judges over two clocks (since 2026-11-30, see \
-                `ren`). On the ECP5, about four fifths routing, the slowest path is the emulation queue's \
-                register `EMU_Q` or its look-ahead flag through DWRR's choice and the grant into the \
-                shaper's carry or the link pacer's credit on four placements, `D1`'s queue through the \
-                AQM's state selection on one (82.47 MHz; 76.28 before REN's input stage, when the grant \
+                `ren`; its decision's fan-out cut since 2026-11-30). On the ECP5, about four fifths routing, the \
+                slowest path ends at the emulation queue's look-ahead flag on three placements (a head \
+                length, from a FIFO's block-RAM output or picked by `EMU_Q`, through the shaper's bucket \
+                chain), at a queue's `QCAP` flag on one (`EMU_Q` through DWRR's choice, the grant, the \
+                resident byte count and a FIFO's count) and at the AQM's stage `B` clamp on one (`D1`'s \
+                queue through its law's selection) (82.08 MHz; 82.47 \
+                before REN's fan-out cut, when the grant into the shaper's carry or the link pacer's \
+                credit and the AQM's state selection led; 76.28 before REN's input stage, when the grant \
                 into the resident byte count, a FIFO's block-RAM address and the AQM's stage `B` law led; \
                 83.69 before selective drop's byte count in halves, 113 LUT4 fewer, when the AQM's stage \
                 `A` led on four placements: `D1`'s queue through the selection of that queue's marker \

@@ -117,16 +117,16 @@ crate::switch_block!(
                 judges it, its valid and code in that clock (the README's Latency). In the early pins' \
                 clock the length is checked, the period timer and the idle accumulator run a clock ahead, \
                 and mode B's compares are made for every value the sums can take after it, one carry chain \
-                each (`ModeBAhead`); the counters count a clock late (`LateCounter`). No clock holds more \
-                than one carry chain of the period's arithmetic: the boundary's budgets are finished in \
-                the clock after it. Before the input stage (67.74 MHz, 1,947 cells) the length check, the \
-                decision and the issued marks' enable were the slowest path; with the stage and the \
-                counters counting at the judging clock's edge, 69.63 MHz (`--trial`), a counter's chain \
-                and the clock after a boundary then leading. What is left is that clock after a boundary: \
-                a rest of the budgets through the 19-bit sum that finishes them, the budget's nonzero \
-                test, the decision and the mark into the tallies' sums, about two thirds routing. 100 MHz \
-                needs the decision's fan-out cut: the budgets' nonzero tests as registers of their own, \
-                and the marks' effect on the tallies and budgets a clock late (the README, Toward 100 MHz).",
+                each (`ModeBAhead`); the counters count a clock late (`LateCounter`). The decision's fan-out \
+                is cut: the budgets' nonzero tests are flip-flops, set at a boundary from tests of the \
+                budgets to come made in the boundary clock (`BoundaryTerms`, one chain per threshold on \
+                registered operands) and at a spend from the spent budget's `>= 2`; a mark reaches the \
+                tallies a clock late (the pending mark). Before the input stage the length check, the \
+                decision and the issued marks' enable were the slowest path (67.74 MHz, 1,947 cells); \
+                with it, the clock after a boundary (81.61 MHz). What is left is about one carry chain and \
+                its routing per clock: a `PERIOD` write's 32-bit move of the period timer, or a boundary \
+                test's 19-bit chain from the queue count through the picks into a nonzero flag (the \
+                README, Toward 100 MHz).",
         min_cells: 100,
         min_ram: 0,
         fits_hx8k: true,
