@@ -136,7 +136,11 @@ impl<const NQ: usize, const QB: usize, const CB: usize, const F: usize> Logic fo
         dff_setup!(self, clock, d1_valid, d1_q, d1_meta, d1_ts, d2_valid, d2_q, d2_meta, d2_sojourn);
         clock!(self, clock, aqm, ren, int_stamp);
         self.d1_valid.d.next = self.g.val();
-        self.d1_q.d.next = self.gq.val();
+        // the pick's queue holds while it waits for the link; an empty `D1` keeps queue 0
+        self.d1_q.d.next = 0.into();
+        if self.g.val() {
+            self.d1_q.d.next = self.gq.val();
+        }
         self.d1_meta.d.next = self.g_meta.val();
         self.d1_ts.d.next = self.g_ts.val();
         self.in_flight.next = bit_cast::<2, 1>(self.d1_valid.q.val().into()) + bit_cast::<2, 1>(self.d2_valid.q.val().into());

@@ -221,6 +221,8 @@ pub struct EmuShaper {
     pub queue_write: Signal<In, Bit>,
     pub eligible: Signal<Out, Bit>,
     pub shaper_eligible: Signal<Out, Bit>,
+    /// A shaper write lands at this clock's edge (a flip-flop).
+    pub write_lands: Signal<Out, Bit>,
     shaper: TokenShaper,
     ahead: EmuAhead,
     /// A shaper write was presented last clock: it lands at this clock's edge.
@@ -255,7 +257,10 @@ impl Logic for EmuShaper {
         self.ahead.in_len.next = self.in_len.val();
         self.ahead.pop.next = self.deq.val();
         self.we_r.d.next = self.csr_we.val();
-        self.ahead.stale.next = self.we_r.q.val() | self.queue_write.val();
+        // stale after a write, and after a pop the shaper did not charge (a violation: a write
+        // landed while the pick waited for the link)
+        self.ahead.stale.next = self.we_r.q.val() | self.queue_write.val() | (self.deq.val() & !self.shaper.eligible.val());
+        self.write_lands.next = self.we_r.q.val();
         self.eligible.next = self.ahead.eligible.val();
         self.shaper_eligible.next = self.shaper.eligible.val();
     }

@@ -113,7 +113,10 @@ pub struct PortModel<const NQ: usize, const DB: usize, const F: usize = { featur
     pub pacer: Pacer,
     /// The descriptor that arrived last clock, classified then; admitted this clock.
     pub arrival: Option<Arrival>,
-    /// The descriptor granted last clock: (queue, descriptor).
+    /// The queue DWRR picked last clock: its head pops in this clock if the link is free, and
+    /// waits (the pick holding) while it is not (the README, *Scheduling*).
+    pub pick: Option<usize>,
+    /// The descriptor popped last clock: (queue, descriptor).
     pub d1: Option<(usize, Desc)>,
     /// The descriptor the AQM judged last clock.
     pub d2: Option<Judged>,
@@ -121,9 +124,10 @@ pub struct PortModel<const NQ: usize, const DB: usize, const F: usize = { featur
     pub aqm: Vec<Marker>,
     pub seldrop: SelDropCore,
     pub shaper: Shaper,
-    /// A shaper register write landed at the last edge, or `EMU_Q` was written in the last
-    /// clock: the emulation queue is not servable this clock (the RTL judges its eligibility a
-    /// clock ahead and cannot see those writes, `emu_ahead.rs`).
+    /// A shaper register write landed at the last edge, `EMU_Q` was written in the last clock,
+    /// or the emulation queue popped a head its shaper did not find eligible (a violation, not
+    /// charged): the emulation queue is not servable this clock (the RTL judges its eligibility
+    /// a clock ahead, for a charged pop, and cannot see those writes, `emu_ahead.rs`).
     pub emu_stale: bool,
     pub ren: Ren,
     pub int: IntStamp,
@@ -149,6 +153,7 @@ impl<const NQ: usize, const DB: usize, const F: usize> Default for PortModel<NQ,
             resident_bytes: 0,
             pacer: Pacer::default(),
             arrival: None,
+            pick: None,
             d1: None,
             d2: None,
             dwrr: Dwrr::new(NQ),
@@ -316,19 +321,30 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
             }
         }
 
-        // --- scheduling: shaper eligibility, DWRR / SP, pacer
+        // --- scheduling: last clock's pick pops while the link is free; DWRR picks the next
+        // from every queue as it stands after that pop (the README, *Scheduling*)
         let head = |q: usize| self.fifo[q].front().map(|d| d.len).unwrap_or(0);
         let lens: Vec<u64> = (0..NQ).map(head).collect();
+        let ready = self.pacer.ready();
+        let pop = self.pick.filter(|_| ready);
+        let view_lens: Vec<u64> =
+            (0..NQ).map(|q| if pop == Some(q) { self.fifo[q].get(1).map(|d| d.len).unwrap_or(0) } else { lens[q] }).collect();
         let emu = enabled(self.emu_q).filter(|&q| q < NQ && Self::has(features::SHAPER));
-        let mut valid: u64 = (0..NQ).filter(|&q| counts[q] > 0).map(|q| 1 << q).sum();
+        let mut valid: u64 = (0..NQ).filter(|&q| counts[q] > (pop == Some(q)) as u64).map(|q| 1 << q).sum();
+        let shaper_write_lands = self.shaper.csr.held.is_some();
         if let Some(e) = emu {
-            if !self.shaper.eligible(lens[e]) || self.emu_stale {
+            // the shaper charges a pick at its pop, a clock later: the emulation queue is not
+            // picked while its last pick pops, nor when a shaper write lands in between
+            if pop == Some(e) || shaper_write_lands || self.emu_stale || !self.shaper.eligible(lens[e]) {
                 valid &= !(1 << e);
             }
         }
-        let shaper_write_lands = self.shaper.csr.held.is_some();
-        let ready = self.pacer.ready();
-        let grant = self.dwrr.clock(valid, &lens, ready);
+        let emu_q_write = we(0) == 1 && reg == csr::EMU_Q as u64;
+        let pick_en = (self.pick.is_none() || ready) && !emu_q_write;
+        let pick = self.dwrr.clock(valid, &view_lens, pick_en);
+        // a register write landing while a pick waits for the link can leave the emulation
+        // queue's head ineligible at its pop: the shaper counts a violation and does not charge
+        let violation = emu.is_some_and(|e| pop == Some(e) && !self.shaper.eligible(lens[e]));
         self.shaper.step(
             &ShaperIn {
                 csr_we: we(4),
@@ -336,19 +352,21 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
                 csr_wdata: i.csr_wdata,
                 head_valid: emu.is_some_and(|e| counts[e] > 0) as u64,
                 head_len: emu.map(|e| lens[e]).unwrap_or(0),
-                deq: (emu.is_some() && grant == emu) as u64,
+                deq: (emu.is_some() && pop == emu) as u64,
             }
             .to_vec(),
         );
-        let popped = grant.map(|q| {
-            let d = self.fifo[q].pop_front().expect("granted queue is backlogged");
+        let popped = pop.map(|q| {
+            let d = self.fifo[q].pop_front().expect("a picked queue is backlogged");
             self.resident_bytes -= d.len;
             inc32(&mut self.cnt.deq);
             (q, d)
         });
-        (o.grant, o.grant_q) = (grant.is_some() as u64, grant.unwrap_or(0) as u64);
+        (o.grant, o.grant_q) = (pop.is_some() as u64, pop.unwrap_or(0) as u64);
         self.pacer.clock(self.rate, self.overhead, popped.map(|(_, d)| d.len));
         self.d1 = popped;
+        // a pick waits while the link is busy; no pick is made in the clock of an `EMU_Q` write
+        self.pick = if pick_en { pick } else if ready { None } else { self.pick };
 
         // --- admission of last clock's arrival: QCAP, selective drop, enqueue with the time stamp
         let a = self.arrival.unwrap_or_default();
@@ -414,7 +432,7 @@ impl<const NQ: usize, const DB: usize, const F: usize> CycleModel for PortModel<
             self.dwrr.csr_write(reg, i.csr_wdata);
         }
 
-        self.emu_stale = shaper_write_lands || (we(0) == 1 && reg == csr::EMU_Q as u64);
+        self.emu_stale = shaper_write_lands || emu_q_write || violation;
 
         // --- time base and port registers
         self.now = if we(0) == 1 && reg == csr::TIME_LOAD as u64 { i.csr_wdata } else { (now + 1) & 0xFFFF_FFFF };

@@ -1,7 +1,11 @@
-//! The port's scheduling stage: every queue's head goes to DWRR / strict priority, the
-//! emulation queue's head only while the shaper finds it eligible; when the link is ready the
-//! granted queue pops and its head (the descriptor and its enqueue stamp) leaves for the
-//! departure stage.
+//! The port's scheduling stage, over two clocks. DWRR / strict priority picks a queue into a
+//! register (`pend`); in the next clock, while the link is ready, that queue pops and its head
+//! (the descriptor and its enqueue stamp) leaves for the departure stage, and while it is not,
+//! the pick waits. DWRR picks from every queue as it stands after this clock's pop: the popping
+//! queue by its second entry (not at all when it pops its last), the emulation queue only while
+//! the shaper finds its head eligible and not while it pops (the shaper charges a pick at its
+//! pop) or a shaper write lands. So the pops, the link pacer, the resident counts and the
+//! departure start at flip-flops, and no path runs from DWRR's choice into them.
 
 use super::emu_ahead::EmuShaper;
 use crate::dwrr::rtl::Dwrr;
@@ -40,6 +44,13 @@ pub struct Scheduler<const NQ: usize, const QB: usize> {
     pub g_ts: Signal<Out, Bits<32>>,
     pub pop: [Signal<Out, Bit>; NQ],
     dwrr: Dwrr<NQ, QB>,
+    /// Last clock's pick: one flag per queue, any, and its queue.
+    pend: [DFF<Bit>; NQ],
+    pend_v: DFF<Bit>,
+    pend_q: DFF<Bits<QB>>,
+    /// DWRR may pick this clock: no pick waits for the link, and `EMU_Q` is not written.
+    pick_en: Signal<Local, Bit>,
+    emu_q_write: Signal<Local, Bit>,
     /// The emulation queue's shaper, its eligibility judged a clock ahead.
     shaper: EmuShaper,
     onehot: [Constant<Bits<NQ>>; NQ],
@@ -80,6 +91,11 @@ impl<const NQ: usize, const QB: usize> Default for Scheduler<NQ, QB> {
             g_ts: Default::default(),
             pop: std::array::from_fn(|_| Default::default()),
             dwrr: Default::default(),
+            pend: std::array::from_fn(|_| Default::default()),
+            pend_v: Default::default(),
+            pend_q: Default::default(),
+            pick_en: Default::default(),
+            emu_q_write: Default::default(),
             shaper: Default::default(),
             onehot: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
             servable: std::array::from_fn(|_| Default::default()),
@@ -97,6 +113,14 @@ impl<const NQ: usize, const QB: usize> Logic for Scheduler<NQ, QB> {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clock, dwrr, shaper);
+        dff_setup!(self, clock, pend_v, pend_q);
+        // last clock's pick pops while the link is ready
+        self.g.next = self.pend_v.q.val() & self.ready.val();
+        self.gq.next = self.pend_q.q.val();
+        for i in 0..NQ {
+            self.pend[i].clock.next = self.clock.val();
+            self.pop[i].next = self.pend[i].q.val() & self.ready.val();
+        }
         // the shaper sees the emulation queue's head, and what its next one can be
         self.emu_len.next = 0.into();
         self.emu_backlog.next = false;
@@ -120,11 +144,15 @@ impl<const NQ: usize, const QB: usize> Logic for Scheduler<NQ, QB> {
         self.shaper.nonempty.next = self.emu_backlog.val();
         self.shaper.in_len.next = self.enq_len.val();
         // `EMU_Q` (port register 5) is applied at its own clock's edge
-        self.shaper.queue_write.next = self.csr_we.val() & (self.block.val() == 0) & (self.sub_addr.val() == 5);
+        self.emu_q_write.next = self.csr_we.val() & (self.block.val() == 0) & (self.sub_addr.val() == 5);
+        self.shaper.queue_write.next = self.emu_q_write.val();
+        self.shaper.deq.next = self.emu_en.val() & self.g.val() & (self.gq.val() == self.emu.val());
         self.dwrr.csr_we.next = self.csr_we.val() & (self.block.val() == 1);
         self.dwrr.csr_addr.next = self.sub_addr.val();
         self.dwrr.csr_wdata.next = self.csr_wdata.val();
-        self.dwrr.grant_en.next = self.ready.val();
+        self.pick_en.next = (!self.pend_v.q.val() | self.ready.val()) & !self.emu_q_write.val();
+        self.dwrr.grant_en.next = self.pick_en.val();
+        // every queue as after this clock's pop
         self.arrive.next = 0.into();
         for i in 0..NQ {
             if self.arr_push[i].val() {
@@ -132,9 +160,14 @@ impl<const NQ: usize, const QB: usize> Logic for Scheduler<NQ, QB> {
             }
             self.dwrr.head_len[i].next = 0.into();
             self.servable[i].next = false;
-            if self.nonempty[i].val() {
+            if self.nonempty[i].val() & !(self.pop[i].val() & self.lasts[i].val()) {
                 self.dwrr.head_len[i].next = self.heads_len[i].val();
-                self.servable[i].next = !(self.emu_en.val() & (self.emu.val().index() == i) & !self.shaper.eligible.val());
+                if self.pop[i].val() {
+                    self.dwrr.head_len[i].next = self.seconds_len[i].val();
+                }
+                self.servable[i].next = !(self.emu_en.val()
+                    & (self.emu.val().index() == i)
+                    & (!self.shaper.eligible.val() | self.pop[i].val() | self.shaper.write_lands.val()));
             }
         }
         self.hv[0].next = 0.into();
@@ -149,9 +182,19 @@ impl<const NQ: usize, const QB: usize> Logic for Scheduler<NQ, QB> {
             self.dwrr.head_valid.next = self.hv[i].val();
         }
         self.dwrr.arrive.next = self.arrive.val();
-        self.g.next = self.dwrr.grant.val();
-        self.gq.next = self.dwrr.grant_q.val();
-        self.shaper.deq.next = self.emu_en.val() & self.g.val() & (self.gq.val() == self.emu.val());
+        // the pick: made while DWRR may pick, held while it waits for the link
+        self.pend_v.d.next = self.pend_v.q.val() & !self.ready.val();
+        self.pend_q.d.next = self.pend_q.q.val();
+        if self.pick_en.val() {
+            self.pend_v.d.next = self.dwrr.grant.val();
+            self.pend_q.d.next = self.dwrr.grant_q.val();
+        }
+        for i in 0..NQ {
+            self.pend[i].d.next = self.pend[i].q.val() & !self.ready.val();
+            if self.pick_en.val() {
+                self.pend[i].d.next = self.dwrr.grant.val() & (self.dwrr.grant_q.val().index() == i);
+            }
+        }
         self.g_len.next = 0.into();
         self.g_rest.next = 0.into();
         self.g_ts.next = 0.into();

@@ -259,12 +259,15 @@ mod spec_tests {
         // clock 1: the first is admitted to queue 1; the second arrives (queue 6) as MAX_LEN drops to 1000
         let o = step(with_write(csr::MAX_LEN, 1000, desc(1, 2000, 2)));
         assert_eq!((o.in_admit, o.in_drop, o.grant), (1, drop::NONE, 0));
-        // clock 2: the second is admitted (its length was checked against 9216); the third arrives
+        // clock 2: the second is admitted (its length was checked against 9216), the first is
+        // picked; the third arrives
         let o = step(desc(1, 2000, 2));
-        assert_eq!((o.in_admit, o.in_drop, o.grant, o.grant_q), (1, drop::NONE, 1, 1), "the first, in queue 1, is granted");
-        // clock 3: the third is malformed (2000 > 1000)
+        assert_eq!((o.in_admit, o.in_drop, o.grant), (1, drop::NONE, 0));
+        // clock 3: the third is malformed (2000 > 1000); the first, in queue 1, pops
         let o = step(PortIn::default());
-        assert_eq!((o.in_admit, o.in_drop, o.grant, o.grant_q), (0, drop::MALFORMED, 1, 6), "the second went to queue 6");
+        assert_eq!((o.in_admit, o.in_drop, o.grant, o.grant_q), (0, drop::MALFORMED, 1, 1), "the first, in queue 1, pops");
+        let o = step(PortIn::default());
+        assert_eq!((o.in_admit, o.in_drop, o.grant, o.grant_q), (0, drop::NONE, 1, 6), "the second went to queue 6");
         let o = step(PortIn::default());
         assert_eq!((o.in_admit, o.in_drop, o.grant), (0, drop::NONE, 0));
         assert_eq!((m.cnt.input, m.cnt.enq, m.cnt.drop_malformed, m.cnt.deq), (3, 2, 1, 2));
@@ -304,14 +307,17 @@ mod spec_tests {
         assert_eq!(step(read(rd::IN, desc(1, 100, 2))).csr_rdata, 0);
         let o = step(read(rd::IN, PortIn::default()));
         assert_eq!((o.in_admit, o.csr_rdata), (1, 0));
-        // clock 2: its grant (the DEQ event); IN still shows 0, counted at the edge that ends it
+        // clock 2: it is picked; IN still shows 0, counted at the edge that ends clock 1
         let o = step(read(rd::IN, PortIn::default()));
-        assert_eq!((o.grant, o.csr_rdata), (1, 0));
-        assert_eq!(step(read(rd::ENQ, PortIn::default())).csr_rdata, 1, "clock 3: ENQ shows the admission");
-        assert_eq!(step(read(rd::DEQ, PortIn::default())).csr_rdata, 1, "clock 4: DEQ shows the grant");
-        // clock 4 is `D2`'s (the OUT event): OUT shows it from clock 6
-        assert_eq!(step(read(rd::OUT, PortIn::default())).csr_rdata, 0, "clock 5");
-        assert_eq!(step(read(rd::OUT, PortIn::default())).csr_rdata, 1, "clock 6");
+        assert_eq!((o.grant, o.csr_rdata), (0, 0));
+        // clock 3: it pops (the DEQ event)
+        let o = step(read(rd::ENQ, PortIn::default()));
+        assert_eq!((o.grant, o.csr_rdata), (1, 1), "clock 3: ENQ shows the admission");
+        assert_eq!(step(read(rd::DEQ, PortIn::default())).csr_rdata, 0, "clock 4");
+        assert_eq!(step(read(rd::DEQ, PortIn::default())).csr_rdata, 1, "clock 5: DEQ shows the pop");
+        // clock 5 is `D2`'s (the OUT event): OUT shows it from clock 7
+        assert_eq!(step(read(rd::OUT, PortIn::default())).csr_rdata, 0, "clock 6");
+        assert_eq!(step(read(rd::OUT, PortIn::default())).csr_rdata, 1, "clock 7");
     }
 
     #[test]
@@ -328,8 +334,8 @@ mod spec_tests {
     }
 
     /// With the default (unlimited) link every arrival is admitted in the next clock (its input
-    /// stage) and leaves four clocks after it arrived (granted in the clock after its admission,
-    /// judged by the AQM in `D1`, out from `D2`).
+    /// stage) and leaves five clocks after it arrived (picked in the clock after its admission,
+    /// popped in the next, judged by the AQM in `D1`, out from `D2`).
     #[test]
     fn one_descriptor_per_clock_in_and_out() {
         let mut m = Port8x16::default();
@@ -341,10 +347,10 @@ mod spec_tests {
             admitted += o.in_admit;
             out += o.out_valid;
             assert_eq!(o.in_admit, (t >= 1) as u64, "clock {t}");
-            assert_eq!(o.grant, (t >= 2) as u64, "clock {t}");
-            assert_eq!(o.out_valid, (t >= 4) as u64, "clock {t}");
+            assert_eq!(o.grant, (t >= 3) as u64, "clock {t}");
+            assert_eq!(o.out_valid, (t >= 5) as u64, "clock {t}");
         }
-        assert_eq!((admitted, out), (n - 1, n - 4));
+        assert_eq!((admitted, out), (n - 1, n - 5));
         assert_conserved(&m);
     }
 
