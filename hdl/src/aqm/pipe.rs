@@ -1439,6 +1439,11 @@ crate::pin_io!(TestQueueStates;
 /// dequeues queue `q` and reads its state from [`PipeQueueStates`]; stage `B` writes the
 /// outcome into the queue it holds (`q` of the clock before) and shows the verdict. Register
 /// address 7 (`STATE_CLEAR`) clears every queue's state.
+///
+/// The state stage `A` reads is selected a clock ahead, by the queue dequeued in the next clock
+/// (`q_next`), into registers (`rr_*`), with stage `B`'s write at the same edge forwarded (and a
+/// clear winning): so stage `A` starts from flip-flops, not from an `NQ`-way select on `q`, and
+/// reads the same set as a select in its own clock would.
 #[derive(LogicBlock, Default)]
 pub struct PipeQueueMarker<const NQ: usize, const QB: usize> {
     pub clock: Signal<In, Clock>,
@@ -1446,8 +1451,9 @@ pub struct PipeQueueMarker<const NQ: usize, const QB: usize> {
     pub csr_addr: Signal<In, Bits<6>>,
     pub csr_wdata: Signal<In, Bits<32>>,
     pub deq: Signal<In, Bit>,
-    /// The dequeued queue.
+    /// The dequeued queue, and the one dequeued in the next clock (any value when none is).
     pub q: Signal<In, Bits<QB>>,
+    pub q_next: Signal<In, Bits<QB>>,
     pub now: Signal<In, Bits<32>>,
     /// The dequeued descriptor's enqueue stamp.
     pub ts: Signal<In, Bits<32>>,
@@ -1460,12 +1466,25 @@ pub struct PipeQueueMarker<const NQ: usize, const QB: usize> {
     states: PipeQueueStates<NQ, QB>,
     b_q: DFF<Bits<QB>>,
     clear: Signal<Local, Bit>,
+    /// Stage `B` writes the queue `q_next` names at this edge.
+    fwd: Signal<Local, Bit>,
+    rr_ms: DFF<Bit>,
+    rr_fv: DFF<Bit>,
+    rr_dl: DFF<Bit>,
+    rr_fat: DFF<Bits<32>>,
+    rr_cnt: DFF<Bits<16>>,
+    rr_lc: DFF<Bits<16>>,
+    rr_base: DFF<Bits<32>>,
+    rr_law: DFF<Bits<24>>,
+    rr_law_inc: DFF<Bits<7>>,
+    rr_law_delta: DFF<Bits<7>>,
+    rr_idx2: DFF<Bits<7>>,
 }
 
 impl<const NQ: usize, const QB: usize> Logic for PipeQueueMarker<NQ, QB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, b_q);
+        dff_setup!(self, clock, b_q, rr_ms, rr_fv, rr_dl, rr_fat, rr_cnt, rr_lc, rr_base, rr_law, rr_law_inc, rr_law_delta, rr_idx2);
         clock!(self, clock, core, states);
         self.clear.next = self.csr_we.val() & (self.csr_addr.val() == 7);
         self.b_q.d.next = self.q.val();
@@ -1481,21 +1500,60 @@ impl<const NQ: usize, const QB: usize> Logic for PipeQueueMarker<NQ, QB> {
         self.core.qlen.next = self.qlen.val();
         self.ecn_out.next = self.core.ecn_out.val();
         self.drop.next = self.core.drop.val();
-        self.states.rsel.next = self.q.val();
+        // the next clock's set, with this edge's write forwarded and a clear winning
+        self.states.rsel.next = self.q_next.val();
         self.states.wsel.next = self.b_q.q.val();
+        self.fwd.next = self.core.write.val() & (self.b_q.q.val() == self.q_next.val());
+        self.rr_ms.d.next = self.states.r_ms.val();
+        self.rr_fv.d.next = self.states.r_fv.val();
+        self.rr_dl.d.next = self.states.r_dl.val();
+        self.rr_fat.d.next = self.states.r_fat.val();
+        self.rr_cnt.d.next = self.states.r_cnt.val();
+        self.rr_lc.d.next = self.states.r_lc.val();
+        self.rr_base.d.next = self.states.r_base.val();
+        self.rr_law.d.next = self.states.r_law.val();
+        self.rr_law_inc.d.next = self.states.r_law_inc.val();
+        self.rr_law_delta.d.next = self.states.r_law_delta.val();
+        self.rr_idx2.d.next = self.states.r_idx2.val();
+        if self.fwd.val() {
+            self.rr_ms.d.next = self.core.n_ms.val();
+            self.rr_fv.d.next = self.core.n_fv.val();
+            self.rr_dl.d.next = self.core.n_dl.val();
+            self.rr_fat.d.next = self.core.n_fat.val();
+            self.rr_cnt.d.next = self.core.n_cnt.val();
+            self.rr_lc.d.next = self.core.n_lc.val();
+            self.rr_base.d.next = self.core.n_base.val();
+            self.rr_law.d.next = self.core.n_law.val();
+            self.rr_law_inc.d.next = self.core.n_law_inc.val();
+            self.rr_law_delta.d.next = self.core.n_law_delta.val();
+            self.rr_idx2.d.next = self.core.n_idx2.val();
+        }
+        if self.clear.val() {
+            self.rr_ms.d.next = false;
+            self.rr_fv.d.next = false;
+            self.rr_dl.d.next = false;
+            self.rr_fat.d.next = 0.into();
+            self.rr_cnt.d.next = 0.into();
+            self.rr_lc.d.next = 0.into();
+            self.rr_base.d.next = 0.into();
+            self.rr_law.d.next = 0.into();
+            self.rr_law_inc.d.next = 0.into();
+            self.rr_law_delta.d.next = 0.into();
+            self.rr_idx2.d.next = 0.into();
+        }
         self.states.write.next = self.core.write.val();
         self.states.clear.next = self.clear.val();
-        self.core.r_ms.next = self.states.r_ms.val();
-        self.core.r_fv.next = self.states.r_fv.val();
-        self.core.r_dl.next = self.states.r_dl.val();
-        self.core.r_fat.next = self.states.r_fat.val();
-        self.core.r_cnt.next = self.states.r_cnt.val();
-        self.core.r_lc.next = self.states.r_lc.val();
-        self.core.r_base.next = self.states.r_base.val();
-        self.core.r_law.next = self.states.r_law.val();
-        self.core.r_law_inc.next = self.states.r_law_inc.val();
-        self.core.r_law_delta.next = self.states.r_law_delta.val();
-        self.core.r_idx2.next = self.states.r_idx2.val();
+        self.core.r_ms.next = self.rr_ms.q.val();
+        self.core.r_fv.next = self.rr_fv.q.val();
+        self.core.r_dl.next = self.rr_dl.q.val();
+        self.core.r_fat.next = self.rr_fat.q.val();
+        self.core.r_cnt.next = self.rr_cnt.q.val();
+        self.core.r_lc.next = self.rr_lc.q.val();
+        self.core.r_base.next = self.rr_base.q.val();
+        self.core.r_law.next = self.rr_law.q.val();
+        self.core.r_law_inc.next = self.rr_law_inc.q.val();
+        self.core.r_law_delta.next = self.rr_law_delta.q.val();
+        self.core.r_idx2.next = self.rr_idx2.q.val();
         self.states.n_ms.next = self.core.n_ms.val();
         self.states.n_fv.next = self.core.n_fv.val();
         self.states.n_dl.next = self.core.n_dl.val();

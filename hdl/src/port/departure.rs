@@ -162,6 +162,7 @@ impl<const NQ: usize, const QB: usize, const CB: usize, const F: usize> Logic fo
         self.aqm.csr_wdata.next = self.csr_wdata.val();
         self.aqm.deq.next = self.d1_valid.q.val();
         self.aqm.q.next = self.d1_q.q.val();
+        self.aqm.q_next.next = self.gq.val();
         self.aqm.now.next = self.now.val();
         self.aqm.ts.next = self.d1_ts.q.val();
         self.aqm.ecn_in.next = self.d1_ecn.val();
