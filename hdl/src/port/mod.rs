@@ -52,7 +52,7 @@ pub mod rd {
         DROP_MALFORMED @ 2 : Ro, "Arrivals dropped as malformed (length 0 or above `MAX_LEN`).";
         DROP_TAIL @ 3 : Ro, "Arrivals tail-dropped (queue at `QCAP`).";
         DROP_SEL @ 4 : Ro, "Arrivals dropped by selective drop (on `SEL_Q`).";
-        DEQ @ 5 : Ro, "Descriptors granted by the scheduler.";
+        DEQ @ 5 : Ro, "Descriptors popped by the scheduler (each in the clock after its pick).";
         OUT @ 6 : Ro, "Descriptors sent on `out_*`.";
         DROP_AQM @ 7 : Ro, "Departures dropped by the AQM (Not-ECT with `drop_non_ect`).";
         DROP_REN @ 8 : Ro, "Departures dropped by REN (malformed for it).";
@@ -61,7 +61,7 @@ pub mod rd {
         RESIDENT_PKTS @ 11 : Ro, "Descriptors in the queues.";
         RESIDENT_BYTES @ 12 : Ro, "Bytes in the queues.";
         NOW @ 13 : Ro, "The time base (clocks).";
-        IN_FLIGHT @ 14 : Ro, "Descriptors between grant and departure (the registers D1 and D2): 0, 1 or 2.";
+        IN_FLIGHT @ 14 : Ro, "Descriptors between pop and departure (the registers D1 and D2): 0, 1 or 2.";
         QLEN0 @ 16 x 8 : Ro, "Occupancy of queue `q` in packets at `QLEN0 + q`.";
     }
 }
@@ -185,19 +185,20 @@ crate::pins! {
 }
 
 crate::pins! {
-    /// Port outputs: the fate of last clock's arrival, the scheduler's grant, the departing descriptor (two
-    /// clocks after its grant) and the register read port.
+    /// Port outputs: the fate of last clock's arrival, the scheduler's pop, the departing descriptor (two
+    /// clocks after its pop) and the register read port.
     pub struct PortOut {
         /// The descriptor that arrived last clock is enqueued (the input stage, *Latency*).
         in_admit: 1,
         /// Why not: 0 none, 1 malformed, 2 tail, 3 selective (for the descriptor that arrived
         /// last clock).
         in_drop: 2,
-        /// The scheduler grants a queue this clock.
+        /// A queue pops this clock: the scheduler's pick of an earlier clock (the last, unless it
+        /// waited for the link).
         grant: 1,
-        /// The granted queue.
+        /// The popping queue (0 when none pops).
         grant_q: 3,
-        /// A descriptor leaves (two clocks after its grant).
+        /// A descriptor leaves (two clocks after its pop).
         out_valid: 1,
         /// Its queue.
         out_q: 3,
