@@ -41,7 +41,7 @@ pub fn rate(bytes_per_clock: f64) -> u64 {
 
 fn basic_file() -> Vec<Op> {
     let mut s = PortScript::default();
-    s.note("default port: one descriptor per clock in, admitted in the clock after it arrives (the input stage), granted in the next, out two clocks after its grant");
+    s.note("default port: one descriptor per clock in, admitted in the clock after it arrives (the input stage), picked in the next, popped in the one after, out two clocks after its pop");
     run(&mut s, 40, |t| desc(t as u64 % 8, 64 + 37 * t as u64, (t % 4) as u64));
     run(&mut s, 4, |_| PortIn::default());
     s.note("a burst into one class queues behind the link: RATE 84 B/clock, 64-B frames (84 wire bytes) leave one per clock, 1518-B ones one per 19 clocks");
