@@ -16,11 +16,13 @@
 //!   departure's length differs from the shadow's.
 //! * A departing packet carries the port's `out_ecn`, INT hop record and sojourn time. It
 //!   occupies the port's link for `(len + overhead) / rate` and reaches the app `from_port`
-//!   later (store-and-forward). It is timed from the clock after the scheduler picked it, the
-//!   clock it pops (`grant`): the port's pipeline after the pick (the pop, `D1`, `D2`, the port
-//!   README's *Latency*) is a few nanoseconds of hardware, which a tick (50 ns at 10 Gb/s) would
-//!   inflate, so the fabric counts it in `from_port` and the closed loops do not change with the
-//!   RTL's pipeline depth. Likewise on
+//!   later (store-and-forward). It is timed from the clock after its pop (`grant`): the port's
+//!   pipeline after that (`D2`, the port README's *Latency*) is a few nanoseconds of hardware,
+//!   which a tick (50 ns at 10 Gb/s) would inflate, so the fabric counts it in `from_port` and
+//!   the closed loops do not change with the RTL's pipeline depth. The scheduler's pick, a clock
+//!   before the pop, is not taken out: behind a busy link the pick waits and the pop comes when
+//!   the link frees, as the grant did before the pick had its own clock, but into an idle port
+//!   it costs a tick. Likewise on
 //!   the way in: the port admits a packet in the clock after it is presented (its input stage),
 //!   so the fabric presents it a tick before its propagation to the port ends, and the port
 //!   admits it in the tick it arrives. Host NICs serialize at their own rate, one FIFO per class, served
@@ -201,8 +203,7 @@ struct PortState {
     shadow: [VecDeque<Pkt>; QUEUES],
     bytes: [u64; QUEUES],
     /// The packets between the pop and the departure (the port's `D1` and `D2`), each with
-    /// the tick it leaves at in the fabric's timing (the clock of its pop, the one after its
-    /// pick).
+    /// the tick it leaves at in the fabric's timing (the clock after its pop).
     d1: Option<(Pkt, Tick)>,
     d2: Option<(Pkt, Tick)>,
     sent: [u64; QUEUES],
@@ -340,7 +341,7 @@ impl<E: Copy + Ord + std::fmt::Debug> Fabric<E> {
             let q = o.grant_q as usize;
             let Some(p) = st.shadow.get_mut(q).and_then(|s| s.pop_front()) else { bail!("port {i}, tick {now}: grant to empty queue {}", o.grant_q) };
             st.bytes[q] -= p.len as u64;
-            st.d1 = Some((p, now));
+            st.d1 = Some((p, now + 1));
         }
         if let Some(p) = std::mem::replace(&mut st.staged, presented) {
             st.log.arrivals += 1;
@@ -476,8 +477,8 @@ mod tests {
 
     /// The fabric's timing (the module's notes), on each engine: a packet is admitted in the
     /// tick it reaches the port, though the port admits a clock after it is presented (its
-    /// input stage); it is picked in the next tick and its departure is timed from the tick
-    /// after that (its pop). The arrival ticks are worked from those rules, not read from a run.
+    /// input stage); it is picked in the next tick, pops in the one after, and its departure is
+    /// timed from the tick after its pop. The arrival ticks are worked from those rules, not read from a run.
     #[test]
     fn a_packet_is_admitted_in_the_tick_it_reaches_the_port() {
         for engine in [PortEngine::Model, PortEngine::Verilator] {
@@ -489,11 +490,12 @@ mod tests {
             let run = run(cfg, vec![port], &mut app, 1000).unwrap();
             // host NIC: 120 wire bytes at 60 per tick, back to back: on the wire until ticks 2 and 4
             let reach = [2 + to_port, 4 + to_port];
-            // admitted at `reach`, picked a tick later (the link is free: the port's pacer lets
-            // the second go 4 ticks after the first, later than it reaches the port), out from
-            // the tick after the pick (its pop), then 4 ticks on the port's link and `from_port`
-            let first_out = reach[0] + 2;
-            let second_out = (reach[1] + 2).max(first_out + 4);
+            // admitted at `reach`, picked a tick later and popped the tick after (the link is
+            // free: the port's pacer lets the second go 4 ticks after the first, later than it
+            // reaches the port), out from the tick after its pop, then 4 ticks on the port's link
+            // and `from_port`
+            let first_out = reach[0] + 3;
+            let second_out = (reach[1] + 3).max(first_out + 4);
             let expect = [first_out + 4 + from_port, second_out + 4 + from_port];
             assert_eq!(app.got.iter().map(|g| g.0).collect::<Vec<_>>(), expect, "{engine:?}");
             // each waited in its queue from its admission to its pop: two clocks, and the AQM
