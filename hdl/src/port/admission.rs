@@ -35,12 +35,12 @@ pub struct Admission<const NQ: usize, const QB: usize, const CB: usize> {
     /// Every queue's occupancy, and its pop this clock.
     pub counts: [Signal<In, Bits<CB>>; NQ],
     pub pops: [Signal<In, Bit>; NQ],
-    /// This clock's grant (selective drop counts a departure of its queue).
+    /// This clock's pop (selective drop counts a departure of its queue).
     pub g: Signal<In, Bit>,
     pub gq: Signal<In, Bits<QB>>,
-    /// The selective-drop queue's head length: what leaves when that queue is granted (chosen
-    /// by the `SEL_Q` register, not by the grant, so the block's dequeue arithmetic is ready
-    /// before the grant, which only says whether it happens).
+    /// The selective-drop queue's head length: what leaves when that queue pops (chosen by the
+    /// `SEL_Q` register, not by the pop, so the block's dequeue arithmetic is ready before the
+    /// pop, which only says whether it happens).
     pub sel_head_len: Signal<In, Bits<16>>,
     /// A descriptor is in the input stage: it is admitted or dropped this clock.
     pub arrived: Signal<Out, Bit>,

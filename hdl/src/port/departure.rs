@@ -1,4 +1,4 @@
-//! The port's departure, over two clocks. `D1` holds the descriptor granted last clock, and its
+//! The port's departure, over two clocks. `D1` holds the descriptor popped last clock, and its
 //! queue's AQM marker takes it there (its queue's state, its sojourn `now − stamp`, its queue's
 //! occupancy): the marker's stage `A` makes every carry chain and division of the judgement.
 //! `D2` holds it a clock later, where the marker's stage `B` decides from those registers, and
@@ -21,10 +21,10 @@ pub struct Departure<const NQ: usize, const QB: usize, const CB: usize, const F:
     pub block: Signal<In, Bits<4>>,
     pub sub_addr: Signal<In, Bits<8>>,
     pub csr_wdata: Signal<In, Bits<32>>,
-    /// This clock's grant: it departs at the next clock.
+    /// This clock's pop (the scheduler's pick of an earlier clock): it departs at the next clock.
     pub g: Signal<In, Bit>,
     pub gq: Signal<In, Bits<QB>>,
-    /// The granted descriptor {is_data, ecn, len} and its enqueue stamp.
+    /// The popped descriptor {is_data, ecn, len} and its enqueue stamp.
     pub g_meta: Signal<In, Bits<17>>,
     pub g_ts: Signal<In, Bits<32>>,
     pub now: Signal<In, Bits<32>>,
@@ -33,7 +33,7 @@ pub struct Departure<const NQ: usize, const QB: usize, const CB: usize, const F:
     pub idle_bytes: Signal<In, Bits<8>>,
     pub res_pkts: Signal<In, Bits<32>>,
     pub res_bytes: Signal<In, Bits<32>>,
-    /// Descriptors between the grant and `out_*` (`D1` and `D2`): 0, 1 or 2.
+    /// Descriptors between the pop and `out_*` (`D1` and `D2`): 0, 1 or 2.
     pub in_flight: Signal<Out, Bits<2>>,
     pub out_valid: Signal<Out, Bit>,
     pub out_q: Signal<Out, Bits<3>>,

@@ -1,12 +1,11 @@
 //! The port's link pacer, the RTL of [`super::model::Pacer`] (the README's *Link pacer*): a
 //! 32-bit credit in 1/256 bytes, the link free (`ready`) while it is not negative. The owner
-//! sends only while `ready` (the scheduler's grant enable), so the credit stays within
+//! sends only while `ready` (the scheduler's pop enable), so the credit stays within
 //! −(65,535 + 255)·256 … `RATE`, and `len + overhead` fits 16 bits (the port's lengths are at
 //! most 16,383).
 //!
-//! Timing: the credit after a departure is made for every queue's head before the grant
-//! (`CreditAfter`, side by side), so the grant only selects one: no carry chain follows the
-//! scheduler's decision.
+//! Timing: the credit after a departure is made for every queue's head before the pop
+//! (`CreditAfter`, side by side), so the pop only selects one: no carry chain follows it.
 
 use rust_hdl::prelude::*;
 

@@ -1,8 +1,8 @@
 //! The descriptors and bytes resident in the port's queues (read at `RES_PKTS` / `RES_BYTES`,
-//! and INT's queue length): an arrival admitted adds one and its length, a departure granted
-//! takes one and its length off.
+//! and INT's queue length): an arrival admitted adds one and its length, a pop takes one and
+//! its length off.
 //!
-//! Timing: every outcome is made side by side before the admission and the grant decide
+//! Timing: every outcome is made side by side before the admission and the pop decide
 //! (for each queue whose head may leave, with and without the arrival), so they only select
 //! one: no carry chain follows either decision.
 

@@ -67,7 +67,7 @@ pub struct SwitchPort<const NQ: usize, const QB: usize, const DB: usize, const C
     scheduler: Scheduler<NQ, QB>,
     /// The arrival: classify, admit (selective drop on its queue).
     admission: Admission<NQ, QB, CB>,
-    /// The granted descriptor's next clock: AQM, REN, INT.
+    /// The popped descriptor's next clocks: AQM, REN, INT.
     departure: Departure<NQ, QB, CB, F>,
     // per-queue FIFOs: descriptor {is_data:1, ecn:2, len:14} (the length apart) and enqueue stamp
     fifo: [BypassFifo<14, 3, 32, DB, CB>; NQ],
@@ -147,7 +147,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
             self.cnt[i].load_val.next = 0.into();
         }
 
-        // --- departure of the descriptor granted last clock: AQM → REN → INT
+        // --- departure of the descriptor popped last clock: AQM → REN → INT
         self.departure.csr_we.next = self.csr_we.val();
         self.departure.block.next = self.block.val();
         self.departure.sub_addr.next = self.sub_addr.val();
@@ -246,7 +246,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
         self.cnt[3].inc.next = self.admission.drop_code.val() == 2;
         self.cnt[4].inc.next = self.admission.drop_code.val() == 3;
 
-        // --- FIFO updates: push the admitted descriptor with its stamp, pop the granted one
+        // --- FIFO updates: push the admitted descriptor with its stamp, pop the picked one
         for i in 0..NQ {
             self.scheduler.arr_push[i].next = self.admission.push[i].val();
             self.fifo[i].push.next = self.admission.push[i].val();
