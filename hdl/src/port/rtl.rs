@@ -193,11 +193,7 @@ impl<const NQ: usize, const QB: usize, const DB: usize, const CB: usize, const F
         self.scheduler.emu.next = self.regs.emu.val();
         self.scheduler.ready.next = self.pacer.ready.val();
         self.grant.next = self.scheduler.g.val();
-        // the pick's queue shows only with its pop
-        self.grant_q.next = 0.into();
-        if self.scheduler.g.val() {
-            self.grant_q.next = bit_cast::<3, QB>(self.scheduler.gq.val());
-        }
+        self.grant_q.next = bit_cast::<3, QB>(self.scheduler.pop_q.val());
         self.departure.g.next = self.scheduler.g.val();
         self.departure.gq.next = self.scheduler.gq.val();
         self.departure.g_meta.next = self.scheduler.g_meta.val();

@@ -43,6 +43,8 @@ pub struct Scheduler<const NQ: usize, const QB: usize> {
     pub g_meta: Signal<Out, Bits<17>>,
     pub g_ts: Signal<Out, Bits<32>>,
     pub pop: [Signal<Out, Bit>; NQ],
+    /// The popping queue, 0 when none pops (the port's `grant_q`).
+    pub pop_q: Signal<Out, Bits<QB>>,
     dwrr: Dwrr<NQ, QB>,
     /// Last clock's pick: one flag per queue, any, and its queue.
     pend: [DFF<Bit>; NQ],
@@ -90,6 +92,7 @@ impl<const NQ: usize, const QB: usize> Default for Scheduler<NQ, QB> {
             g_meta: Default::default(),
             g_ts: Default::default(),
             pop: std::array::from_fn(|_| Default::default()),
+            pop_q: Default::default(),
             dwrr: Default::default(),
             pend: std::array::from_fn(|_| Default::default()),
             pend_v: Default::default(),
@@ -117,6 +120,10 @@ impl<const NQ: usize, const QB: usize> Logic for Scheduler<NQ, QB> {
         // last clock's pick pops while the link is ready
         self.g.next = self.pend_v.q.val() & self.ready.val();
         self.gq.next = self.pend_q.q.val();
+        self.pop_q.next = 0.into();
+        if self.g.val() {
+            self.pop_q.next = self.pend_q.q.val();
+        }
         for i in 0..NQ {
             self.pend[i].clock.next = self.clock.val();
             self.pop[i].next = self.pend[i].q.val() & self.ready.val();
