@@ -1468,6 +1468,7 @@ pub struct PipeQueueMarker<const NQ: usize, const QB: usize> {
     clear: Signal<Local, Bit>,
     /// Stage `B` writes the queue `q_next` names at this edge.
     fwd: Signal<Local, Bit>,
+    /// The set stage `A` reads this clock, selected in the last (`PipeQueueStates`' `r_*`).
     rr_ms: DFF<Bit>,
     rr_fv: DFF<Bit>,
     rr_dl: DFF<Bit>,
