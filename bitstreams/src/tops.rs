@@ -295,69 +295,44 @@ pub fn all() -> Vec<Top> {
 /// What limits each per-system port (analysis, beside the measured figures).
 fn system_port_note(name: &str) -> &'static str {
     match name {
-        "port-ecnsharp" => "The AQM with the port's FIFOs, DWRR and pacer. The AQM takes two clocks (see `aqm`): \
-            `D1`'s queue selects that queue's state for the marker's stage `A`, which makes every chain and \
-            division, and stage `B` decides in `D2` from registers. Its slowest path is a queue's non-empty flag \
-            through the grant and the pop into that queue's `QCAP` flag on three placements; on the other two, \
-            the marker's stage `A`: `D1`'s queue through the state's select and `LawValue` into stage `B`'s \
-            law; two thirds of it routing. The next cut is the AQM's division over two clocks (see `aqm`), with the \
-            state's read a clock ahead of `D1` (the scheduler's grant names the queue in `D0`).",
-        "port-ren" => "REN with the port's FIFOs, DWRR and pacer; REN takes the departing descriptor in `D2`. No path \
-            runs through the grant's chain (see `dwrr`), the port's input stage takes the arrival's length check \
-            and class map out of the admission, and the port's counters count a clock late (see `port-hpcc`). The \
-            slowest path is REN's own on every placement: its length check (against its own `MAX_LEN`) and \
-            marking decision (the mode's choice, the spend) into the tallies' enables (`iss_under`, `iss_over`, \
-            `sum_over`) on all five (rebuilt 2026-11-30 with REN unchanged; before, into the budgets' enables on \
-            two placements and a boundary's rests on three). That length check alone made in `D1`, a clock \
-            before REN takes the descriptor (against `MAX_LEN`'s next value, so a write in that clock counts), was \
-            tried and not kept: 67.30 MHz (58.01–69.63, `--trial port-ren` on scratch RTL), within the spread, the \
-            slowest path moving to REN's compare on the resident count (its queue) or a budget's rest into the \
-            issued marks' enable. 100 MHz needs REN's whole input stage (see `ren`): the length check, mode B's \
-            compares and the idle accumulator off the decision together.",
+        "port-ecnsharp" => "The AQM with the port's FIFOs, DWRR and pacer. The scheduler picks a clock ahead of the \
+            pop, and the AQM's state for its stage `A` is selected in the pop's clock into registers (since \
+            2026-11-30; see `aqm` and the port README), so `A` starts from flip-flops: 63.07 MHz against 59.92 \
+            before, when `D1`'s queue through that selection into `A` led on two placements. Now the slowest \
+            path is the AQM's own divider on three placements (a table index, a read-ahead register `rr_law_inc` \
+            or stage `B`'s re-entry index, through `LawValue` into `B`'s law `b_law_r`, about eleven LUTs, two \
+            thirds routing), and on two the scheduler's: the pick's flag (`pend`) and the link pacer's credit \
+            through the pop's choice of the popping queue's second entry into DWRR's lane chains (`neg_r`, \
+            `rp_r`). The next cuts: the AQM's division over two clocks (see `aqm`), and DWRR's lanes made for \
+            both heads of the popping queue (a trial, the port README).",
+        "port-ren" => "REN with the port's FIFOs, DWRR and pacer; REN takes the departing descriptor in `D2` and \
+            judges over two clocks (see `ren`). No path runs through REN on any placement. The scheduler picks a \
+            clock ahead of the pop (since 2026-11-30, the port README): 76.97 MHz against 70.96 before. The \
+            slowest path is the scheduler's on every placement: the pick's flag (`pend`) or the link pacer's \
+            credit through the pop's choice of the popping queue's second entry into DWRR's lane chains \
+            (`neg_r`, `rp_r`) on three, and a FIFO's head into the pacer's credit on two. The next cut is DWRR's \
+            lanes made for both heads of the popping queue (a trial, the port README).",
         "port-flashpass" => "Selective drop and the shaper with the port's FIFOs, DWRR and pacer. The emulation \
             queue's eligibility is a flip-flop, judged a clock ahead for every way the clock can end \
-            (`EmuShaper`), each queue's head length is a register, so neither a carry chain of the shaper's nor \
-            a block RAM's output sits in front of DWRR's choice, and DWRR's refill test is a register (see \
-            `dwrr`). The port's input stage registers the arrival with its queue and length check, each queue's \
-            `QCAP` test is a flip-flop, and the port's counters count a clock late (see `port-hpcc`). Since \
-            2026-11-30 that input stage is also selective drop's: its decision stage makes every flag it reads \
-            for the arriving length a clock ahead, for each outcome of the decision in flight (see `seldrop`), \
-            and hears of a departure of its queue a clock after the pop; before it (54.45 MHz, 5,282 cells) \
-            selective drop's admission (the registered length through its checks into the admission, then \
-            the resident packets' enable or the descriptor written into a FIFO) was the slowest path on every \
-            placement. Now it is on none: what is left is the emulation queue's look-ahead (`EmuShaper`), \
-            its head length or the `EMU_Q` register through the eligibility's chain into its flag (four \
-            placements) or the shaper's cap flag (one), two thirds to three quarters routing on a chip 92 % \
-            full. (Selective drop's byte count in halves, 2026-11-30, added 400 cells here: 62.76 MHz against \
-            65.08 at 6,642 cells, the same paths with longer routes; rebuilt again with REN's input stage, \
-            which this port leaves out: 59.22 MHz (55.84–66.68), 6,977 cells.) The next cut \
-            is the shaper's (see `shaper`).",
+            (`EmuShaper`), each queue's head length is a register, DWRR's refill test is a register (see \
+            `dwrr`), the arrival takes two clocks with selective drop's flags made in its input stage (see \
+            `seldrop`), and since 2026-11-30 the scheduler picks a clock ahead of the pop (the port README): \
+            65.56 MHz against 63.32 before, within the spread, on a chip 90 % full. The slowest path is the \
+            shaper's on every placement: its look-ahead, a FIFO's head or the shaper's registers through the \
+            bucket's chain into the eligibility flag (three) or the bucket (one), and the decode of an `EMU_Q` \
+            write (no pick in its clock) through DWRR's pick enable into its refill flag (one). The next cut is the shaper's (see `shaper`).",
         "port-hpcc" => "INT stamping with the port's FIFOs, DWRR and pacer. The stamper alone meets 100 MHz, so this \
-            port measures the port's own paths. The grant only selects: the link pacer's credit after a departure \
-            (`CreditAfter`) and the resident bytes (`ResidentLane`, with and without the arrival) are made for every \
-            queue's head before it, each queue's non-empty flag, count-is-one flag and head length are \
-            flip-flops, the FIFOs' bypasses load every clock, and DWRR keeps its refill test and its current \
-            queue's flag as registers (see `dwrr`). The arrival takes two clocks: an input stage registers it with \
-            its queue (the class map, one flag per queue) and its length check, and the admission takes it a \
-            clock later; each queue's `QCAP` test is a flip-flop made in the arrival's clock, for the count after \
-            its edge against that clock's `QCAP` (70.93 MHz before, 76.11 with it and the FIFO's count flags as a trial); and the port's \
-            eleven counters count a clock late (`LateCounter`), so no decision reaches their enables. What is \
-            left, within a nanosecond and 60 to 76 % routing: a queue's non-empty flag through DWRR's grant and \
-            the pop into that FIFO's head length's enable (two placements) or into the resident bytes (one), or \
-            a head length through DWRR's lane chain into its refill flag (two). (Rebuilt twice on 2026-11-30 \
-            with none of its own logic changed, the admission's Verilog having changed with selective drop's \
-            input stage and then its byte count in halves, which this port leaves out: 73.05 and then 73.70 MHz \
-            against 77.35 before, when one placement ended at a \
-            FIFO's count-is-one flag and two at the link pacer's credit; abc's mapping and the placement move a \
-            median by about 4 MHz, see `shaper`. Rebuilt a third time with REN's input stage, which this port \
-            also leaves out: 76.27 MHz (69.50–77.89).) Tried \
-            and not kept (`--trial`, scratch RTL; the port README): the resident bytes on 23 bits, 71.86 MHz, the \
-            grant then holding every placement; DWRR's grant one flag per queue for the pops, 76.89, within the \
-            spread; the grant registered before it pops, as a timing estimate with its behaviour wrong on purpose, \
-            79.87, within the spread, five different paths then each about 12.5 ns. So 100 MHz needs all of \
-            them shorter together: the grant registered before it pops (the FIFOs then showing DWRR their heads \
-            after that pop, the second entry's length a register), the resident bytes narrower, the pacer's \
-            credit made a clock ahead, and DWRR's lane chains shorter (see `dwrr`).",
+            port measures the port's own paths. The link pacer's credit after a departure (`CreditAfter`) and \
+            the resident bytes (`ResidentLane`) are made for every queue's head before the pop selects; each \
+            queue's non-empty flag, count-is-one flag, head and second length are flip-flops; DWRR keeps its \
+            refill test and its current queue's flag as registers (see `dwrr`); the arrival takes two clocks \
+            with each queue's `QCAP` test a flip-flop; the counters count a clock late (`LateCounter`); and since \
+            2026-11-30 the scheduler picks a clock ahead of the pop, so the pops, the pacer and the resident \
+            counts start at flip-flops (the port README). 72.82 MHz against 74.95 before, within the spread: \
+            the grant's paths are gone and the slowest is now, on every placement, the pick's flag (`pend`) \
+            through the pop's choice of the popping queue's second entry into DWRR's lane chains: a deficit \
+            (`neg_r`) or a flag (`rp_r`, `cur_pos_r`), three quarters routing. The next cut is DWRR's lanes made for both heads of the popping queue \
+            (a trial, the port README).",
         _ => unreachable!("a per-system port of hdl::port::SYSTEMS"),
     }
 }

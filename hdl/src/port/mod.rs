@@ -250,44 +250,26 @@ crate::switch_block!(
         params: "2 queues × 256 descriptors (one block RAM deep), one descriptor per clock",
         design_note: "The full two-queue port does not fit the HX8K: REN's budgets finished in the clock after a \
                 boundary (see `ren`) took the last cells after the AQM's side-by-side outcomes, and the \
-                port's per-queue outcomes before the grant (see `port-hpcc`) and selective drop's flags for \
-                each outcome (see `seldrop`) took more. So the HX8K \
-                is built with one port per system (the `port-*` tops), each with room for its blocks' \
-                pipelines, and the full port's line-rate target is the ECP5's (`REPORT-ECP5.md`). Its paths \
-                there cross blocks. The departure takes two clocks: the AQM's stage `A` (every carry chain and \
-                division of its judgement) in `D1`, its stage `B` (a decision of a few LUTs on registers) with \
-                REN and INT in `D2`, so no chain of the AQM's reaches REN's tallies in one clock, which was \
-                the full port's slowest path on the ECP5 before `D2`. Each queue's head length is a register, \
-                and the emulation queue's eligibility a flip-flop judged a clock ahead (`EmuShaper`), so \
-                neither a block RAM's output nor the shaper's chain sits in front of DWRR's choice, which \
-                were the longest path before. DWRR's refill test is a register (see `dwrr`), the arrival \
-                takes two clocks, its queue and length check registered by an input stage, each queue's \
-                `QCAP` test is a flip-flop, and the port's counters count a clock late (see `port-hpcc`). \
-                Selective drop's decision reads flip-flops (since 2026-11-30 its input stage is the \
-                port's arrival stage, see `seldrop`), and REN judges over two clocks (since 2026-11-30, see \
-                `ren`; its decision's fan-out cut since 2026-11-30). On the ECP5, about four fifths routing, the \
-                slowest path ends at the emulation queue's look-ahead flag on three placements (a head \
-                length, from a FIFO's block-RAM output or picked by `EMU_Q`, through the shaper's bucket \
-                chain), at a queue's `QCAP` flag on one (`EMU_Q` through DWRR's choice, the grant, the \
-                resident byte count and a FIFO's count) and at the AQM's stage `B` clamp on one (`D1`'s \
-                queue through its law's selection) (82.08 MHz; 82.47 \
-                before REN's fan-out cut, when the grant into the shaper's carry or the link pacer's \
-                credit and the AQM's state selection led; 76.28 before REN's input stage, when the grant \
-                into the resident byte count, a FIFO's block-RAM address and the AQM's stage `B` law led; \
-                83.69 before selective drop's byte count in halves, 113 LUT4 fewer, when the AQM's stage \
-                `A` led on four placements: `D1`'s queue through the selection of that queue's marker \
-                state). Before selective drop's input stage \
-                (86.16 MHz, 80.77–87.34) the emulation queue's register `EMU_Q` through DWRR's choice and \
-                the grant led on four placements; trials of 2026-11-29 (the port README) showed the grant, \
-                the AQM's state selection and selective drop's decision as three walls of one height: with \
-                the grant registered (a timing estimate) the AQM's selection took all five (84.39 MHz), and \
-                with that state also read from flip-flops selective drop's admission took both placements \
-                (83.91). Selective drop's wall is now down, and with the same scratch on this RTL the full \
-                port reaches 98.50 MHz (two seeds, a timing estimate), the emulation queue's look-ahead \
-                and the link pacer's credit then the slowest. So the next cuts are the other two, together: the \
-                AQM's state selected a clock earlier, with the queue the grant names (a stage in front of \
-                `A`, see `aqm`), and the grant registered before the emulation queue and the FIFOs act on \
-                it; then the AQM's division over two clocks.",
+                port's per-queue outcomes (see `port-hpcc`) and selective drop's flags for each outcome (see \
+                `seldrop`) took more. So the HX8K is built with one port per system (the `port-*` tops), each \
+                with room for its blocks' pipelines, and the full port's line-rate target is the ECP5's \
+                (`REPORT-ECP5.md`). There its paths cross blocks, and each cut so far took one wall down: the \
+                arrival takes two clocks (an input stage registers its queue and length check; selective \
+                drop's flags are made there), each queue's `QCAP` test is a flip-flop, the counters count a \
+                clock late, REN judges over two clocks, the departure takes two (the AQM's stage `A` in `D1`, \
+                stage `B` with REN and INT in `D2`), and since 2026-11-30 the scheduler picks a clock ahead of \
+                the pop (DWRR's pick a register; the pops, the link pacer, the resident counts and the \
+                departure start at flip-flops) and the AQM's state is selected in the pop's clock into \
+                registers (`aqm`): 98.16 MHz against 82.08 before those two, the estimate their timing scratch \
+                gave (98.50; the port README has every step). What is left, about 10 ns on each placement and \
+                three quarters routing, is three walls of one height: the admission's push (selective drop's \
+                flags, a queue's `QCAP` flag) into DWRR's round-robin pick made a clock ahead (`next_r`, \
+                through the pick's carry chain on the backlog with the arrival) on two placements; the AQM's \
+                own arithmetic on two (a count index from a read-ahead register into stage `B`'s \
+                `ix_delta_due`, and the divider from `B`'s re-entry index into its law `b_law_r`); and the \
+                emulation queue's look-ahead from a FIFO's block-RAM output through the shaper's bucket chain \
+                on one. The next cuts: the pick made for both outcomes of the admission (a trial, the port \
+                README), and the AQM's division over two clocks (see `aqm`).",
         min_cells: 1000,
         min_ram: 8,
         fits_hx8k: false,
