@@ -268,8 +268,11 @@ crate::switch_block!(
                 own arithmetic on two (a count index from a read-ahead register into stage `B`'s \
                 `ix_delta_due`, and the divider from `B`'s re-entry index into its law `b_law_r`); and the \
                 emulation queue's look-ahead from a FIFO's block-RAM output through the shaper's bucket chain \
-                on one. The next cuts: the pick made for both outcomes of the admission (a trial, the port \
-                README), and the AQM's division over two clocks (see `aqm`).",
+                on one. They must come down together: DWRR's pick made for both outcomes of the admission, with \
+                its lanes made for both heads of a popping queue, takes DWRR off every placement's path but \
+                gives 95.57 MHz on two seeds (a trial, the port README), the AQM and the link pacer's credit \
+                then the slowest. So the next cuts are the AQM's division over two clocks (see `aqm`) and the \
+                pacer's credit made a clock ahead, with those two.",
         min_cells: 1000,
         min_ram: 8,
         fits_hx8k: false,
