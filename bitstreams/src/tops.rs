@@ -303,15 +303,15 @@ fn system_port_note(name: &str) -> &'static str {
             or stage `B`'s re-entry index, through `LawValue` into `B`'s law `b_law_r`, about eleven LUTs, two \
             thirds routing), and on two the scheduler's: the pick's flag (`pend`) and the link pacer's credit \
             through the pop's choice of the popping queue's second entry into DWRR's lane chains (`neg_r`, \
-            `rp_r`). The next cuts: the AQM's division over two clocks (see `aqm`), and DWRR's lanes made for \
-            both heads of the popping queue (a trial, the port README).",
+            `rp_r`). The next cut is the AQM's division over two clocks (see `aqm`).",
         "port-ren" => "REN with the port's FIFOs, DWRR and pacer; REN takes the departing descriptor in `D2` and \
             judges over two clocks (see `ren`). No path runs through REN on any placement. The scheduler picks a \
             clock ahead of the pop (since 2026-11-30, the port README): 76.97 MHz against 70.96 before. The \
             slowest path is the scheduler's on every placement: the pick's flag (`pend`) or the link pacer's \
             credit through the pop's choice of the popping queue's second entry into DWRR's lane chains \
-            (`neg_r`, `rp_r`) on three, and a FIFO's head into the pacer's credit on two. The next cut is DWRR's \
-            lanes made for both heads of the popping queue (a trial, the port README).",
+            (`neg_r`, `rp_r`) on three, and a FIFO's head into the pacer's credit on two. DWRR's lanes made for both \
+            heads of the popping queue move it to a register write's decode into the pick (a trial, the \
+            port README: 73.51 MHz).",
         "port-flashpass" => "Selective drop and the shaper with the port's FIFOs, DWRR and pacer. The emulation \
             queue's eligibility is a flip-flop, judged a clock ahead for every way the clock can end \
             (`EmuShaper`), each queue's head length is a register, DWRR's refill test is a register (see \
@@ -331,8 +331,8 @@ fn system_port_note(name: &str) -> &'static str {
             counts start at flip-flops (the port README). 72.82 MHz against 74.95 before, within the spread: \
             the grant's paths are gone and the slowest is now, on every placement, the pick's flag (`pend`) \
             through the pop's choice of the popping queue's second entry into DWRR's lane chains: a deficit \
-            (`neg_r`) or a flag (`rp_r`, `cur_pos_r`), three quarters routing. The next cut is DWRR's lanes made for both heads of the popping queue \
-            (a trial, the port README).",
+            (`neg_r`) or a flag (`rp_r`, `cur_pos_r`), three quarters routing. DWRR's lanes made for both heads of the popping queue move it to a \
+            register write's decode into the pick (a trial, the port README: 74.42 MHz, within the spread).",
         _ => unreachable!("a per-system port of hdl::port::SYSTEMS"),
     }
 }
