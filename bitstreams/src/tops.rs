@@ -311,7 +311,9 @@ fn system_port_note(name: &str) -> &'static str {
             credit through the pop's choice of the popping queue's second entry into DWRR's lane chains \
             (`neg_r`, `rp_r`) on three, and a FIFO's head into the pacer's credit on two. DWRR's lanes made for both \
             heads of the popping queue move it to a register write's decode into the pick (a trial, the \
-            port README: 73.51 MHz).",
+            port README: 73.51 MHz); with the port's register writes held a clock as well (a write stage, \
+            a third trial), 77.60 MHz (72.85–80.21), the slowest path then the pacer's credit through the \
+            pop into a queue's `QCAP` flag (three placements) or a FIFO's head into the credit.",
         "port-flashpass" => "Selective drop and the shaper with the port's FIFOs, DWRR and pacer. The emulation \
             queue's eligibility is a flip-flop, judged a clock ahead for every way the clock can end \
             (`EmuShaper`), each queue's head length is a register, DWRR's refill test is a register (see \
@@ -332,7 +334,10 @@ fn system_port_note(name: &str) -> &'static str {
             the grant's paths are gone and the slowest is now, on every placement, the pick's flag (`pend`) \
             through the pop's choice of the popping queue's second entry into DWRR's lane chains: a deficit \
             (`neg_r`) or a flag (`rp_r`, `cur_pos_r`), three quarters routing. DWRR's lanes made for both heads of the popping queue move it to a \
-            register write's decode into the pick (a trial, the port README: 74.42 MHz, within the spread).",
+            register write's decode into the pick (a trial, the port README: 74.42 MHz, within the spread); \
+            with the port's register writes held a clock as well (a write stage, a third trial), 76.85 MHz \
+            (74.24–78.75), the slowest path then a FIFO's head into the pacer's credit (two placements) or \
+            the pacer's credit through the pop into DWRR's flags (two).",
         _ => unreachable!("a per-system port of hdl::port::SYSTEMS"),
     }
 }
