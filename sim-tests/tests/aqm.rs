@@ -1,5 +1,5 @@
 //! The AQM top on all three engines: every committed vector, the differential fuzz (100,000
-//! dequeues per mode on Verilator, 25,000 on rust-hdl), lint, and a check that the checker
+//! dequeues per mode on Verilator, 12,500 on rust-hdl), lint, and a check that the checker
 //! itself catches a wrong expectation.
 
 use hdl::aqm::vectors::{replay, Op};
@@ -69,7 +69,7 @@ fn malformed_vector_names_file_and_line() {
 /// slow engine; `cargo run --release -p sim-tests --bin fuzz` runs longer.
 fn suite_dequeues(engine: Engine) -> u64 {
     match engine {
-        Engine::Rusthdl => 25_000,
+        Engine::Rusthdl => 12_500,
         _ => 100_000,
     }
 }

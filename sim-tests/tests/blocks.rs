@@ -1,5 +1,5 @@
 //! Every pin-level switch block (sim_tests::blocks) on all three engines: the committed
-//! vectors, the differential fuzz (≥ 100,000 descriptor events per block on Verilator, ≥ 25,000
+//! vectors, the differential fuzz (≥ 100,000 descriptor events per block on Verilator, ≥ 12,500
 //! on rust-hdl's simulator), the RTL's pin lists against the model's, lint, and a check that the
 //! checker catches a wrong value.
 
@@ -24,11 +24,11 @@ fn replay_block(b: &BlockDef, engine: Engine) {
 }
 
 /// Descriptor events the suite fuzzes per block on `engine`, and clocks per seed: rust-hdl's
-/// simulator is the slow engine (the full port's 100,000 events took 140 s on it), so it runs a
-/// quarter of Verilator's; `cargo run --release -p sim-tests --bin fuzz` runs millions on either.
+/// simulator is the slow engine (the full port's 100,000 events took 140 s on it), so it runs an
+/// eighth of Verilator's; `cargo run --release -p sim-tests --bin fuzz` runs millions on either.
 fn suite_fuzz(engine: Engine) -> (u64, u64) {
     match engine {
-        Engine::Rusthdl => (25_000, 12_500),
+        Engine::Rusthdl => (12_500, 12_500),
         _ => (100_000, 50_000),
     }
 }
