@@ -42,5 +42,8 @@ for ((i = 0; i < ${#seeds[@]}; i += 2)); do
     fi
     rm -f "$fa" "$fb"
 done
+for f in "${fmax[@]}"; do
+    [ -n "$f" ] || { echo "a seed gave no Fmax (its log is in $dir/options/)" >&2; exit 1; }
+done
 printf '%s\n' "${fmax[@]}" | sort -g | awk -v t="$top" -v o="${opts:-(default)}" \
     '{ v[NR] = $1 } END { printf "%s %s: median %.2f MHz (%.2f-%.2f) over %d seeds\n", t, o, (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[1], v[NR], NR }'
